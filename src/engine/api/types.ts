@@ -1,0 +1,54 @@
+// Typed Kubernetes API objects as the engine stores and passes them around.
+// The shapes come from the `kubernetes-types` package (generated from the Kubernetes OpenAPI spec).
+import type { ObjectMeta, OwnerReference, LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1';
+import type {
+  Pod, PodSpec, PodStatus, PodCondition, Container, ContainerStatus, ContainerState, ContainerPort,
+  Node, NodeSpec, NodeStatus, Taint, Toleration, Namespace, ServiceAccount, Service, ResourceQuota,
+  LimitRange, PersistentVolume, PersistentVolumeClaim, ResourceRequirements, Volume, VolumeMount, Probe,
+  NodeSelector, NodeSelectorTerm, NodeSelectorRequirement, Affinity, PodTemplateSpec, EnvVar, Lifecycle,
+  LifecycleHandler, Event as CoreEvent,
+} from 'kubernetes-types/core/v1';
+import type { Deployment, DeploymentSpec, ReplicaSet, ReplicaSetSpec } from 'kubernetes-types/apps/v1';
+import type { Role, ClusterRole, RoleBinding, ClusterRoleBinding, PolicyRule, Subject, RoleRef } from 'kubernetes-types/rbac/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
+
+export type {
+  ObjectMeta, OwnerReference, LabelSelector, LabelSelectorRequirement,
+  Pod, PodSpec, PodStatus, PodCondition, Container, ContainerStatus, ContainerState, ContainerPort,
+  Node, NodeSpec, NodeStatus, Taint, Toleration, Namespace, ServiceAccount, Service, ResourceQuota,
+  LimitRange, PersistentVolume, PersistentVolumeClaim, ResourceRequirements, Volume, VolumeMount, Probe,
+  NodeSelector, NodeSelectorTerm, NodeSelectorRequirement, Affinity, PodTemplateSpec, EnvVar, Lifecycle,
+  LifecycleHandler, CoreEvent, Deployment, DeploymentSpec, ReplicaSet, ReplicaSetSpec,
+  Role, ClusterRole, RoleBinding, ClusterRoleBinding, PolicyRule, Subject, RoleRef, PriorityClass,
+};
+
+/** KubeObject is any API object: apiVersion, kind and metadata, with the rest left open. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** ObjectRef names one stored object the way the trace and events do: `Pod/default/web`, `Node/worker-1`. */
+export type ObjectRef = string;
+
+/** objectRef builds the `Kind/namespace/name` (or `Kind/name` when cluster-scoped) reference of an object. */
+export function objectRef(kind: string, namespace: string | undefined, name: string): ObjectRef {
+  return namespace ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
+}
+
+/** refOf is objectRef for a stored object. */
+export function refOf(obj: KubeObject): ObjectRef {
+  return objectRef(obj.kind ?? 'Unknown', obj.metadata?.namespace, obj.metadata?.name ?? obj.metadata?.generateName ?? '');
+}
+
+/** isObject tells a plain JSON object (not an array, not null) apart from other values. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** deepClone copies a JSON value. Stored objects are never mutated in place: writers clone first. */
+export function deepClone<T>(value: T): T {
+  return structuredClone(value);
+}

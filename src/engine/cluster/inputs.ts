@@ -1,0 +1,144 @@
+// The inputs of a simulation: manifest documents with their source ranges, the cluster, the profile and the behavior.
+import type { KubeObject } from '../api/types';
+
+/** Position is a zero-based line and character in a source file, as editors count them. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** Range spans a key or value in a source file. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** FieldRange is where a field sits in its document: the key, and the value it holds. */
+export interface FieldRange {
+  key?: Range;
+  value: Range;
+}
+
+/** SourceDocument is one YAML document of an input file, parsed, with the range of every field. */
+export interface SourceDocument {
+  /** file is the path the document was read from, as the user named it. */
+  file: string;
+  /** index is the document's position in its file (0 for the first `---` section). */
+  index: number;
+  /** object is the document as a plain JSON value (an item of a `kind: List` is its own document). */
+  object: KubeObject;
+  /** range covers the whole document (or List item) in the file. */
+  range: Range;
+  /**
+   * fields maps a field path relative to the object (`spec.containers[0].image`,
+   * `metadata.labels["app.kubernetes.io/name"]`) to its range.
+   */
+  fields: Map<string, FieldRange>;
+}
+
+/** Duration of a Behavior: seconds, or `never`. */
+export type SecondsOrNever = number | 'never';
+
+/** ImageBehavior says how an image reference behaves when pulled. */
+export interface ImageBehavior {
+  /** size in bytes (parsed from a quantity such as 72Mi). */
+  size?: number;
+  pullSeconds?: number;
+  exists?: boolean;
+  pullSecret?: string;
+}
+
+/** ContainerBehavior says what a container's process does; the manifest cannot say it. */
+export interface ContainerBehavior {
+  startSeconds?: number;
+  exitAfterSeconds?: number;
+  exitCode?: number;
+  readyAfterSeconds?: number;
+  livenessFailsAfterSeconds?: number;
+  postStartSeconds?: number;
+  postStartFails?: boolean;
+  preStopSeconds?: number;
+  sigtermSeconds?: SecondsOrNever;
+}
+
+/** Behavior is the `podlifecycle.debug/v1alpha1` Behavior document. */
+export interface Behavior {
+  images: Record<string, ImageBehavior>;
+  /** containers by container name, or `POD/CONTAINER`. */
+  containers: Record<string, ContainerBehavior>;
+  nodes: Record<string, { kubelet?: 'up' | 'down' }>;
+  volumes: Record<string, { unmountSeconds?: SecondsOrNever }>;
+  /** finalizers lists `Kind/namespace/name` objects whose finalizers are never removed. */
+  finalizers: string[];
+}
+
+/** StaticToken is one line of the API server's --token-auth-file. */
+export interface StaticToken {
+  token: string;
+  user: string;
+  uid?: string;
+  groups?: string[];
+}
+
+/** ClusterProfile is the `podlifecycle.debug/v1alpha1` ClusterProfile document: the control plane's flags and files. */
+export interface ClusterProfile {
+  authentication: { anonymous: boolean; tokens: StaticToken[]; clientCA?: string };
+  authorization: { modes: string[]; abac: unknown[] };
+  admission: { enable: string[]; disable: string[] };
+}
+
+/** Identity is who sends the requests, as kubectl would present it. */
+export type Identity =
+  | { kind: 'default' }
+  | { kind: 'token'; token: string }
+  | { kind: 'certificate'; certificatePem: string }
+  | { kind: 'anonymous' }
+  | { kind: 'impersonate'; user: string; groups: string[] };
+
+/** ClusterInput is every object and document that makes up the simulated cluster. */
+export interface ClusterInput {
+  /** objects are the API objects of the cluster (Nodes, Namespaces, RBAC, ...), each with its source. */
+  objects: SourceDocument[];
+  profile: ClusterProfile;
+  /** config holds the real configuration kinds found (KubeSchedulerConfiguration, AdmissionConfiguration). */
+  config: SourceDocument[];
+}
+
+/** SimulationInputs is everything a run needs, already parsed. */
+export interface SimulationInputs {
+  manifest: SourceDocument[];
+  cluster: ClusterInput;
+  behavior: Behavior;
+  identity: Identity;
+}
+
+/** OWN_API_VERSION is the apiVersion of this project's own kinds. */
+export const OWN_API_VERSION = 'podlifecycle.debug/v1alpha1';
+
+/** defaultBehavior is what happens when no Behavior says otherwise. */
+export function defaultBehavior(): Behavior {
+  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] };
+}
+
+/** defaultProfile is a kubeadm control plane's flags: no anonymous requests to the API, Node and RBAC authorization. */
+export function defaultProfile(): ClusterProfile {
+  return {
+    authentication: { anonymous: false, tokens: [] },
+    authorization: { modes: ['Node', 'RBAC'], abac: [] },
+    admission: { enable: [], disable: [] },
+  };
+}
+
+/** InputError is unusable input: it names the file, the line and the problem. */
+export class InputError extends Error {
+  constructor(
+    readonly file: string,
+    /** line is one-based, as people count. */
+    readonly line: number,
+    readonly problem: string,
+    readonly column?: number,
+  ) {
+    super(`${file}:${line}${column !== undefined ? `:${column}` : ''}: ${problem}`);
+    this.name = 'InputError';
+  }
+}

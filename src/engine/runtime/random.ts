@@ -1,0 +1,62 @@
+// Seeded random source: the same seed gives the same pod names and tie breaks, every run.
+
+/** Random is a small, fast, seeded generator (xoshiro128**), so runs are reproducible. */
+export class Random {
+  private s: Uint32Array;
+
+  constructor(seed: number) {
+    // splitmix32 spreads the seed over the four words of state.
+    this.s = new Uint32Array(4);
+    let x = seed >>> 0;
+    for (let i = 0; i < 4; i++) {
+      x = (x + 0x9e3779b9) >>> 0;
+      let z = x;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+      this.s[i] = (z ^ (z >>> 16)) >>> 0;
+    }
+  }
+
+  /** nextUint32 returns the next 32 random bits. */
+  nextUint32(): number {
+    const s = this.s;
+    const result = Math.imul(rotl(Math.imul(s[1]!, 5) >>> 0, 7), 9) >>> 0;
+    const t = (s[1]! << 9) >>> 0;
+    s[2]! ^= s[0]!; s[3]! ^= s[1]!; s[1]! ^= s[2]!; s[0]! ^= s[3]!;
+    s[2]! ^= t;
+    s[3] = rotl(s[3]!, 11);
+    return result;
+  }
+
+  /** intn returns a uniform integer in [0, n). */
+  intn(n: number): number {
+    if (n <= 0) throw new RangeError(`intn: n must be positive, got ${n}`);
+    return Math.floor((this.nextUint32() / 0x1_0000_0000) * n);
+  }
+
+  /** string returns n characters from Kubernetes' name alphabet, as utilrand.String does. */
+  string(n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += NAME_ALPHABET[this.intn(NAME_ALPHABET.length)];
+    return out;
+  }
+
+  /** uuid returns a random version-4 UUID, as the API server gives metadata.uid. */
+  uuid(): string {
+    const hex: string[] = [];
+    for (let i = 0; i < 4; i++) hex.push(this.nextUint32().toString(16).padStart(8, '0'));
+    const h = hex.join('');
+    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+/**
+ * NAME_ALPHABET is the alphabet of generated names: consonants and digits that
+ * cannot spell words. See staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go (alphanums).
+ */
+export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
