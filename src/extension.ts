@@ -1,0 +1,116 @@
+// The extension's entry point: wires the debugger, the commands and the language client to VS Code.
+// Glue only — the rules live in src/engine, the debug session in src/debugger, the diagnostics in src/language.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { PodLifecycleSession } from './debugger/session';
+
+/** DEBUG_TYPE is the debugger type contributed in package.json. */
+export const DEBUG_TYPE = 'pod-lifecycle';
+
+let client: LanguageClient | undefined;
+
+/** activate registers the debugger, the two commands and starts the language server. */
+export function activate(context: vscode.ExtensionContext): void {
+  const provider = new PodLifecycleConfigurationProvider();
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      { provideDebugConfigurations: () => dynamicConfigurations() },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new InlineDebugAdapterFactory()),
+    vscode.commands.registerCommand('podLifecycle.debugFile', (resource?: vscode.Uri) => startOnFile(resource, false)),
+    vscode.commands.registerCommand('podLifecycle.runFile', (resource?: vscode.Uri) => startOnFile(resource, true)),
+  );
+  client = startLanguageClient(context);
+}
+
+/** deactivate stops the language server. */
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}
+
+/** PodLifecycleConfigurationProvider fills in a launch configuration when there is no launch.json. */
+export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurationProvider {
+  /** provideDebugConfigurations is the configuration a new launch.json starts with. */
+  provideDebugConfigurations(): vscode.DebugConfiguration[] {
+    return [launchConfiguration(vscode.l10n.t('Debug pod lifecycle'), '${file}', false)];
+  }
+
+  /** resolveDebugConfiguration turns F5 without launch.json into a launch of the active YAML file. */
+  resolveDebugConfiguration(
+    _folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+  ): vscode.ProviderResult<vscode.DebugConfiguration> {
+    if (!config.type && !config.request && !config.name) {
+      const document = vscode.window.activeTextEditor?.document;
+      if (document && isManifest(document)) {
+        return launchConfiguration(vscode.l10n.t('Debug pod lifecycle'), document.uri.fsPath, false);
+      }
+    }
+    if (!config.manifest) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));
+      return undefined; // abort the launch
+    }
+    return config;
+  }
+}
+
+/** InlineDebugAdapterFactory runs the debug session inside the extension host: no process to spawn. */
+class InlineDebugAdapterFactory implements vscode.DebugAdapterDescriptorFactory {
+  createDebugAdapterDescriptor(): vscode.ProviderResult<vscode.DebugAdapterDescriptor> {
+    return new vscode.DebugAdapterInlineImplementation(new PodLifecycleSession());
+  }
+}
+
+/** dynamicConfigurations offers the active manifest, with and without deletion, in the Run and Debug view's list. */
+function dynamicConfigurations(): vscode.DebugConfiguration[] {
+  const document = vscode.window.activeTextEditor?.document;
+  if (!document || !isManifest(document)) return [];
+  const file = path.basename(document.uri.fsPath);
+  return [
+    launchConfiguration(vscode.l10n.t('Debug pod lifecycle of {0}', file), document.uri.fsPath, false),
+    launchConfiguration(vscode.l10n.t('Debug pod lifecycle of {0} and delete', file), document.uri.fsPath, false, true),
+  ];
+}
+
+/** startOnFile debugs (or runs without debugging) the given manifest, or the active editor's. */
+async function startOnFile(resource: vscode.Uri | undefined, noDebug: boolean): Promise<boolean> {
+  const document = vscode.window.activeTextEditor?.document;
+  const target = resource ?? (document && isManifest(document) ? document.uri : undefined);
+  if (!target) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));
+    return false;
+  }
+  const name = noDebug ? vscode.l10n.t('Run pod lifecycle') : vscode.l10n.t('Debug pod lifecycle');
+  return vscode.debug.startDebugging(undefined, launchConfiguration(name, target.fsPath, noDebug), { noDebug });
+}
+
+/** launchConfiguration is a `pod-lifecycle` launch of one manifest; a run without debugging does not stop on entry. */
+function launchConfiguration(name: string, manifest: string, noDebug: boolean, deleteAfter = false): vscode.DebugConfiguration {
+  const config: vscode.DebugConfiguration = { type: DEBUG_TYPE, request: 'launch', name, manifest, stopOnEntry: !noDebug };
+  if (deleteAfter) config.delete = true;
+  return config;
+}
+
+/** isManifest says whether a document can be a Kubernetes manifest: YAML, saved as a file. */
+function isManifest(document: vscode.TextDocument): boolean {
+  return document.languageId === 'yaml' && document.uri.scheme === 'file';
+}
+
+/** startLanguageClient starts dist/languageServer.js over IPC for YAML files on disk. */
+function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
+  const serverModule = context.asAbsolutePath(path.join('dist', 'languageServer.js'));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: 'file', language: 'yaml' }],
+  };
+  const languageClient = new LanguageClient('podLifecycle', vscode.l10n.t('Pod Lifecycle Language Server'), serverOptions, clientOptions);
+  void languageClient.start();
+  return languageClient;
+}
