@@ -1,15 +1,388 @@
-// Resource quantities (100m, 128Mi, 1.5Gi, 2e3), parsed and printed as Kubernetes' resource.Quantity does.
-// STUB: the signatures below are the contract; the implementation is being written.
+// Resource quantities (100m, 128Mi, 1.5Gi, 2e3): parsed, compared, added and printed as Kubernetes' resource.Quantity.
+// Exact: an amount is a BigInt mantissa times a power of ten, so no value ever goes through a float.
+import {
+  canonicalString, digitCount, fitsInt64, interpretSuffix, MAX_INT64, MIN_INT64, parseGoInt64, pow10,
+  type QuantityFormat,
+} from './quantity-format';
 
-/** Quantity is an exact resource amount with the format it was written in. */
-export interface Quantity {
-  /** milliValue is the amount times 1000, rounded up (as resource.Quantity.MilliValue). */
-  milliValue(): number;
-  /** value is the amount rounded up to an integer (as resource.Quantity.Value). */
-  value(): number;
-  /** toString prints the canonical form (as resource.Quantity.String). */
-  toString(): string;
+/** QuantityFormat is re-exported from quantity-format.ts: 'DecimalSI' | 'BinarySI' | 'DecimalExponent'. */
+export type { QuantityFormat } from './quantity-format';
+
+const SPLIT_RE = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
+// Why: ErrFormatWrong, ErrNumeric and ErrSuffix in staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go.
+/** ERR_FORMAT_WRONG is the message of a quantity that is empty or not shaped like one (ErrFormatWrong). */
+export const ERR_FORMAT_WRONG = `quantities must match the regular expression '${SPLIT_RE}'`;
+/** ERR_NUMERIC is the message of a quantity whose number does not parse (ErrNumeric). */
+export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+/** ERR_SUFFIX is the message of a quantity with an unknown suffix (ErrSuffix). */
+export const ERR_SUFFIX = "unable to parse quantity's suffix";
+
+/** QuantityError is what parseQuantity and the constructors throw; its message is Kubernetes' own. */
+export class QuantityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QuantityError';
+  }
 }
 
-/** parseQuantity parses a quantity string (or number), throwing QuantityError as resource.ParseQuantity fails. */
-export declare function parseQuantity(input: string | number): Quantity;
+/**
+ * Amount is m×10^e. `dec` says which of Kubernetes' two representations holds it — int64Amount (false:
+ * m fits an int64, e is its scale) or inf.Dec (true: m unbounded, e = -Dec.Scale()). The value never
+ * depends on it; ScaledValue's rounding of negative fractions and its overflow behaviour do.
+ */
+interface Amount {
+  readonly m: bigint;
+  readonly e: number;
+  readonly dec: boolean;
+}
+
+const NANO = -9;
+// maxInt64Factors in math.go: the most digits the int64 fast path of ParseQuantity accepts.
+const MAX_INT64_FACTORS = 18;
+// Exponent gaps beyond these are handled without expanding 10^gap (Kubernetes would expand it, or hang).
+const MAX_EXPANSION = 1000;
+const MAX_ALIGNMENT = 100_000;
+
+let make: (amount: Amount, format: QuantityFormat, cached: string) => Quantity;
+
+/** Quantity is an exact resource amount with the format it was written in. Instances are immutable. */
+export class Quantity {
+  static {
+    make = (amount, format, cached) => new Quantity(amount, format, cached);
+  }
+
+  readonly #a: Amount;
+  #s: string;
+  /** format is the notation the quantity prints in (resource.Quantity.Format). */
+  readonly format: QuantityFormat;
+
+  private constructor(amount: Amount, format: QuantityFormat, cached: string) {
+    this.#a = amount;
+    this.format = format;
+    this.#s = cached;
+  }
+
+  /** milliValue is the amount times 1000, rounded up (as resource.Quantity.MilliValue). */
+  milliValue(): number {
+    return Number(this.scaledValue(-3));
+  }
+
+  /** value is the amount rounded up to an integer (as resource.Quantity.Value). */
+  value(): number {
+    return Number(this.scaledValue(0));
+  }
+
+  /**
+   * scaledValue is the amount in units of 10^scale as the int64 resource.Quantity.ScaledValue returns it:
+   * fractions round up away from zero, except a negative inf.Dec-backed amount, which Kubernetes 1.36
+   * rounds toward +∞ (the fast path even adds one to an exact quotient's truncation); overflow gives what
+   * Go gives on amd64 (0 for an int64-backed amount, wrapped bits for an inf.Dec one).
+   * Why: AsScaledInt64 in amount.go, negativeScaleInt64/positiveScaleInt64 in math.go, scaledValue in scale_int.go.
+   */
+  scaledValue(scale: number): bigint {
+    const { m, e, dec } = this.#a;
+    return dec ? decScaledValue(m, e, scale) : intScaledValue(m, e, scale);
+  }
+
+  /** toString prints the canonical form (as resource.Quantity.String), or the parsed text when it was canonical. */
+  toString(): string {
+    if (this.#s === '') this.#s = canonicalString(this.#a.m, this.#a.e, this.format);
+    return this.#s;
+  }
+
+  /** toJSON makes JSON.stringify write the quantity as a string, as MarshalJSON does. */
+  toJSON(): string {
+    return this.toString();
+  }
+
+  /** isZero tells whether the amount is zero (resource.Quantity.IsZero). */
+  isZero(): boolean {
+    return this.#a.m === 0n;
+  }
+
+  /** sign is -1, 0 or 1 (resource.Quantity.Sign). */
+  sign(): -1 | 0 | 1 {
+    return this.#a.m === 0n ? 0 : this.#a.m > 0n ? 1 : -1;
+  }
+
+  /** cmp is -1, 0 or 1 as this amount is less than, equal to or greater than y's (resource.Quantity.Cmp). */
+  cmp(y: Quantity): -1 | 0 | 1 {
+    return compareAmounts(this.#a, y.#a);
+  }
+
+  /**
+   * add returns this + y. A zero receiver takes y's format; otherwise the format is kept.
+   * Why: Quantity.Add in quantity.go and int64Amount.Add in amount.go (int64 while it fits, else inf.Dec).
+   */
+  add(y: Quantity): Quantity {
+    const x = this.#a;
+    const format = x.m === 0n ? y.format : this.format;
+    if (!x.dec && !y.#a.dec) {
+      const sum = intAdd(x, y.#a);
+      if (sum) return make(sum, format, '');
+    }
+    return make(decAdd(x, y.#a), format, '');
+  }
+
+  /** sub returns this - y, with add's format rule (Quantity.Sub in quantity.go). */
+  sub(y: Quantity): Quantity {
+    const x = this.#a;
+    const b = y.#a;
+    const format = x.m === 0n ? y.format : this.format;
+    if (!x.dec && !b.dec && b.m !== MIN_INT64) {
+      const diff = intAdd(x, { m: -b.m, e: b.e, dec: false });
+      if (diff) return make(diff, format, '');
+    }
+    return make(decAdd(x, { m: -b.m, e: b.e, dec: true }), format, '');
+  }
+
+  /** neg returns -this in the same format (Quantity.Neg). */
+  neg(): Quantity {
+    const { m, e, dec } = this.#a;
+    return make({ m: -m, e, dec: dec || !fitsInt64(-m) }, this.format, '');
+  }
+}
+
+/** fromValue is NewQuantity: the integer n in the given format (DecimalSI by default). */
+export function fromValue(n: number | bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
+  return make({ m: int64Of(n), e: 0, dec: false }, format, '');
+}
+
+/** fromMilli is NewMilliQuantity: n thousandths in the given format (DecimalSI by default). */
+export function fromMilli(n: number | bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
+  return make({ m: int64Of(n), e: -3, dec: false }, format, '');
+}
+
+/** fromScaled is NewScaledQuantity: n × 10^scale, DecimalSI (fromScaled(5, -9) is 5n). */
+export function fromScaled(n: number | bigint, scale: number): Quantity {
+  if (!Number.isInteger(scale)) throw new QuantityError(`scale ${scale} is not an integer`);
+  return make({ m: int64Of(n), e: scale, dec: false }, 'DecimalSI', '');
+}
+
+function int64Of(n: number | bigint): bigint {
+  if (typeof n === 'number' && !Number.isSafeInteger(n)) throw new QuantityError(`${n} is not a safe integer`);
+  const big = BigInt(n);
+  if (!fitsInt64(big)) throw new QuantityError(`${n} does not fit an int64`);
+  return big;
+}
+
+/**
+ * parseQuantity parses a quantity string as resource.ParseQuantity does, throwing QuantityError with its
+ * messages. A number is what a YAML/JSON number becomes: Kubernetes parses the number's JSON text, which
+ * for a double is the shortest round-trip form String(n) gives (0.5, 2, 1e+21).
+ * Why: ParseQuantity and parseQuantityString in staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go.
+ */
+export function parseQuantity(input: string | number): Quantity {
+  const str = typeof input === 'string' ? input : String(input);
+  if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
+  if (str === '0') return make({ m: 0n, e: 0, dec: false }, 'DecimalSI', str);
+
+  const { positive, value, num, denom, suffix } = scan(str);
+  const meaning = interpretSuffix(suffix);
+  if (!meaning) throw new QuantityError(ERR_SUFFIX);
+  const { base, exponent } = meaning;
+  let format = meaning.format;
+
+  // The int64 fast path: few enough digits and no precision below nano.
+  let precision: number;
+  let scale = 0;
+  let mantissa = 1n;
+  if (format !== 'BinarySI') {
+    scale = exponent;
+    precision = MAX_INT64_FACTORS - (num.length + denom.length);
+  } else if (exponent >= 0 && denom.length === 0) {
+    mantissa = 1n << BigInt(exponent);
+    // float32(exponent)*3/10, truncated: ~digits of 2^exponent.
+    precision = 15 - num.length - Math.trunc((exponent * 3) / 10) - 1;
+  } else {
+    precision = -1;
+  }
+  if (precision >= 0) {
+    scale -= denom.length;
+    if (scale >= NANO) {
+      const shifted = num + denom;
+      const digits = parseGoInt64(shifted);
+      if (digits === undefined) throw new QuantityError(ERR_NUMERIC);
+      const product = digits * mantissa;
+      if (fitsInt64(product)) {
+        const amount = { m: positive ? product : -product, e: scale, dec: false };
+        // Canonical input keeps its text as the printed form (even "+1", "01" or "1.500k").
+        const canonical = format === 'BinarySI'
+          ? exponent % 10 === 0 && (digits & 7n) !== 0n
+          : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+        return make(amount, format, canonical ? str : '');
+      }
+    }
+  }
+
+  // The inf.Dec path.
+  const parsed = parseDecimal(value);
+  if (!parsed) throw new QuantityError(ERR_NUMERIC);
+  let m = parsed.m;
+  let e = parsed.e;
+  if (base === 10) e += exponent;
+  else m *= 1n << BigInt(exponent);
+  const negative = m < 0n;
+  if (negative) m = -m;
+  // Non-zero amounts round up to a whole number of nanos: "if you want some resources, you should get some".
+  if (m !== 0n) [m, e] = roundUpToNano(m, e);
+  if (format === 'BinarySI' && compareAmounts({ m, e, dec: true }, { m: MAX_INT64, e: 0, dec: true }) > 0) {
+    m = MAX_INT64;
+    e = 0;
+  }
+  if (format === 'BinarySI' && m !== 0n && compareAmounts({ m, e, dec: true }, { m: 1n, e: 0, dec: true }) < 0) {
+    format = 'DecimalSI';
+  }
+  return make({ m: negative ? -m : m, e, dec: true }, format, '');
+}
+
+interface Scanned {
+  positive: boolean;
+  value: string;
+  num: string;
+  denom: string;
+  suffix: string;
+}
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+const SUFFIX_CHARS = 'eEinumkKMGTP';
+
+/** scan splits a quantity into sign, number text, numerator (leading zeros stripped), fraction and suffix. */
+function scan(str: string): Scanned {
+  const end = str.length;
+  let positive = true;
+  let pos = 0;
+  if (str[0] === '-') {
+    positive = false;
+    pos++;
+  } else if (str[0] === '+') {
+    pos++;
+  }
+  while (str[pos] === '0') pos++;
+  if (pos >= end) return { positive, value: '0', num: '0', denom: '', suffix: '' };
+
+  let i = pos;
+  while (isDigit(str[i])) i++;
+  if (i >= end) return { positive, value: str, num: str.slice(pos), denom: '', suffix: '' };
+  const num = i > pos ? str.slice(pos, i) : '0';
+  pos = i;
+
+  let denom = '';
+  if (str[pos] === '.') {
+    pos++;
+    let j = pos;
+    while (isDigit(str[j])) j++;
+    if (j >= end) return { positive, value: str, num, denom: str.slice(pos), suffix: '' };
+    denom = str.slice(pos, j);
+    pos = j;
+  }
+  const value = str.slice(0, pos);
+  const suffixStart = pos;
+  let k = pos;
+  while (k < end && SUFFIX_CHARS.includes(str[k]!)) k++;
+  if (k >= end) return { positive, value, num, denom, suffix: str.slice(suffixStart) };
+  pos = str[k] === '-' || str[k] === '+' ? k + 1 : k;
+  while (isDigit(str[pos])) pos++;
+  if (pos >= end) return { positive, value, num, denom, suffix: str.slice(suffixStart) };
+  // A character that is neither a suffix letter nor part of the exponent.
+  throw new QuantityError(ERR_FORMAT_WRONG);
+}
+
+/** parseDecimal reads "[sign]digits[.digits]" as inf.Dec.SetString does (at least one digit). */
+function parseDecimal(text: string): { m: bigint; e: number } | undefined {
+  const match = /^([+-]?)([0-9]*)(?:\.([0-9]*))?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  if (whole.length + fraction.length === 0) return undefined;
+  return { m: BigInt(sign + whole + fraction), e: -fraction.length };
+}
+
+/** roundUpToNano rounds a positive m×10^e away from zero to a multiple of 10^-9, at scale 9 as inf.Dec.Round leaves it. */
+function roundUpToNano(m: bigint, e: number): [bigint, number] {
+  if (e >= NANO) return e - NANO <= MAX_EXPANSION ? [m * pow10(e - NANO), NANO] : [m, e];
+  const drop = NANO - e;
+  if (drop > digitCount(m)) return [1n, NANO];
+  const unit = pow10(drop);
+  return [m / unit + (m % unit === 0n ? 0n : 1n), NANO];
+}
+
+/** compareAmounts compares two amounts exactly, settling different magnitudes before aligning exponents. */
+function compareAmounts(a: Amount, b: Amount): -1 | 0 | 1 {
+  const sa = a.m === 0n ? 0 : a.m > 0n ? 1 : -1;
+  const sb = b.m === 0n ? 0 : b.m > 0n ? 1 : -1;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  if (sa === 0) return 0;
+  const ma = digitCount(a.m) + a.e;
+  const mb = digitCount(b.m) + b.e;
+  if (ma !== mb) return ((ma > mb ? 1 : -1) * sa) as -1 | 1;
+  const e = Math.min(a.e, b.e);
+  const x = a.m * pow10(a.e - e);
+  const y = b.m * pow10(b.e - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** intAdd is int64Amount.Add: the sum at the smaller scale, or undefined when an int64 would overflow. */
+function intAdd(a: Amount, b: Amount): Amount | undefined {
+  if (b.m === 0n) return a;
+  if (a.m === 0n) return b;
+  const e = Math.min(a.e, b.e);
+  const gap = Math.abs(a.e - b.e);
+  if (gap > 18) return undefined; // 10^19 alone overflows an int64
+  const sum = a.m * pow10(a.e - e) + b.m * pow10(b.e - e);
+  const scaled = a.e > b.e ? a.m * pow10(gap) : b.e > a.e ? b.m * pow10(gap) : 0n;
+  if (!fitsInt64(scaled) || !fitsInt64(sum)) return undefined;
+  return { m: sum, e, dec: false };
+}
+
+/** decAdd is inf.Dec addition: exact, at the larger inf scale (the smaller exponent). */
+function decAdd(a: Amount, b: Amount): Amount {
+  const e = Math.min(a.e, b.e);
+  const shift = (x: Amount): bigint => {
+    if (x.m === 0n) return 0n;
+    if (x.e - e > MAX_ALIGNMENT) throw new QuantityError('quantities too far apart in magnitude to add exactly');
+    return x.m * pow10(x.e - e);
+  };
+  if (a.m === 0n && b.e - e > MAX_EXPANSION) return { ...b, dec: true };
+  if (b.m === 0n && a.e - e > MAX_EXPANSION) return { ...a, dec: true };
+  return { m: shift(a) + shift(b), e, dec: true };
+}
+
+/** intScaledValue is int64Amount.AsScaledInt64 of Kubernetes 1.36: away from zero, 0 on overflow. */
+function intScaledValue(m: bigint, e: number, scale: number): bigint {
+  if (e < scale) {
+    const drop = scale - e;
+    if (drop > 19) return m === 0n ? 0n : m > 0n ? 1n : -1n;
+    const unit = pow10(drop);
+    const q = m / unit;
+    return m % unit === 0n ? q : q + (m > 0n ? 1n : -1n);
+  }
+  const up = e - scale;
+  if (m === 0n) return 0n;
+  if (up > 19) return 0n;
+  const v = m * pow10(up);
+  return fitsInt64(v) ? v : 0n;
+}
+
+/** decScaledValue is scaledValue in scale_int.go, as of Kubernetes 1.36, with Go's int64 wrapping. */
+function decScaledValue(m: bigint, e: number, scale: number): bigint {
+  const dif = scale - e; // Go: dec.Scale() - newScale
+  if (dif === 0) return BigInt.asIntN(64, m);
+  if (dif < 0) {
+    // int64(math.Pow10(n)) is MinInt64 on amd64 once 10^n no longer fits.
+    const factor = -dif <= 18 ? pow10(-dif) : MIN_INT64;
+    return BigInt.asIntN(64, BigInt.asIntN(64, m) * factor);
+  }
+  const abs = m < 0n ? -m : m;
+  if (abs < MAX_INT64 && dif < 19) {
+    const unit = pow10(dif);
+    const q = m / unit; // Go's truncating division
+    return m % unit !== 0n ? q + 1n : q;
+  }
+  // big.Int.DivMod is Euclidean: the quotient is floored.
+  if (dif > digitCount(m) + 1) return m > 0n ? 1n : 0n;
+  const unit = pow10(dif);
+  let q = m / unit;
+  const r = m - q * unit;
+  if (r < 0n) q -= 1n;
+  return BigInt.asIntN(64, r !== 0n ? q + 1n : q);
+}
