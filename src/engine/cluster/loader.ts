@@ -1,0 +1,397 @@
+// The loader of every input file: YAML documents with the source range of every field, sorted into
+// manifest, cluster objects, config kinds, ClusterProfile and Behavior; bad input throws InputError (file, line, problem).
+import { Composer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { Alias, Document, Node as YamlNode, Pair, Scalar, Tags, YAMLMap, YAMLSeq } from 'yaml';
+import { appendFieldPath } from '../api/fieldpath';
+import { isObject } from '../api/types';
+import type { KubeObject } from '../api/types';
+import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import type { Behavior, ClusterInput, FieldRange, Identity, Range, SimulationInputs, SourceDocument } from './inputs';
+import { describeValue, parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
+
+export { parseBehavior, parseClusterProfile } from './own-kinds';
+
+/** MAX_FILE_BYTES is the largest input file read (8 MiB): enough for a real cluster's `kubectl get -o yaml`. */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** MAX_ALIAS_VALUES caps how many values the aliases of one document may expand to ("billion laughs" defence). */
+export const MAX_ALIAS_VALUES = 10_000;
+
+/** InputFile is one file as read: the path the user named and its text. */
+export interface InputFile {
+  file: string;
+  text: string;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * parseDocuments reads every YAML document of a file. Empty documents are skipped, a `kind: List`
+ * (or `PodList`, ...) gives one document per item, and every field's key and value ranges are kept.
+ */
+export function parseDocuments(text: string, file: string): SourceDocument[] {
+  try {
+    return readFile(checkText(text, file), file);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw new InputError(file, 1, /call stack/i.test(message) ? 'the YAML nests too deeply' : message);
+  }
+}
+
+/** checkText rejects oversized, binary or mis-decoded text and drops a leading byte order mark. */
+function checkText(text: string, file: string): string {
+  const bytes = utf8Length(text);
+  if (bytes > MAX_FILE_BYTES) throw new InputError(file, 1, `file is too large (${bytes} bytes; the limit is ${MAX_FILE_BYTES} bytes)`);
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const bad = /\u0000|\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(body);
+  if (bad) {
+    const { line, column } = lineColumn(body, bad.index);
+    const problem = bad[0] === '\u0000' ? 'file is binary, not YAML text (it holds a NUL byte)' : 'file is not valid UTF-8 text';
+    throw new InputError(file, line, problem, column);
+  }
+  return body;
+}
+
+/** utf8Length counts the bytes of text encoded as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** lineColumn counts the one-based line and column of an offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
+}
+
+/** yaml11Tags keeps the YAML 1.1 scalars go-yaml v2 (sigs.k8s.io/yaml, used by kubectl) resolves: 0644, yes, on; not 1:20 or dates. */
+function yaml11Tags(tags: Tags): Tags {
+  return tags.filter((tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && !('format' in tag && tag.format === 'TIME')));
+}
+
+/** readFile parses the text one document at a time (so that each syntax tree can go once read) and converts each non-empty one. */
+function readFile(text: string, file: string): SourceDocument[] {
+  const lines = new LineCounter();
+  const composer = new Composer({ version: '1.1', customTags: yaml11Tags, uniqueKeys: false });
+  const out: SourceDocument[] = [];
+  let index = 0;
+  for (const doc of composer.compose(new Parser(lines.addNewLine).parse(text))) {
+    const reader = new DocumentReader(file, text, lines);
+    const first = doc.errors[0];
+    if (first) throw reader.error(first.pos[0], /call stack/i.test(first.message) ? 'the YAML nests too deeply' : first.message, true);
+    const contents = doc.contents;
+    if (contents !== null && !(isScalar(contents) && contents.value === null && !contents.source)) out.push(...reader.readDocument(doc, index));
+    index++;
+  }
+  return out;
+}
+
+/** DocumentReader converts one YAML document to JSON and records the range of every field. */
+class DocumentReader {
+  readonly fields = new Map<string, FieldRange>();
+  private readonly anchors = new Map<string, YamlNode>();
+  private readonly values = new Map<YamlNode, Json>();
+  private readonly busy = new Set<YamlNode>();
+  private aliasBudget = MAX_ALIAS_VALUES;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly lines: LineCounter,
+  ) {}
+
+  /** readDocument converts the document and splits a List into its items. */
+  readDocument(doc: Document.Parsed, index: number): SourceDocument[] {
+    const node = doc.contents as YamlNode;
+    const value = this.convert(node, '');
+    const range = this.range(node);
+    if (!isObject(value)) {
+      throw this.error(node.range?.[0] ?? 0, `document ${index + 1} is ${article(value)}, not a Kubernetes object`);
+    }
+    const whole: SourceDocument = { file: this.file, index, object: value as KubeObject, range, fields: this.fields };
+    if (isList(value)) return splitList(whole);
+    checkKind(whole);
+    return [whole];
+  }
+
+  /** error builds an InputError at a source offset. */
+  error(offset: number, problem: string, withColumn = false): InputError {
+    const { line, col } = this.lines.linePos(offset);
+    return new InputError(this.file, Math.max(line, 1), problem, withColumn ? col : undefined);
+  }
+
+  /** convert turns a node into its JSON value, recording fields under `path` (null: do not record). */
+  private convert(node: YamlNode | null | undefined, path: string | null): Json {
+    if (node === null || node === undefined) return null;
+    if (isAlias(node)) return this.expand(node);
+    const anchor = (node as Scalar).anchor;
+    if (anchor) {
+      this.anchors.set(anchor, node);
+      this.busy.add(node);
+    }
+    const value = this.convertNode(node, path);
+    if (anchor) {
+      this.values.set(node, value);
+      this.busy.delete(node);
+    }
+    return value;
+  }
+
+  /** convertNode converts a scalar, mapping or sequence. */
+  private convertNode(node: YamlNode, path: string | null): Json {
+    const tag = node.tag ?? '';
+    if (/:(set|omap|pairs)$/.test(tag)) throw this.error(start(node), `unsupported YAML type !!${tag.split(':').pop() ?? ''}`);
+    if (isScalar(node)) return this.scalar(node);
+    if (isMap(node)) return this.mapping(node, path);
+    if (isSeq(node)) return this.sequence(node, path);
+    throw this.error(start(node), 'unsupported YAML node');
+  }
+
+  /** scalar gives a scalar's JSON value; NaN, infinities and binary have no JSON form in Kubernetes. */
+  private scalar(node: Scalar): Json {
+    const value: unknown = node.value;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (Number.isFinite(value)) return value;
+      throw this.error(start(node), `json: unsupported value: ${String(value)} (${node.source ?? ''} has no JSON form)`);
+    }
+    if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+    throw this.error(start(node), `unsupported YAML value ${JSON.stringify(node.source ?? '')}`);
+  }
+
+  /** mapping converts a map, rejecting duplicate keys and applying `<<` merge keys (explicit keys win). */
+  private mapping(node: YAMLMap, path: string | null): Json {
+    const out: { [key: string]: Json } = {};
+    const merged: { [key: string]: Json }[] = [];
+    for (const pair of node.items as Pair<YamlNode | null, YamlNode | null>[]) {
+      if (isScalar(pair.key) && typeof pair.key.value === 'symbol') {
+        merged.push(...this.mergeSources(pair.value));
+        continue;
+      }
+      const key = this.key(pair.key);
+      // Why: wording of sigs.k8s.io/yaml YAMLToJSONStrict (the apiserver's strict YAML decoding); kubectl's lenient
+      // conversion would silently keep the last value, which hides the mistake.
+      if (Object.hasOwn(out, key)) throw this.error(start(pair.key), `key ${JSON.stringify(key)} already set in map`);
+      const childPath = path === null ? null : appendFieldPath(path, key);
+      if (childPath !== null) this.record(childPath, pair.key, pair.value);
+      setKey(out, key, this.convert(pair.value, childPath));
+    }
+    for (const source of merged) for (const [key, value] of Object.entries(source)) if (!Object.hasOwn(out, key)) setKey(out, key, value);
+    return out;
+  }
+
+  /** mergeSources reads the value of a `<<` key: a mapping, an alias of one, or a list of those. */
+  private mergeSources(value: YamlNode | null): { [key: string]: Json }[] {
+    const list = isSeq(value) ? (value.items as YamlNode[]) : [value];
+    return list.map((item) => {
+      const merged = this.convert(item, null);
+      if (!isObject(merged)) throw this.error(start(item), 'map merge requires map or sequence of maps as the value');
+      return merged as { [key: string]: Json };
+    });
+  }
+
+  /** key gives a map key as the string JSON holds: numbers and booleans are written out, as sigs.k8s.io/yaml does. */
+  private key(node: YamlNode | null): string {
+    if (isScalar(node) && node.value !== null && ['string', 'number', 'boolean'].includes(typeof node.value)) {
+      const key = String(node.value);
+      if (node.anchor) {
+        this.anchors.set(node.anchor, node);
+        this.values.set(node, key);
+      }
+      return key;
+    }
+    const written = node?.range ? this.text.slice(node.range[0], node.range[1]).trim() : '';
+    throw this.error(start(node), `unsupported map key ${JSON.stringify(written)}: keys must be strings`);
+  }
+
+  /** sequence converts a list, recording each item's range. */
+  private sequence(node: YAMLSeq, path: string | null): Json {
+    return (node.items as (YamlNode | null)[]).map((item, i) => {
+      const childPath = path === null ? null : appendFieldPath(path, i);
+      if (childPath !== null) this.record(childPath, null, item);
+      return this.convert(item, childPath);
+    });
+  }
+
+  /** expand resolves an alias to a copy of its anchor's value, charging the copy to the alias budget. */
+  private expand(node: Alias): Json {
+    const target = this.anchors.get(node.source);
+    // Why: go-yaml v2's messages (gopkg.in/yaml.v2 parser/decoder), which kubectl prints for these documents.
+    if (!target) throw this.error(start(node), `unknown anchor '${node.source}' referenced`);
+    if (this.busy.has(target)) throw this.error(start(node), `anchor '${node.source}' value contains itself`);
+    const value = this.values.get(target) ?? null;
+    this.aliasBudget -= countValues(value);
+    if (this.aliasBudget < 0) {
+      throw this.error(start(node), `excessive aliasing: the aliases of this document expand to more than ${MAX_ALIAS_VALUES} values`);
+    }
+    return structuredClone(value);
+  }
+
+  /** record keeps the key and value ranges of one field; a missing value gets the empty range after its key. */
+  private record(path: string, key: YamlNode | null, value: YamlNode | null): void {
+    const after = this.position(key?.range?.[1] ?? 0);
+    const valueRange = value?.range ? this.range(value) : { start: after, end: after };
+    this.fields.set(path, key ? { key: this.range(key), value: valueRange } : { value: valueRange });
+  }
+
+  /** range converts a node's offsets to LSP positions, leaving out trailing blank space. */
+  range(node: YamlNode): Range {
+    const [from, to] = node.range ?? [0, 0];
+    let end = to;
+    while (end > from && /\s/.test(this.text[end - 1] ?? '')) end--;
+    return { start: this.position(from), end: this.position(end) };
+  }
+
+  /** position converts an offset to a zero-based line and UTF-16 character, as LSP counts them. */
+  private position(offset: number): { line: number; character: number } {
+    const { line, col } = this.lines.linePos(offset);
+    return { line: Math.max(line - 1, 0), character: Math.max(col - 1, 0) };
+  }
+}
+
+/** setKey stores a key without letting `__proto__` reach the prototype. */
+function setKey(target: { [key: string]: Json }, key: string, value: Json): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** start is the offset where a node begins. */
+function start(node: YamlNode | null | undefined): number {
+  return node?.range?.[0] ?? 0;
+}
+
+/** countValues counts the values in a JSON value (itself included). */
+function countValues(value: Json): number {
+  if (Array.isArray(value)) return value.reduce<number>((n, item) => n + countValues(item), 1);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce<number>((n, item) => n + countValues(item), 1);
+  return 1;
+}
+
+/** article names a non-object document value for messages: "a sequence", "a string". */
+function article(value: Json): string {
+  if (Array.isArray(value)) return 'a sequence';
+  if (value === null) return 'null';
+  return typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : 'a string';
+}
+
+/**
+ * isList tells a list: an object with top-level `items` (a `kind: List`, or a `PodList` as the API returns it).
+ * Why: unstructuredJSONScheme.decode (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go)
+ * decodes any object with `items` as a list; `kind: List` without items is an empty list here.
+ */
+function isList(value: Record<string, unknown>): boolean {
+  return 'items' in value || value['kind'] === 'List';
+}
+
+/**
+ * splitList makes each item of a List its own document, with fields relative to the item.
+ * Why: unstructuredJSONScheme.decodeToList (same file as isList): an item with neither kind nor apiVersion
+ * (a PodList from the API) takes the list's apiVersion and its kind less "List".
+ */
+function splitList(list: SourceDocument): SourceDocument[] {
+  checkKind(list);
+  const items = list.object['items'];
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) throw docError(list, 'items', `items: expected a sequence, got ${describeValue(items)}`);
+  const buckets = items.map(() => new Map<string, FieldRange>());
+  for (const [path, range] of list.fields) {
+    const match = /^items\[(\d+)\](.*)$/.exec(path);
+    const rest = match?.[2];
+    if (!match || !rest) continue;
+    buckets[Number(match[1])]?.set(rest.startsWith('.') ? rest.slice(1) : rest, range);
+  }
+  const listKind = list.object.kind ?? '';
+  return items.map((item: unknown, i) => {
+    const range = list.fields.get(`items[${i}]`)?.value ?? list.range;
+    if (!isObject(item)) {
+      throw new InputError(list.file, range.start.line + 1, `item ${i} of the ${listKind} is ${article(item as Json)}, not a Kubernetes object`);
+    }
+    const object = item as KubeObject;
+    if (!object.kind && !object.apiVersion && listKind !== 'List') {
+      object.kind = listKind.replace(/List$/, '');
+      object.apiVersion = list.object.apiVersion ?? '';
+    }
+    const doc: SourceDocument = { file: list.file, index: list.index, object, range, fields: buckets[i] ?? new Map() };
+    checkKind(doc);
+    return doc;
+  });
+}
+
+/**
+ * checkKind requires a string apiVersion and kind, with kubectl's wording.
+ * Why: staging/src/k8s.io/kubectl/pkg/util/openapi/validation/validation.go getObjectKind, wrapped as
+ * "error validating data: ..." by cli-runtime's resource.ValidateSchema; several errors print as [a, b].
+ */
+function checkKind(doc: SourceDocument): void {
+  const problems: { path: string | null; text: string }[] = [];
+  const { apiVersion, kind } = doc.object as Record<string, unknown>;
+  if (apiVersion === undefined || apiVersion === null || apiVersion === '') problems.push({ path: null, text: 'apiVersion not set' });
+  else if (typeof apiVersion !== 'string') problems.push({ path: 'apiVersion', text: "apiVersion isn't string type" });
+  else if (apiVersion.split('/').length > 2) problems.push({ path: 'apiVersion', text: `unexpected GroupVersion string: ${apiVersion}` });
+  if (kind === undefined || kind === null || kind === '') problems.push({ path: null, text: 'kind not set' });
+  else if (typeof kind !== 'string') problems.push({ path: 'kind', text: "kind isn't string type" });
+  const first = problems[0];
+  if (!first) return;
+  const text = problems.length === 1 ? first.text : `[${problems.map((p) => p.text).join(', ')}]`;
+  throw docError(doc, first.path, `error validating data: ${text}`);
+}
+
+/** docError is an InputError at a field's value (or at the document's start when the field is absent). */
+function docError(doc: SourceDocument, path: string | null, problem: string): InputError {
+  const range = (path !== null && doc.fields.get(path)?.value) || doc.range;
+  return new InputError(doc.file, range.start.line + 1, problem);
+}
+
+/** loadClusterFiles sorts the documents of the cluster files into API objects, config kinds, the profile and behaviors. */
+export function loadClusterFiles(files: InputFile[]): { cluster: ClusterInput; behaviors: SourceDocument[] } {
+  const cluster: ClusterInput = { objects: [], profile: defaultProfile(), config: [] };
+  const behaviors: SourceDocument[] = [];
+  for (const { file, text } of files) {
+    for (const doc of parseDocuments(text, file)) {
+      const sort = sortDocument(doc);
+      if (sort === 'object') cluster.objects.push(doc);
+      else if (sort === 'config') cluster.config.push(doc);
+      else if (sort === 'behavior') behaviors.push(doc);
+      else cluster.profile = parseClusterProfile(doc, cluster.profile);
+    }
+  }
+  return { cluster, behaviors };
+}
+
+/**
+ * loadInputs reads everything a run needs. Behavior documents may sit in cluster files, in the
+ * manifest file and in the behavior file; they merge in that order, later wins.
+ */
+export function loadInputs(opts: { manifest: InputFile; clusters: InputFile[]; behavior?: InputFile; identity: Identity }): SimulationInputs {
+  const { cluster, behaviors } = loadClusterFiles(opts.clusters);
+  const manifest: SourceDocument[] = [];
+  for (const doc of parseDocuments(opts.manifest.text, opts.manifest.file)) {
+    const sort = sortDocument(doc);
+    if (sort === 'behavior') behaviors.push(doc);
+    else if (sort === 'profile') throw docError(doc, 'kind', 'a ClusterProfile describes the cluster: give it in a cluster file, not in the manifest');
+    else manifest.push(doc);
+  }
+  if (opts.behavior) behaviors.push(...behaviorDocuments(opts.behavior));
+  const behavior: Behavior = behaviors.length > 0 ? parseBehavior(behaviors) : defaultBehavior();
+  return { manifest, cluster, behavior, identity: opts.identity };
+}
+
+/** behaviorDocuments reads a behavior file, every document of which must be a Behavior. */
+function behaviorDocuments(input: InputFile): SourceDocument[] {
+  const docs = parseDocuments(input.text, input.file);
+  for (const doc of docs) {
+    if (sortDocument(doc) !== 'behavior') {
+      throw docError(doc, 'kind', `expected a Behavior (apiVersion: ${OWN_API_VERSION}), got ${doc.object.kind ?? ''} (apiVersion: ${doc.object.apiVersion ?? ''})`);
+    }
+  }
+  return docs;
+}

@@ -1,0 +1,406 @@
+// The kinds that are not API objects: which documents are ours or component config, and the schema checks
+// of our own ClusterProfile and Behavior (field types, unknown fields with the nearest valid name, merging).
+import { appendFieldPath, nearestName, parentPaths } from '../api/fieldpath';
+import { parseQuantity } from '../api/quantity';
+import { isObject } from '../api/types';
+import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import type { Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, SecondsOrNever, SourceDocument, StaticToken } from './inputs';
+
+type Fields = Record<string, unknown>;
+
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers'];
+const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
+const CONTAINER_FIELDS = [
+  'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds',
+  'postStartSeconds', 'postStartFails', 'preStopSeconds', 'sigtermSeconds',
+];
+const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission'];
+/** Why: the modes of pkg/kubeapiserver/authorizer/modes (AuthorizationModeChoices). */
+const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
+const OBJECT_REF = /^[A-Za-z][A-Za-z0-9]*\/([^/\s]+\/)?[^/\s]+$/;
+const OWN_GROUP = OWN_API_VERSION.split('/')[0] ?? '';
+
+/**
+ * CONFIG_KINDS are the component config kinds read into cluster.config, with the versions Kubernetes 1.36 registers.
+ * Why: pkg/scheduler/apis/config/scheme, staging/src/k8s.io/apiserver/pkg/apis/apiserver (v1, v1alpha1),
+ * staging/src/k8s.io/pod-security-admission/admission/api/scheme.
+ */
+const CONFIG_KINDS: Record<string, { group: string; versions: string[] }> = {
+  KubeSchedulerConfiguration: { group: 'kubescheduler.config.k8s.io', versions: ['v1'] },
+  AdmissionConfiguration: { group: 'apiserver.config.k8s.io', versions: ['v1', 'v1alpha1'] },
+  PodSecurityConfiguration: { group: 'pod-security.admission.config.k8s.io', versions: ['v1', 'v1beta1', 'v1alpha1'] },
+};
+
+/** DocumentSort says where a document belongs: an API object, a component config, or one of our own kinds. */
+export type DocumentSort = 'object' | 'config' | 'profile' | 'behavior';
+
+/**
+ * sortDocument tells where a document belongs; an unknown kind of our own group, or a config kind in a
+ * version Kubernetes does not register, is an error at its line. Other `*.config.k8s.io` kinds are config.
+ */
+export function sortDocument(doc: SourceDocument): DocumentSort {
+  const c = new Checker(doc);
+  const apiVersion = doc.object.apiVersion ?? '';
+  const kind = doc.object.kind ?? '';
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const config = CONFIG_KINDS[kind];
+  // Why: runtime.notRegisteredErr (staging/src/k8s.io/apimachinery/pkg/runtime/error.go) is what a decoder says here.
+  const notRegistered = `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`;
+  if (group === OWN_GROUP) {
+    if (apiVersion !== OWN_API_VERSION) c.raise('apiVersion', `${notRegistered}; this version of the project reads ${OWN_API_VERSION}`);
+    if (kind === 'Behavior') return 'behavior';
+    if (kind === 'ClusterProfile') return 'profile';
+    c.raise('kind', `${notRegistered}; the kinds of ${OWN_API_VERSION} are ClusterProfile and Behavior`);
+  }
+  if (config && group === config.group) {
+    if (!config.versions.includes(version ?? '')) c.raise('apiVersion', notRegistered);
+    return 'config';
+  }
+  return group?.endsWith('.config.k8s.io') ? 'config' : 'object';
+}
+
+/** describeValue names a value's type and content for messages: `string "three"`, `number 3`, `a mapping`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'a sequence';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** parseBehavior checks and merges Behavior documents (later wins; finalizers accumulate); defaults stay unfilled. */
+export function parseBehavior(docs: SourceDocument[]): Behavior {
+  const behavior = defaultBehavior();
+  for (const doc of docs) guard(doc, () => mergeBehavior(behavior, readBehavior(new Checker(doc))));
+  return behavior;
+}
+
+/** parseClusterProfile checks a ClusterProfile document and merges it over `base` (the defaults unless given). */
+export function parseClusterProfile(doc: SourceDocument, base: ClusterProfile = defaultProfile()): ClusterProfile {
+  return guard(doc, () => {
+    const c = new Checker(doc);
+    const profile = mergeProfile(structuredClone(base), readProfile(c));
+    checkProfile(c, profile);
+    return profile;
+  });
+}
+
+/** guard turns anything unexpected thrown while reading a document into an InputError at its start. */
+function guard<T>(doc: SourceDocument, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(doc.file, doc.range.start.line + 1, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Checker reads the typed fields of one document, throwing InputError at the offending line. */
+class Checker {
+  constructor(readonly doc: SourceDocument) {}
+
+  /** line is the one-based line of a field (its key or value), or of its nearest ancestor that has a range. */
+  line(path: string, at: 'key' | 'value' = 'value'): number {
+    for (const candidate of path === '' ? [] : [path, ...parentPaths(path)]) {
+      const range = this.doc.fields.get(candidate);
+      if (range) return ((at === 'key' && range.key) || range.value).start.line + 1;
+    }
+    return this.doc.range.start.line + 1;
+  }
+
+  /** raise throws the problem as it is, at the field's value. */
+  raise(path: string, problem: string): never {
+    throw new InputError(this.doc.file, this.line(path), problem);
+  }
+
+  /** fail throws `path: problem` at the field's value. */
+  fail(path: string, problem: string): never {
+    return this.raise(path, path === '' ? problem : `${path}: ${problem}`);
+  }
+
+  /** expect throws the standard type mismatch message. */
+  expect(path: string, wanted: string, value: unknown): never {
+    return this.fail(path, `expected ${wanted}, got ${describeValue(value)}`);
+  }
+
+  /** kind requires the document to be the given own kind. */
+  kind(expected: string): void {
+    const { apiVersion, kind } = this.doc.object;
+    if (apiVersion !== OWN_API_VERSION || kind !== expected) {
+      this.fail('kind', `expected a ${expected} (apiVersion: ${OWN_API_VERSION}), got ${kind ?? ''} (apiVersion: ${apiVersion ?? ''})`);
+    }
+  }
+
+  /** known rejects fields outside `allowed`, suggesting the nearest valid name. */
+  known(path: string, value: Fields, allowed: readonly string[]): void {
+    for (const name of Object.keys(value)) {
+      if (allowed.includes(name)) continue;
+      const near = nearestName(name, allowed);
+      const problem = `unknown field ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`;
+      throw new InputError(this.doc.file, this.line(appendFieldPath(path, name), 'key'), path === '' ? problem : `${path}: ${problem}`);
+    }
+  }
+
+  /** mapping checks an optional mapping (null counts as absent). */
+  mapping(path: string, value: unknown): Fields | undefined {
+    if (value === null || value === undefined) return undefined;
+    return isObject(value) ? value : this.expect(path, 'a mapping', value);
+  }
+
+  /** named reads a mapping of name → entry, each entry a mapping of `allowed` fields read by `read`. */
+  named<T>(path: string, value: unknown, allowed: readonly string[], read: (path: string, entry: Fields) => T): Record<string, T> | undefined {
+    const map = this.mapping(path, value);
+    if (!map) return undefined;
+    const out: Record<string, T> = {};
+    for (const [name, raw] of Object.entries(map)) {
+      const entryPath = appendFieldPath(path, name);
+      const entry = this.mapping(entryPath, raw) ?? {};
+      this.known(entryPath, entry, allowed);
+      Object.defineProperty(out, name, { value: read(entryPath, entry), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+
+  /** string checks an optional string. */
+  string(path: string, value: unknown): string | undefined {
+    if (value === null || value === undefined) return undefined;
+    return typeof value === 'string' ? value : this.expect(path, 'a string', value);
+  }
+
+  /** boolean checks an optional boolean. */
+  boolean(path: string, value: unknown): boolean | undefined {
+    if (value === null || value === undefined) return undefined;
+    return typeof value === 'boolean' ? value : this.expect(path, 'a boolean', value);
+  }
+
+  /** seconds checks an optional non-negative number of seconds. */
+  seconds(path: string, value: unknown): number | undefined {
+    if (value === null || value === undefined) return undefined;
+    if (typeof value !== 'number') return this.expect(path, 'a number', value);
+    return value >= 0 ? value : this.expect(path, 'a non-negative number', value);
+  }
+
+  /** secondsOrNever checks seconds, or the word `never`. */
+  secondsOrNever(path: string, value: unknown): SecondsOrNever | undefined {
+    if (value === 'never') return 'never';
+    return typeof value === 'string' ? this.expect(path, 'a number or never', value) : this.seconds(path, value);
+  }
+
+  /** strings checks an optional sequence of strings. */
+  strings(path: string, value: unknown): string[] | undefined {
+    if (value === null || value === undefined) return undefined;
+    if (!Array.isArray(value)) return this.expect(path, 'a sequence of strings', value);
+    return value.map((item: unknown, i) => this.string(appendFieldPath(path, i), item) ?? this.expect(appendFieldPath(path, i), 'a string', item));
+  }
+
+  /** oneOf checks an optional string from a fixed set. */
+  oneOf<T extends string>(path: string, value: unknown, choices: readonly T[]): T | undefined {
+    if (value === null || value === undefined) return undefined;
+    if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+    return this.expect(path, `one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}`, value);
+  }
+}
+
+/** compact drops the keys whose value is undefined, so that a merge keeps what came before. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** readBehavior checks one Behavior document. */
+function readBehavior(c: Checker): Behavior {
+  const doc = c.doc.object as Fields;
+  c.kind('Behavior');
+  c.known('', doc, BEHAVIOR_FIELDS);
+  c.mapping('metadata', doc['metadata']);
+  return {
+    images: c.named('images', doc['images'], IMAGE_FIELDS, (path, e) => readImage(c, path, e)) ?? {},
+    containers: c.named('containers', doc['containers'], CONTAINER_FIELDS, (path, e) => readContainer(c, path, e)) ?? {},
+    nodes: c.named('nodes', doc['nodes'], ['kubelet'], (path, e) => {
+      return compact({ kubelet: c.oneOf(appendFieldPath(path, 'kubelet'), e['kubelet'], ['up', 'down'] as const) });
+    }) ?? {},
+    volumes: c.named('volumes', doc['volumes'], ['unmountSeconds'], (path, e) => {
+      return compact({ unmountSeconds: c.secondsOrNever(appendFieldPath(path, 'unmountSeconds'), e['unmountSeconds']) });
+    }) ?? {},
+    finalizers: readFinalizers(c, doc['finalizers']),
+  };
+}
+
+/** readImage checks one entry of `images`. */
+function readImage(c: Checker, path: string, e: Fields): ImageBehavior {
+  const at = (name: string): string => appendFieldPath(path, name);
+  return compact({
+    size: readSize(c, at('size'), e['size']),
+    pullSeconds: c.seconds(at('pullSeconds'), e['pullSeconds']),
+    exists: c.boolean(at('exists'), e['exists']),
+    pullSecret: c.string(at('pullSecret'), e['pullSecret']),
+  });
+}
+
+/** readSize reads an image size: bytes, or a quantity such as 72Mi (parsed as resource.Quantity does). */
+function readSize(c: Checker, path: string, value: unknown): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'number' && typeof value !== 'string') return c.expect(path, 'a quantity such as 72Mi, or a number of bytes', value);
+  let bytes: number;
+  try {
+    bytes = parseQuantity(value).value();
+  } catch (err) {
+    return c.fail(path, `invalid quantity ${JSON.stringify(String(value))}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return bytes >= 0 ? bytes : c.expect(path, 'a non-negative size', value);
+}
+
+/** readContainer checks one entry of `containers`. */
+function readContainer(c: Checker, path: string, e: Fields): ContainerBehavior {
+  const at = (name: string): string => appendFieldPath(path, name);
+  const exitCode = e['exitCode'];
+  if (exitCode !== null && exitCode !== undefined && !(Number.isInteger(exitCode) && (exitCode as number) >= 0 && (exitCode as number) <= 255)) {
+    c.expect(at('exitCode'), 'an integer from 0 to 255', exitCode);
+  }
+  return compact({
+    startSeconds: c.seconds(at('startSeconds'), e['startSeconds']),
+    exitAfterSeconds: c.seconds(at('exitAfterSeconds'), e['exitAfterSeconds']),
+    exitCode: c.seconds(at('exitCode'), exitCode),
+    readyAfterSeconds: c.seconds(at('readyAfterSeconds'), e['readyAfterSeconds']),
+    livenessFailsAfterSeconds: c.seconds(at('livenessFailsAfterSeconds'), e['livenessFailsAfterSeconds']),
+    postStartSeconds: c.seconds(at('postStartSeconds'), e['postStartSeconds']),
+    postStartFails: c.boolean(at('postStartFails'), e['postStartFails']),
+    preStopSeconds: c.seconds(at('preStopSeconds'), e['preStopSeconds']),
+    sigtermSeconds: c.secondsOrNever(at('sigtermSeconds'), e['sigtermSeconds']),
+  });
+}
+
+/** readFinalizers checks the `Kind/namespace/name` (or `Kind/name`) references of `finalizers`. */
+function readFinalizers(c: Checker, value: unknown): string[] {
+  const refs = c.strings('finalizers', value) ?? [];
+  refs.forEach((ref, i) => {
+    if (!OBJECT_REF.test(ref)) c.expect(appendFieldPath('finalizers', i), 'Kind/namespace/name or Kind/name', ref);
+  });
+  return refs;
+}
+
+/** mergeBehavior lays one Behavior over another: entries merge field by field, finalizers accumulate. */
+function mergeBehavior(into: Behavior, from: Behavior): void {
+  for (const key of ['images', 'containers', 'nodes', 'volumes'] as const) {
+    const target = into[key] as Record<string, object>;
+    for (const [name, entry] of Object.entries(from[key] as Record<string, object>)) {
+      const value = { ...(target[name] ?? {}), ...entry };
+      Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  for (const ref of from.finalizers) if (!into.finalizers.includes(ref)) into.finalizers.push(ref);
+}
+
+/** PartialProfile is what one ClusterProfile document sets. */
+interface PartialProfile {
+  authentication: Partial<ClusterProfile['authentication']>;
+  authorization: Partial<ClusterProfile['authorization']>;
+  admission: Partial<ClusterProfile['admission']>;
+}
+
+/** readProfile checks one ClusterProfile document. */
+function readProfile(c: Checker): PartialProfile {
+  const doc = c.doc.object as Fields;
+  c.kind('ClusterProfile');
+  c.known('', doc, PROFILE_FIELDS);
+  c.mapping('metadata', doc['metadata']);
+  const authn = c.mapping('authentication', doc['authentication']) ?? {};
+  const authz = c.mapping('authorization', doc['authorization']) ?? {};
+  const admission = c.mapping('admission', doc['admission']) ?? {};
+  c.known('authentication', authn, ['anonymous', 'tokens', 'clientCA']);
+  c.known('authorization', authz, ['modes', 'abac']);
+  c.known('admission', admission, ['enable', 'disable']);
+  return {
+    authentication: compact({
+      anonymous: c.boolean('authentication.anonymous', authn['anonymous']),
+      tokens: readTokens(c, authn['tokens']),
+      clientCA: readClientCA(c, authn['clientCA']),
+    }),
+    authorization: compact({ modes: c.strings('authorization.modes', authz['modes']), abac: readAbac(c, authz['abac']) }),
+    admission: compact({
+      enable: c.strings('admission.enable', admission['enable']),
+      disable: c.strings('admission.disable', admission['disable']),
+    }),
+  };
+}
+
+/** readTokens checks the lines of the static token file: token and user are required. */
+function readTokens(c: Checker, value: unknown): StaticToken[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Array.isArray(value)) return c.expect('authentication.tokens', 'a sequence', value);
+  return value.map((raw: unknown, i) => {
+    const path = appendFieldPath('authentication.tokens', i);
+    const entry = isObject(raw) ? raw : c.expect(path, 'a mapping', raw);
+    c.known(path, entry, ['token', 'user', 'uid', 'groups']);
+    const required = (name: string): string => {
+      return c.string(appendFieldPath(path, name), entry[name]) || c.fail(appendFieldPath(path, name), 'Required value');
+    };
+    return compact({
+      token: required('token'),
+      user: required('user'),
+      uid: c.string(appendFieldPath(path, 'uid'), entry['uid']),
+      groups: c.strings(appendFieldPath(path, 'groups'), entry['groups']),
+    });
+  });
+}
+
+/** readClientCA checks that the client CA holds a PEM certificate (the authn plugin parses it further). */
+function readClientCA(c: Checker, value: unknown): string | undefined {
+  const pem = c.string('authentication.clientCA', value);
+  // Why: staging/src/k8s.io/client-go/util/cert ParseCertsPEM's error for a file with no certificate.
+  if (pem !== undefined && !pem.includes('-----BEGIN CERTIFICATE-----')) {
+    c.fail('authentication.clientCA', 'data does not contain any valid RSA or ECDSA certificates');
+  }
+  return pem;
+}
+
+/** readAbac checks ABAC policy lines: each a policy mapping, or a JSON line holding one. */
+function readAbac(c: Checker, value: unknown): unknown[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Array.isArray(value)) return c.expect('authorization.abac', 'a sequence', value);
+  return value.map((line: unknown, i) => {
+    const policy = typeof line === 'string' ? parseJson(line) : line;
+    return isObject(policy) ? policy : c.expect(appendFieldPath('authorization.abac', i), 'a policy mapping or a JSON line', line);
+  });
+}
+
+/** parseJson reads JSON text, giving undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** mergeProfile lays the fields one document sets over the profile so far. */
+function mergeProfile(base: ClusterProfile, part: PartialProfile): ClusterProfile {
+  return {
+    authentication: { ...base.authentication, ...part.authentication },
+    authorization: { ...base.authorization, ...part.authorization },
+    admission: { ...base.admission, ...part.admission },
+  };
+}
+
+/**
+ * checkProfile refuses what kube-apiserver refuses to start with.
+ * Why: pkg/kubeapiserver/options/authorization.go Validate and
+ * staging/src/k8s.io/apiserver/pkg/server/options/admission.go Validate, with their wording.
+ */
+function checkProfile(c: Checker, profile: ClusterProfile): void {
+  const modes = profile.authorization.modes;
+  if (modes.length === 0) c.fail('authorization.modes', 'at least one authorization-mode must be passed');
+  modes.forEach((mode, i) => {
+    if (AUTHORIZATION_MODES.includes(mode)) return;
+    c.fail(appendFieldPath('authorization.modes', i), `authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+  });
+  if (modes.includes('Webhook')) c.fail('authorization.modes', "authorization-mode Webhook's authorization config file not passed");
+  if (new Set(modes).size !== modes.length) {
+    c.fail('authorization.modes', `authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
+  }
+  if (profile.authorization.abac.length > 0 && !modes.includes('ABAC')) {
+    c.fail('authorization.abac', 'cannot specify --authorization-policy-file without mode ABAC');
+  }
+  const { enable, disable } = profile.admission;
+  const both = [...new Set(enable.filter((name) => disable.includes(name)))].sort();
+  if (both.length > 0) c.fail('admission', `[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
+}

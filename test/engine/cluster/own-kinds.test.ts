@@ -1,0 +1,156 @@
+// Tests of the project's own kinds: ClusterProfile checks and merging, Behavior parsing, merging and its
+// type errors, each with the exact file:line: problem text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InputError } from '../../../src/engine/cluster/inputs';
+import type { Behavior, SourceDocument } from '../../../src/engine/cluster/inputs';
+import { parseBehavior, parseClusterProfile, parseDocuments } from '../../../src/engine/cluster/loader';
+
+/** inputError runs fn and returns the InputError it must throw. */
+function inputError(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof InputError, `expected an InputError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected an InputError, got none');
+}
+
+/** profileDoc parses one ClusterProfile body as a document. */
+function profileDoc(body: string): SourceDocument {
+  const [doc] = parseDocuments(`apiVersion: podlifecycle.debug/v1alpha1\nkind: ClusterProfile\n${body}`, 'p.yaml');
+  assert.ok(doc);
+  return doc;
+}
+
+const profileErrors: { name: string; body: string; want: string }[] = [
+  { name: 'A string for a boolean', body: 'authentication:\n  anonymous: "yes please"\n', want: 'p.yaml:4: authentication.anonymous: expected a boolean, got string "yes please"' },
+  { name: 'A misspelt section', body: 'admision: {enable: []}\n', want: 'p.yaml:3: unknown field "admision" (did you mean "admission"?)' },
+  { name: 'An unknown field with no near name', body: 'authentication:\n  oidc: {}\n', want: 'p.yaml:4: authentication: unknown field "oidc"' },
+  { name: 'A token without a user', body: 'authentication:\n  tokens:\n    - token: abc\n', want: 'p.yaml:5: authentication.tokens[0].user: Required value' },
+  { name: 'A numeric uid', body: 'authentication:\n  tokens: [{token: abc, user: bob, uid: 1001}]\n', want: 'p.yaml:4: authentication.tokens[0].uid: expected a string, got number 1001' },
+  { name: 'A client CA that is no PEM', body: 'authentication:\n  clientCA: hello\n', want: 'p.yaml:4: authentication.clientCA: data does not contain any valid RSA or ECDSA certificates' },
+  { name: 'An unknown authorization mode', body: 'authorization:\n  modes: [Node, Magic]\n', want: 'p.yaml:4: authorization.modes[1]: authorization-mode "Magic" is not a valid mode' },
+  { name: 'No authorization mode', body: 'authorization:\n  modes: []\n', want: 'p.yaml:4: authorization.modes: at least one authorization-mode must be passed' },
+  { name: 'A repeated mode', body: 'authorization:\n  modes: [RBAC, RBAC]\n', want: 'p.yaml:4: authorization.modes: authorization-mode ["RBAC" "RBAC"] has mode specified more than once' },
+  { name: 'Webhook mode with no webhook config', body: 'authorization:\n  modes: [Webhook]\n', want: "p.yaml:4: authorization.modes: authorization-mode Webhook's authorization config file not passed" },
+  { name: 'ABAC policies without the ABAC mode', body: 'authorization:\n  abac: [{spec: {user: bob}}]\n', want: 'p.yaml:4: authorization.abac: cannot specify --authorization-policy-file without mode ABAC' },
+  { name: 'An ABAC line that is no JSON', body: 'authorization:\n  modes: [ABAC]\n  abac: ["{bad"]\n', want: 'p.yaml:5: authorization.abac[0]: expected a policy mapping or a JSON line, got string "{bad"' },
+  { name: 'A plugin both enabled and disabled', body: 'admission:\n  enable: [B, A]\n  disable: [A, B]\n', want: 'p.yaml:4: admission: [A B] in enable-admission-plugins and disable-admission-plugins overlapped' },
+  { name: 'A mapping where a list belongs', body: 'admission:\n  enable: {a: 1}\n', want: 'p.yaml:4: admission.enable: expected a sequence of strings, got a mapping' },
+];
+
+for (const { name, body, want } of profileErrors) {
+  test(`ClusterProfile: ${name} is refused`, () => assert.equal(inputError(() => parseClusterProfile(profileDoc(body))).message, want));
+}
+
+test('ClusterProfile: ABAC lines may be mappings or JSON text', () => {
+  const line = '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": "bob"}}';
+  const profile = parseClusterProfile(profileDoc(`authorization:\n  modes: [ABAC]\n  abac:\n    - {spec: {user: alice}}\n    - '${line}'\n`));
+  assert.deepEqual(profile.authorization.abac, [{ spec: { user: 'alice' } }, JSON.parse(line)]);
+});
+
+/** behaviorDocs parses Behavior bodies, one document each. */
+function behaviorDocs(...bodies: string[]): SourceDocument[] {
+  return bodies.flatMap((body) => parseDocuments(`apiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\n${body}`, 'b.yaml'));
+}
+
+test('Behavior: the design example parses as written', () => {
+  const body = `images:
+  "acme/missing:1.0": {exists: false}
+  "registry.acme.io/app:2": {pullSecret: regcred, pullSeconds: 3}
+containers:
+  app:
+    startSeconds: 1
+    exitAfterSeconds: 5
+    exitCode: 1
+    readyAfterSeconds: 10
+    livenessFailsAfterSeconds: 60
+    postStartSeconds: 0
+    postStartFails: false
+    preStopSeconds: 20
+    sigtermSeconds: never
+  web/sidecar: {sigtermSeconds: 2.5}
+nodes:
+  worker-2: {kubelet: down}
+volumes:
+  data: {unmountSeconds: never}
+finalizers:
+  - Pod/default/web
+  - Namespace/shop
+`;
+  const want: Behavior = {
+    images: { 'acme/missing:1.0': { exists: false }, 'registry.acme.io/app:2': { pullSecret: 'regcred', pullSeconds: 3 } },
+    containers: {
+      app: {
+        startSeconds: 1, exitAfterSeconds: 5, exitCode: 1, readyAfterSeconds: 10, livenessFailsAfterSeconds: 60,
+        postStartSeconds: 0, postStartFails: false, preStopSeconds: 20, sigtermSeconds: 'never',
+      },
+      'web/sidecar': { sigtermSeconds: 2.5 },
+    },
+    nodes: { 'worker-2': { kubelet: 'down' } },
+    volumes: { data: { unmountSeconds: 'never' } },
+    finalizers: ['Pod/default/web', 'Namespace/shop'],
+  };
+  assert.deepEqual(parseBehavior(behaviorDocs(body)), want);
+});
+
+test('Behavior: documents merge, later wins field by field and finalizers accumulate', () => {
+  const behavior = parseBehavior(behaviorDocs(
+    'images:\n  "nginx:1.27": {pullSeconds: 3, exists: true}\nfinalizers: [Pod/default/a]\n',
+    'images:\n  "nginx:1.27": {pullSeconds: 5}\n  busybox:\nfinalizers: [Pod/default/b, Pod/default/a]\n',
+  ));
+  assert.deepEqual(behavior.images, { 'nginx:1.27': { pullSeconds: 5, exists: true }, busybox: {} });
+  assert.deepEqual(behavior.finalizers, ['Pod/default/a', 'Pod/default/b']);
+});
+
+test('Behavior: no documents give the empty default', () => {
+  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] });
+});
+
+const behaviorErrors: { name: string; body: string; want: string }[] = [
+  { name: 'A word for a number', body: 'images:\n  "nginx:1.27":\n    pullSeconds: three\n', want: 'b.yaml:5: images["nginx:1.27"].pullSeconds: expected a number, got string "three"' },
+  { name: 'A misspelt image field', body: 'images:\n  "nginx:1.27": {pullSecods: 3}\n', want: 'b.yaml:4: images["nginx:1.27"]: unknown field "pullSecods" (did you mean "pullSeconds"?)' },
+  { name: 'A misspelt top-level field', body: 'image:\n  nginx: {}\n', want: 'b.yaml:3: unknown field "image" (did you mean "images"?)' },
+  { name: 'A negative duration', body: 'containers:\n  app: {startSeconds: -1}\n', want: 'b.yaml:4: containers.app.startSeconds: expected a non-negative number, got number -1' },
+  { name: 'An exit code out of range', body: 'containers:\n  app: {exitCode: 300}\n', want: 'b.yaml:4: containers.app.exitCode: expected an integer from 0 to 255, got number 300' },
+  { name: 'A word other than never', body: 'containers:\n  app: {sigtermSeconds: forever}\n', want: 'b.yaml:4: containers.app.sigtermSeconds: expected a number or never, got string "forever"' },
+  { name: 'A string for a boolean', body: 'containers:\n  app: {postStartFails: "no"}\n', want: 'b.yaml:4: containers.app.postStartFails: expected a boolean, got string "no"' },
+  { name: 'A container that is not a mapping', body: 'containers:\n  app: 5\n', want: 'b.yaml:4: containers.app: expected a mapping, got number 5' },
+  { name: 'A kubelet state YAML 1.1 reads as a boolean', body: 'nodes:\n  worker-2: {kubelet: off}\n', want: 'b.yaml:4: nodes.worker-2.kubelet: expected one of "up", "down", got boolean false' },
+  { name: 'A bad unmount duration', body: 'volumes:\n  data: {unmountSeconds: [1]}\n', want: 'b.yaml:4: volumes.data.unmountSeconds: expected a number, got a sequence' },
+  { name: 'A finalizer reference without a kind', body: 'finalizers:\n  - Pod/default/web\n  - web\n', want: 'b.yaml:5: finalizers[1]: expected Kind/namespace/name or Kind/name, got string "web"' },
+  { name: 'Finalizers that are not a list', body: 'finalizers: Pod/default/web\n', want: 'b.yaml:3: finalizers: expected a sequence of strings, got string "Pod/default/web"' },
+];
+
+for (const { name, body, want } of behaviorErrors) {
+  test(`Behavior: ${name} is refused at its line`, () => assert.equal(inputError(() => parseBehavior(behaviorDocs(body))).message, want));
+}
+
+test('Behavior: a document of another kind is refused', () => {
+  const docs = parseDocuments('apiVersion: podlifecycle.debug/v1alpha1\nkind: ClusterProfile\n', 'x.yaml');
+  assert.equal(inputError(() => parseBehavior(docs)).message, 'x.yaml:2: kind: expected a Behavior (apiVersion: podlifecycle.debug/v1alpha1), got ClusterProfile (apiVersion: podlifecycle.debug/v1alpha1)');
+});
+
+// Sizes go through parseQuantity (src/engine/api/quantity.ts), so they are tested last.
+const sizeCases: { name: string; size: string; want: number }[] = [
+  { name: 'A binary-suffixed quantity', size: '72Mi', want: 72 * 1024 * 1024 },
+  { name: 'A decimal-suffixed quantity', size: '"1.5G"', want: 1_500_000_000 },
+  { name: 'A plain number of bytes', size: '1000', want: 1000 },
+];
+
+for (const { name, size, want } of sizeCases) {
+  test(`Behavior: ${name} is an image size in bytes`, () => {
+    assert.equal(parseBehavior(behaviorDocs(`images:\n  nginx: {size: ${size}}\n`)).images['nginx']?.size, want);
+  });
+}
+
+test('Behavior: a size that is no quantity is refused with the quantity error', () => {
+  const err = inputError(() => parseBehavior(behaviorDocs('images:\n  nginx:\n    size: 72Mx\n')));
+  assert.match(err.message, /^b\.yaml:5: images\.nginx\.size: invalid quantity "72Mx": /);
+});
+
+test('Behavior: a negative size is refused', () => {
+  assert.equal(inputError(() => parseBehavior(behaviorDocs('images:\n  nginx: {size: -1Mi}\n'))).message, 'b.yaml:4: images.nginx.size: expected a non-negative size, got string "-1Mi"');
+});
