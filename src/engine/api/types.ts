@@ -30,6 +30,16 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
+/** Meta is what every API object has: the part that functions reading only metadata accept. */
+export interface Meta {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: ObjectMeta;
+}
+
+/** Mutable strips the `readonly` of the generated types, for code that edits its own clone of an object. */
+export type Mutable<T> = T extends readonly (infer U)[] ? Mutable<U>[] : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T;
+
 /** ObjectRef names one stored object the way the trace and events do: `Pod/default/web`, `Node/worker-1`. */
 export type ObjectRef = string;
 
@@ -39,7 +49,7 @@ export function objectRef(kind: string, namespace: string | undefined, name: str
 }
 
 /** refOf is objectRef for a stored object. */
-export function refOf(obj: KubeObject): ObjectRef {
+export function refOf(obj: Meta): ObjectRef {
   return objectRef(obj.kind ?? 'Unknown', obj.metadata?.namespace, obj.metadata?.name ?? obj.metadata?.generateName ?? '');
 }
 

@@ -1,5 +1,5 @@
 // The state store, the simulation's etcd: objects by key, resourceVersions, watches and cheap snapshots.
-import { deepClone, type KubeObject } from '../api/types';
+import { deepClone, type KubeObject, type Meta, type Mutable } from '../api/types';
 
 /** WatchEventType is the type of a watch event, as the API server sends them. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -49,7 +49,7 @@ export function storageKey(kind: string, namespace: string | undefined, name: st
 }
 
 /** keyOf is storageKey for an object. */
-export function keyOf(obj: KubeObject): string {
+export function keyOf(obj: Meta): string {
   return storageKey(obj.kind ?? 'Unknown', obj.metadata?.namespace, obj.metadata?.name ?? '');
 }
 
@@ -70,12 +70,12 @@ export class Store {
   resourceVersion = 1000;
 
   /** get returns the stored object of a kind, namespace and name. */
-  get<T extends KubeObject = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
+  get<T = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
     return this.objects.get(storageKey(kind, namespace, name)) as T | undefined;
   }
 
   /** list returns the stored objects of a kind, in key order, optionally in one namespace. */
-  list<T extends KubeObject = KubeObject>(kind: string, namespace?: string): T[] {
+  list<T = KubeObject>(kind: string, namespace?: string): T[] {
     const out: T[] = [];
     for (const obj of this.sorted()) {
       if (obj.kind === kind && (namespace === undefined || obj.metadata?.namespace === namespace)) out.push(obj as T);
@@ -89,23 +89,23 @@ export class Store {
   }
 
   /** put stores an object (create or replace), gives it the next resourceVersion and tells the watchers. */
-  put<T extends KubeObject>(obj: T): T {
+  put<T extends Meta>(obj: T): T {
     const key = keyOf(obj);
     const old = this.objects.get(key);
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as T;
-    this.objects.set(key, stored);
-    for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored, old);
+    this.objects.set(key, stored as unknown as KubeObject);
+    for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored as unknown as KubeObject, old);
     return stored;
   }
 
   /** update applies a change to a clone of the stored object and stores the result; undefined when absent. */
-  update<T extends KubeObject>(kind: string, namespace: string | undefined, name: string, change: (obj: T) => void): T | undefined {
+  update<T extends Meta = KubeObject>(kind: string, namespace: string | undefined, name: string, change: (obj: Mutable<T>) => void): T | undefined {
     const current = this.get<T>(kind, namespace, name);
     if (!current) return undefined;
-    const next = deepClone(current) as T;
+    const next = deepClone(current) as Mutable<T>;
     change(next);
-    return this.put(next);
+    return this.put(next as T);
   }
 
   /** remove deletes an object and tells the watchers. */

@@ -1,0 +1,40 @@
+// The admission contract: named plugins that mutate or validate a request's object, in a fixed order.
+import type { KubeObject } from '../../api/types';
+import type { EngineContext } from '../../context';
+import type { StatusError, UserInfo } from '../request';
+
+/** Operation is the admission operation. */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** AdmissionAttributes are what a plugin sees of a request (admission.Attributes). */
+export interface AdmissionAttributes {
+  operation: Operation;
+  kind: string;
+  group: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  /** object is the plugin's to change in a mutating pass (a clone of the request's object). */
+  object: KubeObject;
+  user: UserInfo;
+}
+
+/** AdmissionResult is what a plugin did: the fields it changed, or the error that ends the chain. */
+export interface AdmissionResult {
+  changes?: string[];
+  error?: StatusError;
+  /** note says in words what the plugin decided, for the trace. */
+  note?: string;
+}
+
+/** AdmissionPlugin is one plugin of kube-apiserver's admission chain. */
+export interface AdmissionPlugin {
+  name: string;
+  /** source is the Kubernetes source the plugin follows. */
+  source: string;
+  /** handles tells whether the plugin acts on this request at all (admission.Handler.Handles and its resource checks). */
+  handles(attrs: AdmissionAttributes): boolean;
+  admit?(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult;
+  validate?(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult;
+}

@@ -1,0 +1,68 @@
+// The create handler: decode and default, mutating admission, the registry's preparation and validation,
+// validating admission, then storage. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go
+// and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create).
+import { deepClone, type KubeObject, type Pod } from '../api/types';
+import type { EngineContext } from '../context';
+import { storageKey } from '../cluster/store';
+import type { Steps } from '../runtime/step';
+import { runAdmission } from './admission';
+import type { AdmissionAttributes } from './admission/plugin';
+import { applyDefaults } from './defaulting';
+import { prepareObjectForCreate } from './registry';
+import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './request';
+import type { ApiOutcome } from './server';
+import { toCauses } from './validation/field-errors';
+import { validateObject } from './validation';
+
+/** createObject serves a create request whose user is authenticated and authorized. */
+export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, generatedName: string | undefined): Steps<ApiOutcome> {
+  const user = req.user as UserInfo;
+  const defaulted = applyDefaults(deepClone(req.object ?? {}));
+  const obj = defaulted.object;
+  if (req.namespace && obj.metadata) obj.metadata.namespace = req.namespace;
+  // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.
+  // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate).
+  yield {
+    phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'defaulting' },
+    result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
+    detail: { changes: defaulted.changes },
+  };
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE', kind: req.kind, group: req.group, resource: req.resource, subresource: '',
+    namespace: req.namespace ?? '', name: obj.metadata?.name ?? generatedName ?? '', object: obj, user,
+  };
+  const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
+  if (mutating) return { ok: false, error: mutating, phase: 'apiserver.admit.mutating' };
+
+  if (ctx.store.get(req.kind, req.namespace, attrs.object.metadata?.name ?? generatedName ?? '')) {
+    const error = alreadyExists(req.resource, req.group, attrs.object.metadata?.name ?? '');
+    yield { phase: 'apiserver.validate', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
+    return { ok: false, error, phase: 'apiserver.validate' };
+  }
+  const prepared = prepareObjectForCreate(ctx, attrs.object, generatedName);
+  const errors = validateObject(prepared);
+  yield {
+    phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
+    result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the object is valid',
+    detail: { errors, status: prepared.status ?? null }, outcome: errors.length ? 'rejected' : 'ok',
+  };
+  if (errors.length) {
+    const error = invalid(req.kind, req.group, prepared.metadata?.name ?? '', toCauses(errors));
+    return { ok: false, error, phase: 'apiserver.validate' };
+  }
+  const validating = yield* runAdmission(ctx, { ...attrs, object: prepared }, 'validating', ref);
+  if (validating) return { ok: false, error: validating, phase: 'apiserver.admit.validating' };
+
+  const stored = ctx.store.put(prepared);
+  const m = stored.metadata ?? {};
+  const status = (stored as Pod).status;
+  yield {
+    phase: 'etcd.persist', object: ref, field: 'metadata',
+    result: `stored ${req.kind} "${m.name}" at ${storageKey(req.kind, req.namespace, m.name ?? '')} (uid ${m.uid}, resourceVersion ${m.resourceVersion})`,
+    detail: { key: storageKey(req.kind, req.namespace, m.name ?? ''), uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp, ...(status ? { phase: status.phase, qosClass: status.qosClass } : {}) },
+  };
+  return { ok: true, code: 201, object: stored };
+}
+
+/** KubeObjectWithStatus is an object that may carry a status. */
+export type KubeObjectWithStatus = KubeObject & { status?: Record<string, unknown> };

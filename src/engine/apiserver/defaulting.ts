@@ -1,0 +1,17 @@
+// Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
+import { defaultDeployment, defaultPod, defaultReplicaSet, type Defaulted } from '../api/defaults';
+import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
+
+/** applyDefaults runs the scheme defaulting of an object's kind; kinds without defaults come back unchanged. */
+export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
+  switch (obj.kind) {
+    case 'Pod':
+      return defaultPod(obj as Pod) as Defaulted<KubeObject>;
+    case 'Deployment':
+      return defaultDeployment(obj as Deployment) as Defaulted<KubeObject>;
+    case 'ReplicaSet':
+      return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
+    default:
+      return { object: obj, changes: [] };
+  }
+}

@@ -1,0 +1,39 @@
+// Loading the cluster into the store: every object gets the system fields the API server would have given it,
+// and every namespace its `default` ServiceAccount, as the serviceaccounts controller would.
+import type { KubeObject, ServiceAccount } from '../api/types';
+import { refOf } from '../api/types';
+import type { SourceIndex } from '../context';
+import type { VirtualClock } from '../runtime/clock';
+import type { Random } from '../runtime/random';
+import type { ClusterInput } from './inputs';
+import type { Store } from './store';
+
+/**
+ * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
+ * act as (--use-service-account-credentials, as kubeadm runs it). See cmd/kube-controller-manager/app.
+ */
+export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector'];
+
+/** bootstrapCluster stores the cluster's objects and the service accounts every namespace has. */
+export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: VirtualClock, rng: Random, sources: SourceIndex): void {
+  const created = clock.timestamp(-3600_000);
+  for (const doc of cluster.objects) {
+    const obj = withSystemFields(doc.object, rng, created);
+    store.put(obj);
+    sources.add(refOf(obj), doc);
+  }
+  const accounts = (ns: string): string[] => (ns === 'kube-system' ? ['default', ...CONTROLLER_SERVICE_ACCOUNTS] : ['default']);
+  for (const ns of store.list('Namespace')) {
+    const nsName = ns.metadata?.name ?? '';
+    for (const name of accounts(nsName)) {
+      if (store.get('ServiceAccount', nsName, name)) continue;
+      const sa: ServiceAccount = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: nsName } };
+      store.put(withSystemFields(sa as unknown as KubeObject, rng, created));
+    }
+  }
+}
+
+function withSystemFields(obj: KubeObject, rng: Random, created: string): KubeObject {
+  const meta = obj.metadata ?? {};
+  return { ...obj, metadata: { ...meta, uid: meta.uid ?? rng.uuid(), creationTimestamp: meta.creationTimestamp ?? created } };
+}

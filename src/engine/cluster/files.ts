@@ -1,0 +1,61 @@
+// Reading a run's input files through an injected reader: the manifest, the clusters (or the embedded one), the behavior and the identity.
+import { refOf } from '../api/types';
+import { DEFAULT_CLUSTER_FILE, DEFAULT_CLUSTER_YAML } from './default-cluster';
+import { type Identity, InputError, type SimulationInputs } from './inputs';
+import { identityFromKubeconfig, type ReadFile } from './kubeconfig';
+import { type InputFile, loadInputs, parseDocuments } from './loader';
+
+/** IdentitySpec is the identity as the user asked for it on the command line or in launch.json. */
+export type IdentitySpec =
+  | { kind: 'default' }
+  | { kind: 'kubeconfig'; file: string; context?: string }
+  | { kind: 'token'; token: string }
+  | { kind: 'anonymous' }
+  | { kind: 'impersonate'; user: string; groups: string[] };
+
+/** RunFiles names the files of a run. */
+export interface RunFiles {
+  manifest: string;
+  clusters: string[];
+  behavior?: string;
+  identity: IdentitySpec;
+}
+
+/**
+ * API_SERVER_BOOTSTRAP_KINDS are what kube-apiserver and kubeadm put in every cluster: the system
+ * namespaces, the bootstrap RBAC policy, the system PriorityClasses, the root CA ConfigMaps and the
+ * `kubernetes` Service. A cluster file that lacks them still has them, unless it defines its own.
+ */
+const API_SERVER_BOOTSTRAP_KINDS = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'PriorityClass', 'ConfigMap', 'Service']);
+
+/** readInput reads one file; an unreadable one is an InputError at line 1. */
+export function readInput(path: string, read: ReadFile): InputFile {
+  try {
+    return { file: path, text: read(path) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new InputError(path, 1, `cannot read the file: ${why}`);
+  }
+}
+
+/** loadRunFiles reads and parses everything a run needs. Errors are InputErrors naming file and line. */
+export function loadRunFiles(files: RunFiles, read: ReadFile): SimulationInputs {
+  const manifest = readInput(files.manifest, read);
+  const clusters = files.clusters.map((f) => readInput(f, read));
+  const behavior = files.behavior ? readInput(files.behavior, read) : undefined;
+  const identity = resolveIdentity(files.identity, read);
+  const inputs = loadInputs({ manifest, clusters: clusters.length ? clusters : [{ file: DEFAULT_CLUSTER_FILE, text: DEFAULT_CLUSTER_YAML }], ...(behavior ? { behavior } : {}), identity });
+  if (clusters.length) {
+    const own = new Set(inputs.cluster.objects.map((d) => refOf(d.object)));
+    const base = parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE).filter((d) => API_SERVER_BOOTSTRAP_KINDS.has(String(d.object.kind)) && !own.has(refOf(d.object)));
+    inputs.cluster.objects.unshift(...base);
+  }
+  return inputs;
+}
+
+function resolveIdentity(spec: IdentitySpec, read: ReadFile): Identity {
+  if (spec.kind !== 'kubeconfig') return spec;
+  const file = readInput(spec.file, read);
+  return identityFromKubeconfig(file.file, file.text, spec.context, read);
+}

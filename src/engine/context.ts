@@ -1,0 +1,46 @@
+// What every component of the simulated cluster shares: the clock, the store, the recorder, randomness and the inputs.
+import type { KubeObject, ObjectRef } from './api/types';
+import type { Behavior, ClusterProfile, SourceDocument } from './cluster/inputs';
+import type { Store } from './cluster/store';
+import type { Millis, ScheduledTask, VirtualClock } from './runtime/clock';
+import type { Random } from './runtime/random';
+import type { Recorder } from './runtime/recorder';
+import type { Steps } from './runtime/step';
+
+/** Task is a unit of work on the event queue: it runs as steps. */
+export type Task = () => Steps<void>;
+
+/** EngineContext is handed to every component: the shared state of one simulated cluster. */
+export interface EngineContext {
+  clock: VirtualClock;
+  store: Store;
+  recorder: Recorder;
+  rng: Random;
+  behavior: Behavior;
+  profile: ClusterProfile;
+  /** schedule queues a task to run `delay` virtual milliseconds from now. */
+  schedule(delay: Millis, label: string, task: Task): ScheduledTask<Task>;
+  /** sources finds the manifest or cluster document an object came from. */
+  sources: SourceIndex;
+}
+
+/** SourceIndex maps objects to the documents they were read from, so trace fields map to file ranges. */
+export class SourceIndex {
+  private byRef = new Map<ObjectRef, SourceDocument>();
+
+  /** add records where an object was read from. */
+  add(ref: ObjectRef, doc: SourceDocument): void {
+    this.byRef.set(ref, doc);
+  }
+
+  /** get returns the document of an object, if it came from a file. */
+  get(ref: ObjectRef): SourceDocument | undefined {
+    return this.byRef.get(ref);
+  }
+}
+
+/** metaOf reads an object's metadata, which stored objects always have. */
+export function metaOf(obj: KubeObject): { name: string; namespace?: string; uid?: string } {
+  const m = obj.metadata ?? {};
+  return { name: m.name ?? '', ...(m.namespace !== undefined ? { namespace: m.namespace } : {}), ...(m.uid !== undefined ? { uid: m.uid } : {}) };
+}

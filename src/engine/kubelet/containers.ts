@@ -1,0 +1,105 @@
+// Starting one container: its image, CreateContainer, StartContainer and the postStart hook, with the kubelet's events.
+// See pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
+import type { Container } from '../api/types';
+import type { EngineContext } from '../context';
+import type { ContainerBehavior } from '../cluster/inputs';
+import { sleep, type Steps } from '../runtime/step';
+import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
+import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+
+/** NodeImages is what a node knows of images: those present, and when its serialized puller is free. */
+export interface NodeImages {
+  present: Set<string>;
+  pullerFreeAt: number;
+}
+
+/** containerBehavior finds the Behavior of a container: `POD/CONTAINER` first, then the container name. */
+export function containerBehavior(ctx: EngineContext, podName: string, containerName: string): ContainerBehavior {
+  return ctx.behavior.containers[`${podName}/${containerName}`] ?? ctx.behavior.containers[containerName] ?? {};
+}
+
+/** fieldOf is the manifest path of a container: `spec.containers[0]` or `spec.initContainers[1]`. */
+export function fieldOf(state: PodRuntimeState, c: ContainerRuntimeState): string {
+  const list = c.init ? state.pod.spec?.initContainers ?? [] : state.pod.spec?.containers ?? [];
+  return `spec.${c.init ? 'initContainers' : 'containers'}[${list.findIndex((s) => s.name === c.name)}]`;
+}
+
+/**
+ * ensureImage runs the image manager for a container: a present image is used, an absent one pulled
+ * (waiting for the node's puller), and Never with no image fails. Returns false when the container cannot start.
+ */
+export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, images: NodeImages, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<boolean> {
+  const field = fieldOf(state, c);
+  const present = images.present.has(c.imageRef);
+  const decision = decidePull(spec, present);
+  const policy = spec.imagePullPolicy ?? 'IfNotPresent';
+  if (decision.action === 'neverPull') {
+    c.state = 'waiting'; c.reason = 'ErrImageNeverPull'; c.message = decision.message;
+    emit('Warning', 'ErrImageNeverPull', decision.message, field);
+    yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.imagePullPolicy`, result: `${c.name}: ErrImageNeverPull: ${decision.message}`, detail: { container: c.name, policy, present }, outcome: 'failed' };
+    return false;
+  }
+  if (decision.action === 'present') {
+    emit('Normal', 'Pulled', decision.message, field);
+    c.imageID = imageID(c.imageRef);
+    yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, result: `${c.name}: image ${c.imageRef} is already on the node; pull policy ${policy} does not pull it`, detail: { container: c.name, policy, present, imageRef: c.imageRef } };
+    return true;
+  }
+  const behavior = ctx.behavior.images[spec.image ?? ''];
+  const requestedAt = ctx.clock.now;
+  const waitMs = Math.max(0, images.pullerFreeAt - requestedAt);
+  const pullMs = pullSeconds(behavior) * 1000;
+  images.pullerFreeAt = requestedAt + waitMs + pullMs;
+  emit('Normal', 'Pulling', decision.pullingMessage, field);
+  yield {
+    phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`,
+    result: `${c.name}: pulling ${c.imageRef} (policy ${policy}${present ? '' : ', not on the node'})${waitMs ? `, after ${waitMs / 1000}s behind other pulls` : ''}`,
+    detail: { container: c.name, policy, present, imageRef: c.imageRef, waitSeconds: waitMs / 1000, pullSeconds: pullMs / 1000 },
+  };
+  yield* sleep(waitMs + pullMs);
+  if (state.terminating) return false;
+  images.present.add(c.imageRef);
+  c.imageID = imageID(c.imageRef);
+  const size = imageSize(behavior);
+  emit('Normal', 'Pulled', pulledMessage(spec.image ?? '', pullMs, waitMs + pullMs, size), field);
+  yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `pulled ${c.imageRef} in ${pullMs / 1000}s (${size} bytes)`, detail: { imageID: c.imageID, size } };
+  return true;
+}
+
+/** startContainer creates and starts a container whose image is ready, then runs its postStart hook. */
+export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<boolean> {
+  const field = fieldOf(state, c);
+  const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
+  c.containerID = `containerd://${randomHex(ctx, 64)}`;
+  c.createdAt = ctx.clock.now;
+  emit('Normal', 'Created', 'Container created', field);
+  const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
+  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `created container ${c.name} (${c.containerID.slice(0, 25)}…)`, detail: { containerID: c.containerID, image: c.imageRef, command: spec.command ?? null, args: spec.args ?? null } };
+  yield* sleep((behavior.startSeconds ?? 0) * 1000);
+  if (state.terminating) return false;
+  c.state = 'running';
+  c.reason = undefined;
+  c.message = undefined;
+  c.startedAt = ctx.clock.now;
+  emit('Normal', 'Started', 'Container started', field);
+  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `started container ${c.name}`, detail: { startedAt: ctx.clock.timestamp() } };
+  if (spec.lifecycle?.postStart) {
+    yield* sleep((behavior.postStartSeconds ?? 0) * 1000);
+    if (behavior.postStartFails) {
+      // The hook's output is left out of the event so secrets do not leak. See startContainer.
+      emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', `${field}.lifecycle.postStart`);
+      yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: 'postStart hook failed: the container is killed', detail: {}, outcome: 'failed' };
+      c.state = 'terminated'; c.exitCode = 137; c.reason = 'Error'; c.finishedAt = ctx.clock.now;
+      return false;
+    }
+    yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: 'postStart hook completed', detail: { seconds: behavior.postStartSeconds ?? 0 } };
+  }
+  return true;
+}
+
+/** randomHex draws n hex digits from the seeded source, for container and sandbox ids. */
+export function randomHex(ctx: EngineContext, n: number): string {
+  let out = '';
+  while (out.length < n) out += ctx.rng.nextUint32().toString(16).padStart(8, '0');
+  return out.slice(0, n);
+}

@@ -1,0 +1,100 @@
+// The kubelet of one node: it takes the pods bound to its node, runs them through its pod worker and reports their status.
+import type { Node, Pod } from '../api/types';
+import type { EngineContext } from '../context';
+import { refOf } from '../api/types';
+import type { Steps } from '../runtime/step';
+import { admitPod } from './admit';
+import type { NodeImages } from './containers';
+import { HostLocalIpam } from './ipam';
+import { newPodRuntimeState, normalizeImage, type PodRuntimeState } from './pod-state';
+import { buildPodStatus, refreshReadiness, setCondition } from './status';
+import { syncPod } from './sync';
+import { killPod } from './terminate';
+
+/** KUBELET_SOURCE is the source component of the kubelet's events. */
+export const KUBELET_SOURCE = 'kubelet';
+
+/** Kubelet simulates one node's kubelet and container runtime. */
+export class Kubelet {
+  readonly pods = new Map<string, PodRuntimeState>();
+  readonly ipam: HostLocalIpam;
+  readonly images: NodeImages;
+  readonly hostIP: string;
+
+  constructor(private readonly ctx: EngineContext, readonly node: Node) {
+    this.ipam = new HostLocalIpam(node.spec?.podCIDR ?? '10.244.0.0/24');
+    this.images = { present: new Set((node.status?.images ?? []).flatMap((i) => (i.names ?? []).map(normalizeImage))), pullerFreeAt: 0 };
+    this.hostIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+  }
+
+  get name(): string {
+    return this.node.metadata?.name ?? '';
+  }
+
+  /** down tells whether the Behavior stopped this node's kubelet. */
+  get down(): boolean {
+    return this.ctx.behavior.nodes[this.name]?.kubelet === 'down';
+  }
+
+  /** onPodChange reacts to a watch event of a pod bound to this node. */
+  onPodChange(pod: Pod): void {
+    if (this.down) return;
+    const uid = pod.metadata?.uid ?? '';
+    const known = this.pods.get(uid);
+    if (!known) {
+      const state = newPodRuntimeState(pod, refOf(pod));
+      this.pods.set(uid, state);
+      this.ctx.schedule(0, `kubelet ${this.name}: sync ${state.ref}`, () => syncPod(this.ctx, this, state));
+      return;
+    }
+    known.pod = pod;
+    if (pod.metadata?.deletionTimestamp && !known.terminating) {
+      known.terminating = true;
+      this.ctx.schedule(0, `kubelet ${this.name}: kill ${known.ref}`, () => killPod(this.ctx, this, known));
+    }
+  }
+
+  /** admit runs the kubelet's admission of a pod (phase kubelet.admit). */
+  *admit(state: PodRuntimeState): Steps<boolean> {
+    const others = [...this.pods.values()].filter((s) => s !== state && s.admittedAt !== undefined && !s.terminated).map((s) => s.pod);
+    const verdict = admitPod(this.node, state.pod, others);
+    yield {
+      phase: 'kubelet.admit', object: state.ref, field: verdict.field,
+      result: verdict.admitted ? `admitted on ${this.name}: ${verdict.summary}` : `rejected: ${verdict.reason}: ${verdict.message}`,
+      detail: { node: this.name, ...verdict }, outcome: verdict.admitted ? 'ok' : 'rejected',
+    };
+    if (!verdict.admitted) {
+      state.rejected = { reason: verdict.reason ?? '', message: verdict.message ?? '' };
+      this.event(state, 'Warning', verdict.reason ?? 'Rejected', verdict.message ?? '');
+    }
+    return verdict.admitted;
+  }
+
+  /** event records a kubelet event on the pod. */
+  event(state: PodRuntimeState, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.ctx.recorder.event({ type, reason, object: state.ref, source: KUBELET_SOURCE, host: this.name, message });
+  }
+
+  /** writeStatus sends the pod's status to the API server (phase kubelet.status). */
+  *writeStatus(state: PodRuntimeState, why: string, terminal = false): Steps<void> {
+    refreshReadiness(state, this.ctx.clock.now, terminal);
+    const meta = state.pod.metadata ?? {};
+    const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
+    if (!stored || stored.metadata?.uid !== state.uid) return;
+    const status = buildPodStatus(state, stored, this.ctx.clock, this.hostIP, terminal);
+    if (state.rejected) Object.assign(status, { phase: 'Failed', reason: state.rejected.reason, message: state.rejected.message });
+    const updated = this.ctx.store.update<Pod>('Pod', meta.namespace, meta.name ?? '', (p) => { p.status = status; });
+    if (updated) state.pod = updated;
+    const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
+    yield {
+      phase: 'kubelet.status', object: state.ref, field: 'status',
+      result: `${why}: phase ${status.phase}, Ready ${ready ?? 'unknown'}${status.podIP ? `, podIP ${status.podIP}` : ''}`,
+      detail: { phase: status.phase, conditions: status.conditions, containerStatuses: status.containerStatuses },
+    };
+  }
+
+  /** markSandboxReady sets PodReadyToStartContainers once the sandbox and its network are up. */
+  markSandboxReady(state: PodRuntimeState, ready: boolean): void {
+    setCondition(state, 'PodReadyToStartContainers', ready ? 'True' : 'False', this.ctx.clock.now);
+  }
+}

@@ -1,0 +1,70 @@
+// The outcome of a run: what became of the workload the manifest described.
+import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
+import type { Store } from './cluster/store';
+import { ownedBy } from './controllers/owner';
+import type { PhaseName } from './runtime/phases';
+
+/** Outcome is the run's verdict, as the CLI's JSON reports it. */
+export type Outcome = 'Running' | 'Succeeded' | 'Failed' | 'Pending' | 'Rejected' | 'Deleted' | 'Terminating';
+
+/** Rejection says which phase refused a request, with the API server's status. */
+export interface Rejection {
+  phase: PhaseName;
+  code: number;
+  reason: string;
+  message: string;
+  object?: string;
+}
+
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
+
+/** workloadPods lists the live pods the applied objects stand for: themselves, or those their ReplicaSets own. */
+export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
+  const out: Pod[] = [];
+  for (const obj of applied) {
+    const ns = obj.metadata?.namespace;
+    if (obj.kind === 'Pod') {
+      const pod = store.get<Pod>('Pod', ns, obj.metadata?.name ?? '');
+      if (pod && pod.metadata?.uid === obj.metadata?.uid) out.push(pod);
+    } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
+      const sets = obj.kind === 'ReplicaSet' ? [obj] : store.list('ReplicaSet', ns).filter((rs) => ownedBy(rs, obj.metadata?.uid));
+      for (const rs of sets) out.push(...store.list<Pod>('Pod', ns).filter((p) => ownedBy(p as unknown as KubeObject, rs.metadata?.uid)));
+    }
+  }
+  return out;
+}
+
+function isReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+function desiredReplicas(store: Store, obj: KubeObject): number {
+  if (obj.kind === 'Pod') return 1;
+  const live = store.get<Deployment | ReplicaSet>(String(obj.kind), obj.metadata?.namespace, obj.metadata?.name ?? '');
+  return live?.spec?.replicas ?? 1;
+}
+
+/**
+ * computeOutcome judges the workload: Rejected when a request was refused; after a delete, Deleted
+ * once every applied object and pod is gone, else Terminating; otherwise Running when every replica
+ * runs and is Ready, Succeeded when all completed, Failed when one failed, else Pending.
+ */
+export function computeOutcome(store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean): Outcome {
+  if (rejection) return 'Rejected';
+  const workloads = applied.filter((o) => WORKLOAD_KINDS.has(String(o.kind)));
+  const pods = workloadPods(store, applied);
+  if (deleting) {
+    const remaining = applied.filter((o) => {
+      const live = store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '');
+      return live && live.metadata?.uid === o.metadata?.uid;
+    });
+    return remaining.length === 0 && pods.length === 0 ? 'Deleted' : 'Terminating';
+  }
+  if (workloads.length === 0) return applied.length > 0 ? 'Succeeded' : 'Pending';
+  const want = workloads.reduce((n, w) => n + desiredReplicas(store, w), 0);
+  const phases = pods.map((p) => p.status?.phase);
+  if (phases.includes('Failed')) return 'Failed';
+  if (pods.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';
+  if (pods.length === want && pods.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
+  return 'Pending';
+}

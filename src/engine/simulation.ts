@@ -1,0 +1,267 @@
+// The simulation facade: load the inputs, run the lifecycle step by step, pause, snapshot, and report the outcome.
+import type { KubeObject, Pod } from './api/types';
+import { refOf } from './api/types';
+import { ApiServer } from './apiserver/server';
+import { bootstrapCluster } from './cluster/bootstrap';
+import type { SimulationInputs, SourceDocument } from './cluster/inputs';
+import { Store, type StoreSnapshot } from './cluster/store';
+import { type EngineContext, SourceIndex, type Task } from './context';
+import { Controllers } from './controllers/manager';
+import { apply, deleteRequest, type Credentials } from './kubectl/apply';
+import { DEFAULT_CREDENTIALS } from './apiserver/authn/x509';
+import { Kubelet } from './kubelet/kubelet';
+import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
+import { Random } from './runtime/random';
+import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
+import { isSleep, type Steps } from './runtime/step';
+import { KubeScheduler } from './scheduler/kube-scheduler';
+import { computeOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
+
+/** SimulationOptions say how long to run and what to do once the workload settles. */
+export interface SimulationOptions {
+  seed?: number;
+  /** forMs is virtual time to run; without it the run goes until the workload settles, at most maxMs. */
+  forMs?: Millis;
+  maxMs?: Millis;
+  /** delete runs `kubectl delete` once the workload has settled, and the deletion to its end. */
+  delete?: { gracePeriodSeconds?: number; force?: boolean };
+  /** snapshots keeps the store's content after every trace entry, for stepping back. */
+  snapshots?: boolean;
+}
+
+/** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
+export const DEFAULT_MAX_MS = 10 * 60 * 1000;
+
+/** SimulationResult is the run's report, the shape of the CLI's --json. */
+export interface SimulationResult {
+  outcome: Outcome;
+  rejection?: Rejection;
+  kubectl: string;
+  objects: KubeObject[];
+  events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];
+  trace: TraceEntry[];
+}
+
+type Stage = 'create' | 'delete' | 'done';
+
+/** Simulation runs one manifest on one simulated cluster. */
+export class Simulation {
+  readonly clock = new VirtualClock();
+  readonly store = new Store();
+  readonly recorder: Recorder;
+  readonly rng: Random;
+  readonly sources = new SourceIndex();
+  readonly ctx: EngineContext;
+  readonly api: ApiServer;
+  readonly kubelets = new Map<string, Kubelet>();
+  readonly kubectlOutput: string[] = [];
+  rejection: Rejection | undefined;
+  /** applied are the objects kubectl created from the manifest, by their trace reference. */
+  readonly applied = new Map<string, KubeObject>();
+  private readonly queue = new EventQueue<Task>();
+  private running: { gen: Steps<void>; label: string } | undefined;
+  private stage: Stage = 'create';
+  private readonly snapshots: StoreSnapshot[] = [];
+  private readonly credentials: Credentials;
+
+  constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
+    this.rng = new Random(options.seed ?? 1);
+    this.recorder = new Recorder(() => this.clock.now);
+    this.ctx = {
+      clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
+      behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
+      schedule: (delay, label, task) => this.queue.push(this.clock.now + delay, label, task),
+    };
+    bootstrapCluster(inputs.cluster, this.store, this.clock, this.rng, this.sources);
+    this.api = new ApiServer(this.ctx);
+    for (const node of this.store.list('Node')) this.kubelets.set(node.metadata?.name ?? '', new Kubelet(this.ctx, node as never));
+    const scheduler = new KubeScheduler(this.ctx, inputs.cluster.config);
+    const controllers = new Controllers(this.ctx, this.api);
+    this.store.watch((type, obj, old) => {
+      scheduler.onChange(type, obj);
+      controllers.onChange(type, obj, old);
+      if (obj.kind === 'Pod' && type !== 'DELETED') {
+        const nodeName = (obj as Pod).spec?.nodeName;
+        if (nodeName) this.kubelets.get(nodeName)?.onPodChange(obj as Pod);
+      }
+    });
+    this.credentials = credentialsOf(inputs);
+    this.queue.push(0, 'kubectl apply', () => this.applyAll());
+  }
+
+  /** now is the current virtual time in seconds. */
+  get now(): number {
+    return this.clock.seconds;
+  }
+
+  /** trace is every decision recorded so far. */
+  get trace(): readonly TraceEntry[] {
+    return this.recorder.trace;
+  }
+
+  /** events are the Kubernetes Events recorded so far. */
+  get events(): readonly KubeEvent[] {
+    return this.recorder.events;
+  }
+
+  /** finished tells whether the run has ended. */
+  get finished(): boolean {
+    return this.stage === 'done';
+  }
+
+  /** step runs until the next trace entry and returns it; undefined once the run has ended. */
+  step(): TraceEntry | undefined {
+    while (this.stage !== 'done') {
+      if (!this.running) {
+        this.advanceStage();
+        if (this.finished) return undefined;
+        const task = this.queue.pop();
+        if (!task) continue;
+        this.clock.now = Math.max(this.clock.now, task.at);
+        this.running = { gen: task.task(), label: task.label };
+      }
+      const r = this.running.gen.next();
+      if (r.done) {
+        this.running = undefined;
+        continue;
+      }
+      if (isSleep(r.value)) {
+        const gen = this.running.gen;
+        this.queue.push(this.clock.now + r.value.sleep, this.running.label, () => gen);
+        this.running = undefined;
+        continue;
+      }
+      const entry = this.recorder.record(r.value);
+      if (this.options.snapshots) this.snapshots[entry.seq] = this.store.snapshot();
+      return entry;
+    }
+    return undefined;
+  }
+
+  /** runUntil steps until `stop` accepts an entry (returned) or the run ends (undefined). */
+  runUntil(stop: (entry: TraceEntry) => boolean): TraceEntry | undefined {
+    for (let e = this.step(); e; e = this.step()) if (stop(e)) return e;
+    return undefined;
+  }
+
+  /** run goes to the end and returns the result. */
+  run(): SimulationResult {
+    while (this.step());
+    return this.result();
+  }
+
+  /** snapshot returns the stored objects right after trace entry `seq` (snapshots on), or now. */
+  snapshot(seq?: number): KubeObject[] {
+    const snap = seq === undefined ? this.store.snapshot() : this.snapshots[seq];
+    return snap ? [...snap.objects.values()] : [];
+  }
+
+  /** workloadPods are the pods the manifest made, directly or through its controllers. */
+  pods(): Pod[] {
+    return workloadPods(this.store, [...this.applied.values()]);
+  }
+
+  /** sourceOf finds the manifest document an object came from: its own, or its owner's pod template. */
+  sourceOf(ref: string): { doc: SourceDocument; prefix: string } | undefined {
+    const own = this.sources.get(ref);
+    if (own) return { doc: own, prefix: '' };
+    const [kind, ns, name] = ref.split('/');
+    let obj: KubeObject | undefined = kind && name ? this.store.get(kind, ns, name) : undefined;
+    let prefix = '';
+    for (let depth = 0; obj && depth < 3; depth++) {
+      const owner = obj.metadata?.ownerReferences?.find((o) => o.controller);
+      if (!owner) return undefined;
+      prefix = 'spec.template.';
+      const ownerRef = `${owner.kind}/${ns}/${owner.name}`;
+      const doc = this.sources.get(ownerRef);
+      if (doc) return { doc, prefix };
+      obj = this.store.get(owner.kind, ns, owner.name);
+    }
+    return undefined;
+  }
+
+  /** result is the run's report as it stands. */
+  result(): SimulationResult {
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create');
+    return {
+      outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
+      kubectl: this.kubectlOutput.join('\n'),
+      objects: this.store.all(),
+      events: this.recorder.events.map(({ host: _h, count, ...e }) => ({ ...e, ...(count > 1 ? { count } : {}) })),
+      trace: this.recorder.trace,
+    };
+  }
+
+  private *applyAll(): Steps<void> {
+    for (const doc of this.inputs.manifest) {
+      const out = yield* apply(this.api, doc, this.credentials, 'default');
+      this.kubectlOutput.push(out.printed);
+      if (out.ok && out.object) {
+        const ref = refOf(out.object);
+        this.applied.set(ref, out.object);
+        this.sources.add(ref, doc);
+      } else if (!out.ok && !this.rejection) {
+        const phase = out.outcome && !out.outcome.ok ? out.outcome.phase : 'kubectl.validate';
+        const status = out.error?.status;
+        this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? 'Invalid', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
+      }
+    }
+  }
+
+  private *deleteAll(): Steps<void> {
+    for (const obj of this.applied.values()) {
+      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {});
+      this.kubectlOutput.push(out.printed);
+    }
+  }
+
+  /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
+  private advanceStage(): void {
+    const next = this.queue.peek();
+    const limit = this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS;
+    const stageStart = this.stageStartedAt;
+    const timeUp = next !== undefined && next.at - stageStart > limit;
+    const idle = next === undefined;
+    // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
+    const quiet = idle || next.at > this.clock.now;
+    if (this.stage === 'create') {
+      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.workloadSettled());
+      if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
+      if (this.options.delete && this.applied.size > 0) {
+        this.stage = 'delete';
+        this.stageStartedAt = this.clock.now;
+        this.queue.push(this.clock.now, 'kubectl delete', () => this.deleteAll());
+      } else {
+        this.stage = 'done';
+      }
+      return;
+    }
+    if (this.stage === 'delete') {
+      const gone = [...this.applied.values()].every((o) => !this.store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '')) && this.pods().length === 0;
+      if ((gone && !this.deletePending()) || idle || timeUp) this.stage = 'done';
+    }
+  }
+
+  private stageStartedAt = 0;
+
+  private deletePending(): boolean {
+    return this.queue.peek()?.label === 'kubectl delete';
+  }
+
+  private workloadSettled(): boolean {
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false);
+    return outcome === 'Running' || outcome === 'Succeeded' || outcome === 'Failed';
+  }
+}
+
+function credentialsOf(inputs: SimulationInputs): Credentials {
+  const id = inputs.identity;
+  switch (id.kind) {
+    case 'token': return { token: id.token };
+    case 'certificate': return { certificatePem: id.certificatePem };
+    case 'anonymous': return {};
+    case 'impersonate': return { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: id.user, groups: id.groups } };
+    default: return { certificatePem: DEFAULT_CREDENTIALS };
+  }
+}
+
