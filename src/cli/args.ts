@@ -1,0 +1,103 @@
+// The pod-lifecycle command line: `run MANIFEST [flags]`, parsed strictly; a bad flag is a usage error (exit 2).
+import type { IdentitySpec } from '../engine/cluster/files';
+import { parseDuration } from '../engine/runtime/durations';
+
+/** RunArgs are the parsed flags of `pod-lifecycle run`. */
+export interface RunArgs {
+  manifest: string;
+  clusters: string[];
+  behavior?: string;
+  identity: IdentitySpec;
+  forMs?: number;
+  delete?: { gracePeriodSeconds?: number; force?: boolean };
+  seed?: number;
+  json: boolean;
+}
+
+/** UsageError is a command line the program cannot run: its message is printed after `error: `. */
+export class UsageError extends Error {}
+
+/** USAGE is the synopsis printed with --help and after usage errors. */
+export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
+         [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
+         [--for DURATION] [--delete [--grace-period N] [--force]] [--seed N] [--json]`;
+
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed']);
+const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
+
+/** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
+export function parseArgs(argv: string[]): RunArgs | 'help' {
+  if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return 'help';
+  const [command, ...rest] = argv;
+  if (command !== 'run') throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+  const values = new Map<string, string[]>();
+  const bools = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (BOOL_FLAGS.has(flag)) {
+      if (eq > 0) throw new UsageError(`flag ${flag} takes no value`);
+      bools.add(flag);
+    } else if (VALUE_FLAGS.has(flag)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
+      if (value === undefined) throw new UsageError(`flag needs an argument: ${flag}`);
+      values.set(flag, [...(values.get(flag) ?? []), value]);
+    } else {
+      throw new UsageError(`unknown flag: ${flag}`);
+    }
+  }
+  if (positional.length === 0) throw new UsageError('run needs a MANIFEST file');
+  if (positional.length > 1) throw new UsageError(`run takes one MANIFEST, got ${positional.length}: ${positional.join(' ')}`);
+  const one = (flag: string): string | undefined => {
+    const v = values.get(flag);
+    if (v && v.length > 1) throw new UsageError(`flag ${flag} given more than once`);
+    return v?.[0];
+  };
+  const args: RunArgs = { manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json') };
+  const behavior = one('--behavior');
+  if (behavior !== undefined) args.behavior = behavior;
+  const forText = one('--for');
+  if (forText !== undefined) {
+    const ms = parseDuration(forText);
+    if (ms === undefined || ms <= 0) throw new UsageError(`invalid duration for --for: "${forText}" (use e.g. 90s, 5m, 1h30m)`);
+    args.forMs = ms;
+  }
+  const seed = one('--seed');
+  if (seed !== undefined) {
+    if (!/^\d+$/.test(seed)) throw new UsageError(`invalid value for --seed: "${seed}" (a non-negative integer)`);
+    args.seed = Number(seed);
+  }
+  const grace = one('--grace-period');
+  if ((grace !== undefined || bools.has('--force')) && !bools.has('--delete')) throw new UsageError('--grace-period and --force go with --delete');
+  if (bools.has('--delete')) {
+    args.delete = {};
+    if (grace !== undefined) {
+      if (!/^-?\d+$/.test(grace)) throw new UsageError(`invalid value for --grace-period: "${grace}" (an integer number of seconds)`);
+      args.delete.gracePeriodSeconds = Number(grace);
+    }
+    if (bools.has('--force')) args.delete.force = true;
+  }
+  return args;
+}
+
+function identityOf(one: (flag: string) => string | undefined, values: Map<string, string[]>, bools: Set<string>): IdentitySpec {
+  const kubeconfig = one('--kubeconfig');
+  const token = one('--token');
+  const as = one('--as');
+  const chosen = [kubeconfig !== undefined && '--kubeconfig', token !== undefined && '--token', bools.has('--anonymous') && '--anonymous', as !== undefined && '--as'].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} cannot be used together: choose one identity`);
+  const context = one('--context');
+  if (context !== undefined && kubeconfig === undefined) throw new UsageError('--context goes with --kubeconfig');
+  if (values.has('--as-group') && as === undefined) throw new UsageError('--as-group goes with --as');
+  if (kubeconfig !== undefined) return { kind: 'kubeconfig', file: kubeconfig, ...(context !== undefined ? { context } : {}) };
+  if (token !== undefined) return { kind: 'token', token };
+  if (bools.has('--anonymous')) return { kind: 'anonymous' };
+  if (as !== undefined) return { kind: 'impersonate', user: as, groups: values.get('--as-group') ?? [] };
+  return { kind: 'default' };
+}

@@ -1,0 +1,61 @@
+// The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report.
+import { readFileSync } from 'node:fs';
+import { InputError } from '../engine/cluster/inputs';
+import { loadRunFiles } from '../engine/cluster/files';
+import { Simulation, type SimulationResult } from '../engine/simulation';
+import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
+import { renderHuman, style, useColor } from './render';
+
+/** EXIT codes of the CLI contract: completed, stopped short, unusable input. */
+export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
+
+/** exitCodeOf maps an outcome to the exit status: 0 when the lifecycle completed, 1 when it stopped short. */
+export function exitCodeOf(result: SimulationResult, deleting: boolean): number {
+  const done = deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
+  return done ? EXIT.completed : EXIT.stoppedShort;
+}
+
+/** runCli runs the command line and returns the exit status; output goes to the given writers. */
+export function runCli(argv: string[], out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
+  let args: RunArgs;
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed === 'help') {
+      out(`${USAGE}\n`);
+      return EXIT.completed;
+    }
+    args = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`error: ${e.message}\n${USAGE}\n`);
+      return EXIT.badInput;
+    }
+    throw e;
+  }
+  let sim: Simulation;
+  try {
+    const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readFileSync(p, 'utf8'));
+    sim = new Simulation(inputs, { ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}) });
+  } catch (e) {
+    if (e instanceof InputError) {
+      err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
+      return EXIT.badInput;
+    }
+    throw e;
+  }
+  const result = sim.run();
+  if (args.json) out(`${JSON.stringify(result, null, 2)}\n`);
+  else out(`${renderHuman(result, args.manifest, style(useColor(env, isTTY)))}\n`);
+  return exitCodeOf(result, args.delete !== undefined);
+}
+
+function main(): void {
+  try {
+    process.exitCode = runCli(process.argv.slice(2), (s) => process.stdout.write(s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true);
+  } catch (e) {
+    process.stderr.write(`error: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = EXIT.badInput;
+  }
+}
+
+if (require.main === module) main();

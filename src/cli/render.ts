@@ -1,0 +1,74 @@
+// The human output of `pod-lifecycle run`: the kubectl lines, a timeline of phases, the events table and the outcome.
+import type { SimulationResult } from '../engine/simulation';
+
+/** Style colors text with ANSI codes, or leaves it plain. */
+export interface Style {
+  phase(s: string): string;
+  dim(s: string): string;
+  warn(s: string): string;
+  bad(s: string): string;
+  good(s: string): string;
+  bold(s: string): string;
+}
+
+const code = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+/** style returns ANSI styling when `color` is on, plain text otherwise. */
+export function style(color: boolean): Style {
+  if (!color) {
+    const id = (s: string) => s;
+    return { phase: id, dim: id, warn: id, bad: id, good: id, bold: id };
+  }
+  return { phase: code(36, 39), dim: code(2, 22), warn: code(33, 39), bad: code(31, 39), good: code(32, 39), bold: code(1, 22) };
+}
+
+/** useColor decides on color as terminals expect: NO_COLOR turns it off, FORCE_COLOR on, else only on a TTY. */
+export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return isTTY;
+}
+
+function seconds(at: number): string {
+  return `${at.toFixed(3)}s`;
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/** renderHuman prints the run for a person. */
+export function renderHuman(result: SimulationResult, manifest: string, st: Style): string {
+  const out: string[] = [];
+  out.push(st.bold(`$ kubectl apply -f ${manifest}`));
+  const kubectlLines = result.kubectl.split('\n').filter((l) => l !== '');
+  const applyLines = kubectlLines.filter((l) => !/ deleted( from |$)| force deleted/.test(l) && !l.startsWith('Warning: Immediate'));
+  const deleteLines = kubectlLines.filter((l) => !applyLines.includes(l));
+  for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
+  out.push('', st.bold('TIMELINE'));
+  const phases = result.trace.filter((e) => !e.step);
+  const width = Math.max(...phases.map((e) => e.phase.length), 5);
+  const objWidth = Math.max(...phases.map((e) => (e.object ?? '').length), 6);
+  for (const e of phases) {
+    const color = e.outcome === 'rejected' || e.outcome === 'failed' ? st.bad : e.outcome === 'waiting' ? st.warn : (s: string) => s;
+    out.push(`${st.dim(pad(seconds(e.at), 10))} ${st.phase(pad(e.phase, width))}  ${pad(e.object ?? '', objWidth)}  ${color(e.result)}`);
+  }
+  if (result.events.length) {
+    out.push('', st.bold('EVENTS'));
+    const rows = result.events.map((e) => [seconds(e.at), e.type, e.reason, e.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, k: string) => `${k.toLowerCase()}/`), e.source, `${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`]);
+    const head = ['AT', 'TYPE', 'REASON', 'OBJECT', 'FROM', 'MESSAGE'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    out.push(st.dim(head.map((h, i) => (i < head.length - 1 ? pad(h, widths[i]!) : h)).join('   ')));
+    for (const r of rows) {
+      const type = r[1] === 'Warning' ? st.warn(pad(r[1]!, widths[1]!)) : pad(r[1]!, widths[1]!);
+      out.push([pad(r[0]!, widths[0]!), type, pad(r[2]!, widths[2]!), pad(r[3]!, widths[3]!), pad(r[4]!, widths[4]!), r[5]].join('   '));
+    }
+  }
+  if (deleteLines.length) {
+    out.push('', st.bold(`$ kubectl delete -f ${manifest}`));
+    out.push(...deleteLines);
+  }
+  const ok = ['Running', 'Succeeded', 'Deleted'].includes(result.outcome);
+  out.push('', `${st.bold('OUTCOME')} ${ok ? st.good(result.outcome) : st.bad(result.outcome)}${result.rejection ? `: ${result.rejection.message}` : ''}`);
+  return out.join('\n');
+}
