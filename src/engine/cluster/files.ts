@@ -1,7 +1,7 @@
 // Reading a run's input files through an injected reader: the manifest, the clusters (or the embedded one), the behavior and the identity.
 import { refOf } from '../api/types';
 import { DEFAULT_CLUSTER_FILE, DEFAULT_CLUSTER_YAML } from './default-cluster';
-import { type Identity, InputError, type SimulationInputs } from './inputs';
+import { type Identity, InputError, type SimulationInputs, type SourceDocument } from './inputs';
 import { identityFromKubeconfig, type ReadFile } from './kubeconfig';
 import { type InputFile, loadInputs, parseDocuments } from './loader';
 
@@ -45,13 +45,19 @@ export function loadRunFiles(files: RunFiles, read: ReadFile): SimulationInputs 
   const clusters = files.clusters.map((f) => readInput(f, read));
   const behavior = files.behavior ? readInput(files.behavior, read) : undefined;
   const identity = resolveIdentity(files.identity, read);
-  const inputs = loadInputs({ manifest, clusters: clusters.length ? clusters : [{ file: DEFAULT_CLUSTER_FILE, text: DEFAULT_CLUSTER_YAML }], ...(behavior ? { behavior } : {}), identity });
-  if (clusters.length) {
-    const own = new Set(inputs.cluster.objects.map((d) => refOf(d.object)));
-    const base = parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE).filter((d) => API_SERVER_BOOTSTRAP_KINDS.has(String(d.object.kind)) && !own.has(refOf(d.object)));
-    inputs.cluster.objects.unshift(...base);
-  }
+  const inputs = loadInputs({ manifest, clusters, ...(behavior ? { behavior } : {}), identity });
+  const own = new Set(inputs.cluster.objects.map((d) => refOf(d.object)));
+  const base = clusters.length ? embeddedCluster().filter((d) => API_SERVER_BOOTSTRAP_KINDS.has(String(d.object.kind)) && !own.has(refOf(d.object))) : embeddedCluster();
+  inputs.cluster.objects.unshift(...base);
   return inputs;
+}
+
+let embedded: SourceDocument[] | undefined;
+
+/** embeddedCluster parses the embedded default cluster once; its documents are only read, never changed. */
+export function embeddedCluster(): SourceDocument[] {
+  embedded ??= parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE);
+  return embedded;
 }
 
 function resolveIdentity(spec: IdentitySpec, read: ReadFile): Identity {
