@@ -1,0 +1,120 @@
+// The trace of a scheduling cycle: one entry per plugin at Filter, PostFilter and Score, and one summary per phase.
+// The entries read the Decision tables; plugins never record anything themselves.
+import type { ObjectRef, Pod } from '../../api/types';
+import type { TraceInput } from '../../runtime/recorder';
+import type { Framework, PostFilterRun } from './framework';
+import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin } from './interfaces';
+import { Code, viewOf, type PluginStatus } from './status';
+import { NOT_RUN, type DecisionTables, type FilterCell, type ScoreCell } from './tables';
+
+/** TraceContext is what every entry of a cycle shares. */
+export interface TraceContext {
+  pod: Pod;
+  ref: ObjectRef;
+  fw: Framework;
+  tables: DecisionTables;
+}
+
+/** MAX_NAMES_IN_RESULT caps the node names a one-line result lists. */
+export const MAX_NAMES_IN_RESULT = 5;
+
+/** listNames prints at most a few names, then how many more. */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= MAX_NAMES_IN_RESULT) return names.join(', ');
+  return `${names.slice(0, MAX_NAMES_IN_RESULT).join(', ')} and ${names.length - MAX_NAMES_IN_RESULT} more`;
+}
+
+function field(ctx: TraceContext, plugin: Plugin, point: ExtensionPoint): Partial<TraceInput> {
+  const f = plugin.fieldPath?.(ctx.pod, point);
+  return f ? { field: f } : {};
+}
+
+/** filterEntries makes one scheduler.filter entry per Filter (or PreFilter-only) plugin with its verdict on every node it was checked on. */
+export function filterEntries(ctx: TraceContext): TraceInput[] {
+  const out: TraceInput[] = [];
+  const t = ctx.tables;
+  const ordered = [...ctx.fw.plugins.values()].filter((p) => isPreFilterPlugin(p) || isFilterPlugin(p));
+  for (const plugin of ordered) {
+    const pre = t.preFilter.find((r) => r.plugin === plugin.name);
+    const nodes: Record<string, FilterCell> = {};
+    for (const node of t.evaluated) {
+      const cell = t.filter[node]?.[plugin.name];
+      if (cell) nodes[node] = cell;
+    }
+    const detail: Record<string, unknown> = { extensionPoint: isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter, nodes };
+    if (pre) detail.preFilter = pre;
+    const { result, outcome } = filterResult(plugin.name, pre, nodes);
+    out.push({ phase: 'scheduler.filter', object: ctx.ref, ...field(ctx, plugin, ExtensionPoint.Filter), step: { kind: 'plugin', name: plugin.name }, result, detail, outcome });
+  }
+  return out;
+}
+
+function filterResult(name: string, pre: { code: Code; reasons: string[] } | undefined, nodes: Record<string, FilterCell>): { result: string; outcome: TraceInput['outcome'] } {
+  if (pre && pre.code === Code.Skip) return { result: `${name} skipped: its PreFilter found nothing to check`, outcome: 'ok' };
+  if (pre && pre.code === Code.Error) return { result: `${name} failed: ${pre.reasons.join(', ')}`, outcome: 'failed' };
+  if (pre && pre.code !== Code.Success) return { result: `${name} rejected the pod at PreFilter: ${pre.reasons.join(', ')}`, outcome: 'rejected' };
+  const cells = Object.entries(nodes);
+  const ran = cells.filter(([, c]) => c.code !== NOT_RUN);
+  const rejected = ran.filter(([, c]) => c.code !== Code.Success && c.code !== Code.Skip);
+  if (ran.length === 0) return { result: `${name} did not run on any node`, outcome: 'ok' };
+  if (rejected.length === 0) return { result: `${name} passed ${ran.length} of ${ran.length} nodes`, outcome: 'ok' };
+  const reasons = [...new Set(rejected.flatMap(([, c]) => c.reasons))];
+  return { result: `${name} rejected ${rejected.length} of ${ran.length} nodes: ${reasons.join(', ')}`, outcome: 'rejected' };
+}
+
+/** filterSummary is the phase-level scheduler.filter entry: which nodes fit. */
+export function filterSummary(ctx: TraceContext, feasible: readonly string[], detail: Record<string, unknown>): TraceInput {
+  const total = ctx.tables.nodes.length;
+  const result = feasible.length === 0 ? `0 of ${total} nodes fit` : `${feasible.length} of ${total} nodes fit: ${listNames(feasible)}`;
+  return { phase: 'scheduler.filter', object: ctx.ref, result, detail: { feasible, ...detail }, outcome: feasible.length === 0 ? 'rejected' : 'ok' };
+}
+
+/** postFilterEntries makes one scheduler.postFilter entry per PostFilter plugin that ran. */
+export function postFilterEntries(ctx: TraceContext, run: PostFilterRun): TraceInput[] {
+  const out: TraceInput[] = [];
+  for (const [name, output] of run.perPlugin) {
+    const plugin = ctx.fw.plugins.get(name);
+    const view = viewOf(output.status);
+    const result = view.code === Code.Success
+      ? `${name}: preemption could make room (choosing and evicting victims is not simulated yet)`
+      : `${name}: ${view.reasons.join(', ')}`;
+    const detail: Record<string, unknown> = { ...view, ...(output.result?.detail ?? {}) };
+    if (output.result?.nominatedNodeName !== undefined) detail.nominatedNodeName = output.result.nominatedNodeName;
+    const outcome: TraceInput['outcome'] = view.code === Code.Error ? 'failed' : view.code === Code.Success ? 'ok' : 'rejected';
+    out.push({ phase: 'scheduler.postFilter', object: ctx.ref, ...(plugin ? field(ctx, plugin, ExtensionPoint.PostFilter) : {}), step: { kind: 'plugin', name }, result, detail, outcome });
+  }
+  return out;
+}
+
+/** unschedulableSummary is the phase-level scheduler.postFilter entry carrying the FailedScheduling message. */
+export function unschedulableSummary(ctx: TraceContext, message: string, detail: Record<string, unknown>): TraceInput {
+  return { phase: 'scheduler.postFilter', object: ctx.ref, result: message, detail: { message, ...detail }, outcome: 'rejected' };
+}
+
+/** scoreEntries makes one scheduler.score entry per Score plugin: its raw, normalized and weighted score per node, or its skip. */
+export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, PluginStatus>): TraceInput[] {
+  const t = ctx.tables;
+  const scored = Object.keys(t.scores);
+  return t.scorePlugins.map(({ name, weight, skipped }) => {
+    const plugin = ctx.fw.plugins.get(name);
+    const base = { phase: 'scheduler.score' as const, object: ctx.ref, ...(plugin ? field(ctx, plugin, ExtensionPoint.Score) : {}), step: { kind: 'plugin' as const, name } };
+    const pre = preScore.has(name) ? viewOf(preScore.get(name)!) : undefined;
+    if (skipped) return { ...base, result: `${name} skipped: its PreScore found nothing to score`, detail: { weight, preScore: pre, skipped: true }, outcome: 'ok' };
+    const nodes: Record<string, ScoreCell> = {};
+    for (const node of scored) nodes[node] = t.scores[node]![name]!;
+    const shown = scored.slice(0, MAX_NAMES_IN_RESULT).map((n) => `${n} ${nodes[n]!.weighted}`).join(', ');
+    const more = scored.length > MAX_NAMES_IN_RESULT ? ` and ${scored.length - MAX_NAMES_IN_RESULT} more` : '';
+    return { ...base, result: `${name} (weight ${weight}): ${shown}${more}`, detail: { weight, preScore: pre, nodes }, outcome: 'ok' };
+  });
+}
+
+/** scoreSummary is the phase-level scheduler.score entry: the totals and the chosen node. */
+export function scoreSummary(ctx: TraceContext, chosen: string, tied: readonly string[]): TraceInput {
+  const totals = ctx.tables.totals;
+  const n = Object.keys(totals).length;
+  let result: string;
+  if (n === 0) result = `${chosen} is the only node that fits: no scoring`;
+  else if (tied.length > 1) result = `${chosen} chosen at random among ${tied.length} nodes tied at the highest score ${totals[chosen]} (of ${n} scored)`;
+  else result = `${chosen} has the highest score, ${totals[chosen]}, of ${n} nodes`;
+  return { phase: 'scheduler.score', object: ctx.ref, result, detail: { totals, chosen, tied }, outcome: 'ok' };
+}
