@@ -248,9 +248,23 @@ export class Simulation {
     return this.queue.peek()?.label === 'kubectl delete';
   }
 
+  /**
+   * workloadSettled: Succeeded or Failed, or Running and Ready with no container whose Behavior
+   * still has it exit or fail its liveness probe later (that change is what the user wants to see).
+   */
   private workloadSettled(): boolean {
     const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false);
-    return outcome === 'Running' || outcome === 'Succeeded' || outcome === 'Failed';
+    if (outcome === 'Running') return !this.pods().some((p) => this.changeScripted(p));
+    return outcome === 'Succeeded' || outcome === 'Failed';
+  }
+
+  private changeScripted(pod: Pod): boolean {
+    const name = pod.metadata?.name ?? '';
+    return (pod.spec?.containers ?? []).some((c) => {
+      const b = this.inputs.behavior.containers[`${name}/${c.name}`] ?? this.inputs.behavior.containers[c.name];
+      const terminated = pod.status?.containerStatuses?.find((s) => s.name === c.name)?.state?.terminated;
+      return !terminated && (b?.exitAfterSeconds !== undefined || b?.livenessFailsAfterSeconds !== undefined);
+    });
   }
 }
 

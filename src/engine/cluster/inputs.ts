@@ -120,10 +120,13 @@ export function defaultBehavior(): Behavior {
   return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] };
 }
 
-/** defaultProfile is a kubeadm control plane's flags: no anonymous requests to the API, Node and RBAC authorization. */
+/**
+ * defaultProfile is a kubeadm control plane's flags: anonymous auth on (kube-apiserver's default
+ * --anonymous-auth=true; RBAC then decides what system:anonymous may do), Node and RBAC authorization.
+ */
 export function defaultProfile(): ClusterProfile {
   return {
-    authentication: { anonymous: false, tokens: [] },
+    authentication: { anonymous: true, tokens: [] },
     authorization: { modes: ['Node', 'RBAC'], abac: [] },
     admission: { enable: [], disable: [] },
   };

@@ -62,6 +62,10 @@ export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credent
   const base = { apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), source: doc.file, credentials };
   const got = yield* api.serve({ ...base, verb: 'get', method: 'GET', path: getPath, name }, ref);
   if (got.ok) return { ok: true, printed: `${resourceWord}/${name} unchanged`, ...(got.object ? { object: got.object } : {}), outcome: got };
+  if (got.error.reason === 'Unauthorized') {
+    // kubectl's first requests (discovery) fail the same way, before any file is read: no source is named.
+    return { ok: false, printed: renderKubectlError(got.error), error: got.error, outcome: got };
+  }
   if (got.error.reason !== 'NotFound') {
     // See apply.go: a failed GET is reported as "error when retrieving current configuration of".
     const err = addSourceToError(`retrieving current configuration of:\nResource: "${mapping.group ? `${mapping.group}/` : '/'}${version}, Resource=${mapping.resource}", GroupVersionKind: "${mapping.group ? `${mapping.group}/` : '/'}${version}, Kind=${kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for`, doc.file, got.error);

@@ -1,8 +1,8 @@
 // The kubelet's own admission of a pod: does it fit what is left of the node's allocatable?
-// See pkg/kubelet/lifecycle/predicate.go (generalFilter, InsufficientResourceError).
+// See pkg/kubelet/lifecycle/predicate.go (generalFilter): the kubelet runs the scheduler's noderesources.Fits.
 import type { Node, Pod } from '../api/types';
-import { parseQuantity } from '../api/quantity';
-import { podRequests } from '../api/resources';
+import { Snapshot } from '../scheduler/framework/snapshot';
+import { fits } from '../scheduler/plugins/noderesources-fit';
 
 /** AdmitVerdict is the kubelet's decision on a pod. */
 export interface AdmitVerdict {
@@ -15,32 +15,20 @@ export interface AdmitVerdict {
 
 /**
  * admitPod checks the pod's requests against the node's allocatable minus the requests of the pods
- * already admitted. A rejected pod fails with reason `OutOf<resource>`.
+ * already admitted. A rejected pod fails with reason `OutOf<resource>` and the message of
+ * InsufficientResourceError: `Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000`.
  */
 export function admitPod(node: Node, pod: Pod, admitted: Pod[]): AdmitVerdict {
-  const allocatable = node.status?.allocatable ?? {};
-  const want = podRequests(pod);
-  const used = new Map<string, number>();
-  for (const other of admitted) for (const [r, v] of podRequests(other)) used.set(r, (used.get(r) ?? 0) + v);
-  if (allocatable.pods !== undefined && admitted.length + 1 > parseQuantity(allocatable.pods).value()) {
-    return reject('pods', 1, admitted.length, parseQuantity(allocatable.pods).value());
+  const others = admitted.map((p) => ({ ...p, spec: { ...p.spec!, nodeName: node.metadata?.name } }) as Pod);
+  const nodeInfo = Snapshot.build([node], others).get(node.metadata?.name ?? '')!;
+  const insufficient = fits(pod, nodeInfo);
+  const first = insufficient[0];
+  if (first) {
+    return {
+      admitted: false, reason: `OutOf${first.resourceName}`,
+      message: `Node didn't have enough resource: ${first.resourceName}, requested: ${first.requested}, used: ${first.used}, capacity: ${first.capacity}`,
+      field: 'spec.containers', summary: '',
+    };
   }
-  for (const [resource, requested] of want) {
-    if (requested === 0) continue;
-    const cap = allocatable[resource];
-    const capacity = cap === undefined ? 0 : resource === 'cpu' ? parseQuantity(cap).milliValue() : parseQuantity(cap).value();
-    const inUse = used.get(resource) ?? 0;
-    if (requested + inUse > capacity) return reject(resource, requested, inUse, capacity);
-  }
-  const cpu = want.get('cpu') ?? 0;
-  const memory = want.get('memory') ?? 0;
-  return { admitted: true, summary: `requests cpu ${cpu}m, memory ${memory} bytes fit what the node has left` };
-}
-
-function reject(resource: string, requested: number, used: number, capacity: number): AdmitVerdict {
-  return {
-    admitted: false, reason: `OutOf${resource}`,
-    message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
-    field: 'spec.containers', summary: '',
-  };
+  return { admitted: true, summary: `the pod's requests fit what the node has left (${admitted.length} other pod(s) admitted)` };
 }

@@ -11,7 +11,8 @@ export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
   source: 'staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go',
   handles: (a) => a.namespace !== '' && a.kind !== 'Namespace',
-  validate(a, ctx) {
+  // Lifecycle implements Admit, so it runs first in the mutating pass, before any plugin looks the namespace up.
+  admit(a, ctx) {
     if (a.operation !== 'CREATE') return {};
     const ns = ctx.store.get<Namespace>('Namespace', undefined, a.namespace);
     if (!ns) return { error: notFound('namespaces', '', a.namespace), note: `namespace "${a.namespace}" does not exist` };
