@@ -13,7 +13,7 @@ import { Kubelet } from './kubelet/kubelet';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
-import { isSleep, type Steps } from './runtime/step';
+import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
 import { computeOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
 
@@ -120,7 +120,19 @@ export class Simulation {
         this.clock.now = Math.max(this.clock.now, task.at);
         this.running = { gen: task.task(), label: task.label };
       }
-      const r = this.running.gen.next();
+      let r: IteratorResult<StepYield, void>;
+      try {
+        r = this.running.gen.next();
+      } catch (err) {
+        // A fault in one task must not end the run: it is recorded where it happened and the task stops.
+        const label = this.running.label;
+        this.running = undefined;
+        const last = this.recorder.trace.at(-1);
+        return this.recorder.record({
+          phase: last?.phase ?? 'kubectl.validate', ...(last?.object ? { object: last.object } : {}),
+          result: `internal error in ${label}: ${(err as Error)?.message ?? String(err)}`, detail: { task: label, stack: String((err as Error)?.stack ?? '') }, outcome: 'failed',
+        });
+      }
       if (r.done) {
         this.running = undefined;
         continue;
