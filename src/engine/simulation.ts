@@ -1,10 +1,10 @@
 // The simulation facade: load the inputs, run the lifecycle step by step, pause, snapshot, and report the outcome.
 import type { KubeObject, Pod } from './api/types';
-import { refOf } from './api/types';
+import { objectRef, refOf } from './api/types';
 import { ApiServer } from './apiserver/server';
 import { bootstrapCluster } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
-import { Store, type StoreSnapshot } from './cluster/store';
+import { RESOURCES, Store, type StoreSnapshot } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { Controllers } from './controllers/manager';
 import { apply, deleteRequest, type Credentials } from './kubectl/apply';
@@ -86,6 +86,12 @@ export class Simulation {
       }
     });
     this.credentials = credentialsOf(inputs);
+    // The manifest's documents are known by kubectl's reference before the server stores them.
+    for (const doc of inputs.manifest) {
+      const meta = doc.object.metadata;
+      const namespaced = RESOURCES[String(doc.object.kind)]?.namespaced ?? true;
+      if (meta?.name) this.sources.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
+    }
     this.queue.push(0, 'kubectl apply', () => this.applyAll());
   }
 

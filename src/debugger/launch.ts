@@ -1,0 +1,194 @@
+// The launch attributes of a `pod-lifecycle` debug configuration: checked one by one and turned into the
+// engine's RunFiles and SimulationOptions, with errors a person can act on and a stable id for each kind.
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
+import { loadRunFiles } from '../engine/cluster/files';
+import { InputError, type SimulationInputs } from '../engine/cluster/inputs';
+import { parseDuration } from '../engine/runtime/durations';
+import type { SimulationOptions } from '../engine/simulation';
+
+/** ErrorId lists the stable ids of the errors the adapter answers with; a client may key on them. */
+export const ErrorId = {
+  /** invalidLaunchAttribute: a launch attribute has the wrong type or an impossible value. */
+  invalidLaunchAttribute: 3001,
+  /** unreadableManifest: the manifest file cannot be read or parsed. */
+  unreadableManifest: 3002,
+  /** unreadableCluster: a cluster file cannot be read or parsed. */
+  unreadableCluster: 3003,
+  /** unreadableBehavior: the behavior file cannot be read or parsed. */
+  unreadableBehavior: 3004,
+  /** unreadableKubeconfig: the kubeconfig cannot be read, or has no usable context or user. */
+  unreadableKubeconfig: 3005,
+  /** alreadyLaunched: a second launch in the same session. */
+  alreadyLaunched: 3006,
+  /** notLaunched: a request that needs a running lifecycle came before launch. */
+  notLaunched: 3010,
+  /** notStopped: a request that needs a paused lifecycle came while it was not paused (or had ended). */
+  notStopped: 3011,
+  /** unknownReference: a thread, frame, variables or source reference the adapter did not hand out. */
+  unknownReference: 3012,
+  /** unsupported: a request the adapter does not implement. */
+  unsupported: 3013,
+  /** engineFailure: the simulation threw; a bug, reported rather than crashing the session. */
+  engineFailure: 3020,
+} as const;
+
+/** LaunchError is a launch the adapter refuses: `id` is one of ErrorId, `message` is shown to the user as it is. */
+export class LaunchError extends Error {
+  constructor(readonly id: number, message: string) {
+    super(message);
+    this.name = 'LaunchError';
+  }
+}
+
+/** LaunchArguments are the attributes of package.json's `configurationAttributes.launch`, as they arrive (unchecked). */
+export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  manifest?: unknown;
+  cluster?: unknown;
+  behavior?: unknown;
+  kubeconfig?: unknown;
+  context?: unknown;
+  token?: unknown;
+  anonymous?: unknown;
+  as?: unknown;
+  asGroups?: unknown;
+  stopOnEntry?: unknown;
+  seed?: unknown;
+  for?: unknown;
+  delete?: unknown;
+  gracePeriod?: unknown;
+  force?: unknown;
+  /** trace logs the Debug Adapter Protocol traffic to the Debug Console (as mock-debug's `trace`). */
+  trace?: unknown;
+}
+
+/** LaunchPlan is a checked launch: which files to read, how to run the simulation and how to start the session. */
+export interface LaunchPlan {
+  files: RunFiles;
+  options: SimulationOptions;
+  stopOnEntry: boolean;
+  noDebug: boolean;
+}
+
+/** planLaunch checks the launch attributes and returns the plan; it throws a LaunchError naming the first bad attribute. */
+export function planLaunch(args: LaunchArguments): LaunchPlan {
+  const manifest = optionalString(args, 'manifest');
+  if (manifest === undefined) throw invalid('"manifest" is required: the path of the Kubernetes manifest (YAML) to run, e.g. "${file}"');
+  const clusters = clusterList(args.cluster);
+  const behavior = optionalString(args, 'behavior');
+  const files: RunFiles = { manifest, clusters, identity: identityOf(args), ...(behavior !== undefined ? { behavior } : {}) };
+  const options: SimulationOptions = { snapshots: true };
+  const seed = optionalInteger(args, 'seed');
+  if (seed !== undefined) options.seed = seed;
+  const forText = optionalString(args, 'for');
+  if (forText !== undefined) {
+    const ms = parseDuration(forText);
+    if (ms === undefined || ms <= 0) throw invalid(`"for" must be a duration such as 90s, 5m or 1h30m, not "${forText}"`);
+    options.forMs = ms;
+  }
+  const gracePeriod = optionalInteger(args, 'gracePeriod');
+  const force = optionalBoolean(args, 'force');
+  if (optionalBoolean(args, 'delete') === true) {
+    options.delete = { ...(gracePeriod !== undefined ? { gracePeriodSeconds: gracePeriod } : {}), ...(force === true ? { force: true } : {}) };
+  } else if (gracePeriod !== undefined || force === true) {
+    throw invalid('"gracePeriod" and "force" go with "delete": true, as --grace-period and --force go with kubectl delete');
+  }
+  return {
+    files,
+    options,
+    stopOnEntry: optionalBoolean(args, 'stopOnEntry') ?? false,
+    noDebug: optionalBoolean(args, 'noDebug') ?? false,
+  };
+}
+
+/** loadLaunch reads the plan's files from disk; an unreadable or malformed file is a LaunchError that names it. */
+export function loadLaunch(plan: LaunchPlan): SimulationInputs {
+  try {
+    return loadRunFiles(plan.files, (path) => readFileSync(resolve(path), 'utf8'));
+  } catch (err) {
+    if (err instanceof InputError) throw inputProblem(plan.files, err);
+    throw err;
+  }
+}
+
+/** inputProblem says which of the inputs an InputError is about: "Cannot read the manifest: pod.yaml:1: ...". */
+function inputProblem(files: RunFiles, err: InputError): LaunchError {
+  const message = err.message.replace(/\n/g, ' ');
+  if (err.file === files.manifest) return new LaunchError(ErrorId.unreadableManifest, `Cannot read the manifest: ${message}`);
+  if (files.identity.kind === 'kubeconfig' && err.file === files.identity.file) return new LaunchError(ErrorId.unreadableKubeconfig, `Cannot read the kubeconfig: ${message}`);
+  if (err.file === files.behavior) return new LaunchError(ErrorId.unreadableBehavior, `Cannot read the behavior file: ${message}`);
+  if (files.clusters.includes(err.file)) return new LaunchError(ErrorId.unreadableCluster, `Cannot read the cluster file: ${message}`);
+  // A file named inside another (a kubeconfig's client-certificate, say) or the embedded cluster.
+  return new LaunchError(ErrorId.unreadableCluster, `Cannot read the inputs: ${message}`);
+}
+
+/** identityOf picks the one identity the attributes ask for, as kubectl's flags would. */
+function identityOf(args: LaunchArguments): IdentitySpec {
+  const kubeconfig = optionalString(args, 'kubeconfig');
+  const context = optionalString(args, 'context');
+  const token = optionalString(args, 'token');
+  const anonymous = optionalBoolean(args, 'anonymous') === true;
+  const as = optionalString(args, 'as');
+  const asGroups = stringList(args.asGroups, 'asGroups');
+  const chosen = [kubeconfig !== undefined && '"kubeconfig"', token !== undefined && '"token"', anonymous && '"anonymous"', as !== undefined && '"as"'].filter((c): c is string => typeof c === 'string');
+  if (chosen.length > 1) throw invalid(`${chosen.join(' and ')} cannot be used together: choose one identity`);
+  if (context !== undefined && kubeconfig === undefined) throw invalid('"context" goes with "kubeconfig": it names a context of that file');
+  if (asGroups.length > 0 && as === undefined) throw invalid('"asGroups" goes with "as": they are the groups of the impersonated user');
+  if (kubeconfig !== undefined) return { kind: 'kubeconfig', file: kubeconfig, ...(context !== undefined ? { context } : {}) };
+  if (token !== undefined) return { kind: 'token', token };
+  if (anonymous) return { kind: 'anonymous' };
+  if (as !== undefined) return { kind: 'impersonate', user: as, groups: asGroups };
+  return { kind: 'default' };
+}
+
+function invalid(message: string): LaunchError {
+  return new LaunchError(ErrorId.invalidLaunchAttribute, `Invalid launch configuration: ${message}.`);
+}
+
+type Key = keyof LaunchArguments & string;
+
+/** optionalString reads a string attribute; an empty string counts as absent, as launch.json defaults are empty. */
+function optionalString(args: LaunchArguments, key: Key): string | undefined {
+  const value = args[key];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(`"${key}" must be a string, not ${describe(value)}`);
+  return value;
+}
+
+function optionalBoolean(args: LaunchArguments, key: Key): boolean | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalid(`"${key}" must be true or false, not ${describe(value)}`);
+  return value;
+}
+
+function optionalInteger(args: LaunchArguments, key: Key): number | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalid(`"${key}" must be a whole number of 0 or more, not ${describe(value)}`);
+  return value;
+}
+
+/** clusterList reads `cluster`: one path or a list of paths. */
+function clusterList(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  if (typeof value === 'string') return [value];
+  return stringList(value, 'cluster');
+}
+
+function stringList(value: unknown, key: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string' && v !== '')) {
+    throw invalid(`"${key}" must be ${key === 'cluster' ? 'a path or ' : ''}a list of non-empty strings, not ${describe(value)}`);
+  }
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}

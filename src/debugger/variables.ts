@@ -1,0 +1,103 @@
+// The Variables view: JSON values (stored objects, decisions, events) rendered one level at a time behind
+// variablesReference handles that live until the next stop; large arrays are paged, nothing is walked in advance.
+import { Handles } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+
+/** PAGE_THRESHOLD is the length from which an array is shown as indexed children the client pages through. */
+export const PAGE_THRESHOLD = 100;
+
+const PREVIEW_LENGTH = 80;
+
+type Container = Record<string, unknown> | readonly unknown[];
+
+/** VariableStore hands out references to values and renders their children on request. */
+export class VariableStore {
+  private handles = new Handles<Container>();
+
+  /** reset forgets every reference handed out: called at each stop, as references are only valid while stopped. */
+  reset(): void {
+    this.handles.reset();
+  }
+
+  /** reference returns a handle to expand a value, or 0 for values with no children. */
+  reference(value: unknown): number {
+    return isContainer(value) && size(value) > 0 ? this.handles.create(value) : 0;
+  }
+
+  /** has tells whether a reference was handed out since the last reset. */
+  has(ref: number): boolean {
+    return this.handles.get(ref) !== undefined;
+  }
+
+  /** children renders the children of a reference; `start`/`count` page through an array's indexed children. */
+  children(ref: number, args: Pick<DebugProtocol.VariablesArguments, 'filter' | 'start' | 'count'> = {}): DebugProtocol.Variable[] | undefined {
+    const value = this.handles.get(ref);
+    if (value === undefined) return undefined;
+    if (isArray(value)) {
+      if (args.filter === 'named') return [];
+      const start = Math.max(0, args.start ?? 0);
+      const end = args.count ? Math.min(value.length, start + args.count) : value.length;
+      const out: DebugProtocol.Variable[] = [];
+      for (let i = start; i < end; i++) out.push(this.variable(String(i), value[i]));
+      return out;
+    }
+    if (args.filter === 'indexed') return [];
+    return Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => this.variable(k, v));
+  }
+
+  /** variable renders one named value: its one-line preview, and a reference when it can be expanded. */
+  variable(name: string, value: unknown): DebugProtocol.Variable {
+    const variable: DebugProtocol.Variable = { name, value: preview(value), type: typeName(value), variablesReference: this.reference(value) };
+    if (isArray(value) && value.length >= PAGE_THRESHOLD) variable.indexedVariables = value.length;
+    return variable;
+  }
+}
+
+/** preview renders a value on one line: strings quoted, objects by their first keys, Kubernetes objects by kind and name. */
+export function preview(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined || typeof value !== 'object') return String(value);
+  if (isArray(value)) return `[${value.length}] ${clip(value.map(shortPreview).join(', '))}`.trimEnd();
+  const record = value as Record<string, unknown>;
+  const meta = record.metadata;
+  if (typeof record.kind === 'string' && isRecord(meta) && typeof meta.name === 'string') {
+    return `${record.kind} ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${meta.name}`;
+  }
+  if (typeof record.reason === 'string' && typeof record.message === 'string') {
+    return clip(`${typeof record.type === 'string' ? `${record.type} ` : ''}${record.reason}: ${record.message}`); // a Kubernetes Event
+  }
+  const entries = Object.entries(record).filter(([, v]) => v !== undefined);
+  return `{${clip(entries.map(([k, v]) => `${k}: ${shortPreview(v)}`).join(', '))}}`;
+}
+
+function shortPreview(value: unknown): string {
+  if (isArray(value)) return `[${value.length}]`;
+  if (isRecord(value)) return typeof value.name === 'string' ? `{name: ${JSON.stringify(value.name)}, …}` : '{…}';
+  return preview(value);
+}
+
+function clip(text: string): string {
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (isArray(value)) return 'array';
+  return typeof value;
+}
+
+function isArray(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isContainer(value: unknown): value is Container {
+  return typeof value === 'object' && value !== null;
+}
+
+function size(value: Container): number {
+  return isArray(value) ? value.length : Object.keys(value).length;
+}

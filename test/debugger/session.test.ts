@@ -1,0 +1,311 @@
+// Tests the debug adapter at its boundary: dist/debugAdapter.js over stdio, driven by the DAP test client.
+// Assumes `npm test`'s pretest ran the build; every wait is for an event or a response, never a sleep.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+
+const root = resolve(__dirname, '..', '..', '..');
+const adapter = join(root, 'dist', 'debugAdapter.js');
+const podYaml = join(root, 'examples', 'pod.yaml');
+const deploymentYaml = join(root, 'examples', 'deployment.yaml');
+const tooBigYaml = join(root, 'test', 'debugger', 'fixtures', 'too-big.yaml');
+
+/** withSession runs a test against a fresh adapter process and always disconnects it. */
+async function withSession(body: (dc: DebugClient) => Promise<void>): Promise<void> {
+  const dc = new DebugClient('node', adapter, 'pod-lifecycle');
+  await dc.start();
+  try {
+    await body(dc);
+  } finally {
+    await dc.stop();
+  }
+}
+
+/**
+ * start goes through the handshake as VS Code does — initialize, the function breakpoints, launch and
+ * configurationDone — and returns the first `stopped` (or `terminated`) event after it.
+ */
+async function start(dc: DebugClient, args: Record<string, unknown>, breakpoints: string[] = [], waitFor: 'stopped' | 'terminated' = 'stopped'): Promise<{ event: DebugProtocol.Event; breakpoints: DebugProtocol.Breakpoint[] }> {
+  const initialized = dc.waitForEvent('initialized');
+  await dc.initializeRequest();
+  await initialized;
+  const set = await dc.setFunctionBreakpointsRequest({ breakpoints: breakpoints.map((name) => ({ name })) });
+  const event = dc.waitForEvent(waitFor);
+  const launched = dc.launchRequest({ manifest: podYaml, ...args } as DebugProtocol.LaunchRequestArguments);
+  await dc.configurationDoneRequest();
+  await launched;
+  return { event: await event, breakpoints: set.body.breakpoints };
+}
+
+/** resume sends a continue or step request and waits for the stop it leads to. */
+async function resume(dc: DebugClient, request: 'continueRequest' | 'nextRequest' | 'stepInRequest' | 'stepOutRequest', threadId: number): Promise<DebugProtocol.StoppedEvent> {
+  const stopped = dc.waitForEvent('stopped');
+  await dc[request]({ threadId });
+  return (await stopped) as DebugProtocol.StoppedEvent;
+}
+
+async function topFrames(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
+  return (await dc.stackTraceRequest({ threadId })).body.stackFrames;
+}
+
+/** stepInToSubStep steps in until the top frame is a sub-step (three frames), within the phase's few entries. */
+async function stepInToSubStep(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
+  let frames = await topFrames(dc, threadId);
+  for (let steps = 0; frames.length < 3 && steps < 10; steps++) {
+    assert.equal((await resume(dc, 'stepInRequest', threadId)).body.reason, 'step');
+    frames = await topFrames(dc, threadId);
+  }
+  return frames;
+}
+
+async function threadName(dc: DebugClient, threadId: number): Promise<string | undefined> {
+  return (await dc.threadsRequest()).body.threads.find((t) => t.id === threadId)?.name;
+}
+
+async function variables(dc: DebugClient, variablesReference: number): Promise<Map<string, DebugProtocol.Variable>> {
+  const body = (await dc.variablesRequest({ variablesReference })).body;
+  return new Map(body.variables.map((v) => [v.name, v]));
+}
+
+test('Initialize declares the capabilities the adapter implements and nothing it does not', async () => {
+  await withSession(async (dc) => {
+    const initialized = dc.waitForEvent('initialized');
+    const caps = (await dc.initializeRequest()).body ?? {};
+    await initialized;
+    assert.equal(caps.supportsConfigurationDoneRequest, true);
+    assert.equal(caps.supportsFunctionBreakpoints, true);
+    assert.equal(caps.supportsTerminateRequest, true);
+    assert.equal(caps.supportsDelayedStackTraceLoading, true);
+    assert.notEqual(caps.supportsStepBack, true);
+    assert.notEqual(caps.supportsConditionalBreakpoints, true);
+  });
+});
+
+test('Launching with stopOnEntry stops before the first phase, on the pod\'s thread, at the top of the manifest', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, { stopOnEntry: true });
+    assert.equal(event.body.reason, 'entry');
+    assert.equal(await threadName(dc, event.body.threadId), 'Pod default/web');
+    const [frame, ...rest] = await topFrames(dc, event.body.threadId);
+    assert.equal(rest.length, 0);
+    assert.equal(frame?.name, 'kubectl apply -f pod.yaml');
+    assert.equal(frame?.source?.path, podYaml);
+    assert.equal(frame?.line, 2, 'the document starts at apiVersion, line 2');
+  });
+});
+
+const breakpointCases = [
+  { name: 'A breakpoint on a phase name stops in that phase', breakpoint: 'scheduler.bind', phase: 'scheduler.bind' },
+  { name: 'A breakpoint on an alias stops in the phase it stands for', breakpoint: 'sandbox', phase: 'kubelet.sandbox' },
+  { name: 'A breakpoint on a prefix stops in the first phase that starts with it', breakpoint: 'kubelet.*', phase: 'kubelet.admit' },
+];
+
+for (const c of breakpointCases) {
+  test(`${c.name} (${c.breakpoint}), on the pod's thread`, async () => {
+    await withSession(async (dc) => {
+      const { event, breakpoints } = await start(dc, {}, [c.breakpoint]);
+      assert.equal(breakpoints[0]?.verified, true);
+      assert.equal(event.body.reason, 'function breakpoint');
+      assert.deepEqual(event.body.hitBreakpointIds, [breakpoints[0]?.id]);
+      assert.equal(await threadName(dc, event.body.threadId), 'Pod default/web');
+      const frames = await topFrames(dc, event.body.threadId);
+      assert.equal(frames[0]?.name, c.phase);
+    });
+  });
+}
+
+test('A breakpoint on a name that is no phase is unverified and says why', async () => {
+  await withSession(async (dc) => {
+    const { breakpoints } = await start(dc, {}, ['scheduler.bnid', 'bind'], 'stopped');
+    assert.equal(breakpoints[0]?.verified, false);
+    assert.match(breakpoints[0]?.message ?? '', /names no phase/);
+    assert.equal(breakpoints[1]?.verified, true);
+  });
+});
+
+const locationCases = [
+  { name: 'The top frame of an image pull points at the image line of the manifest', breakpoint: 'kubelet.imagePull', manifest: podYaml, line: 11, column: 7, endColumn: 24 },
+  { name: 'A field the manifest does not write (spec.nodeName at bind) points at its nearest written parent, spec', breakpoint: 'scheduler.bind', manifest: podYaml, line: 8, column: 1, endColumn: 5 },
+  { name: 'A Deployment\'s pod points into the Deployment\'s pod template', breakpoint: 'scheduler.bind', manifest: deploymentYaml, line: 17, column: 5, endColumn: 9 },
+];
+
+for (const c of locationCases) {
+  test(c.name, async () => {
+    await withSession(async (dc) => {
+      const { event } = await start(dc, { manifest: c.manifest }, [c.breakpoint]);
+      const top = (await topFrames(dc, event.body.threadId))[0];
+      assert.equal(top?.source?.path, c.manifest);
+      assert.deepEqual({ line: top?.line, column: top?.column, endColumn: top?.endColumn }, { line: c.line, column: c.column, endColumn: c.endColumn });
+    });
+  });
+}
+
+test('The frames of a sub-step go component › phase › sub-step, the most specific on top', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, {}, ['filter']);
+    const names = (await stepInToSubStep(dc, event.body.threadId)).map((f) => f.name);
+    assert.match(names[0] ?? '', /^scheduler\.filter › plugin [A-Za-z]+$/);
+    assert.deepEqual(names.slice(1), ['scheduler.filter', 'kube-scheduler (Pod/default/web)']);
+  });
+});
+
+test('A Deployment\'s pods are threads of their own beside the control plane', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, { manifest: deploymentYaml }, ['scheduler.bind']);
+    assert.match((await threadName(dc, event.body.threadId)) ?? '', /^Pod default\/web-[a-z0-9]+-[a-z0-9]{5}$/);
+    const threads = (await dc.threadsRequest()).body.threads.map((t) => t.name);
+    assert.equal(threads[0], 'control plane');
+    assert.equal(threads.filter((t) => t.startsWith('Pod default/web-')).length, 3);
+  });
+});
+
+test('The variables show the stored Pod, the decision and the events so far', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, {}, ['scheduler.bind']);
+    const frameId = (await topFrames(dc, event.body.threadId))[0]!.id;
+    const scopes = (await dc.scopesRequest({ frameId })).body.scopes;
+    assert.deepEqual(scopes.map((s) => s.name), ['Pod', 'Decision', 'Events']);
+    const pod = await variables(dc, scopes[0]!.variablesReference);
+    assert.equal(pod.get('kind')?.value, '"Pod"');
+    const metadata = await variables(dc, pod.get('metadata')!.variablesReference);
+    assert.equal(metadata.get('name')?.value, '"web"');
+    const decision = await variables(dc, scopes[1]!.variablesReference);
+    assert.match(decision.get('result')?.value ?? '', /DefaultBinder/);
+    assert.equal(decision.get('field')?.value, '"spec.nodeName"');
+  });
+});
+
+test('stepIn reaches the sub-steps of a phase; next and stepOut go on to the next phase-level entry', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, {}, ['scheduler.filter']);
+    const thread = event.body.threadId;
+    const subStep = await stepInToSubStep(dc, thread);
+    assert.match(subStep[0]?.name ?? '', /^scheduler\.filter › /);
+    for (const request of ['nextRequest', 'stepOutRequest'] as const) {
+      const stopped = await resume(dc, request, thread);
+      assert.equal(stopped.body.reason, 'step');
+      assert.equal(stopped.body.threadId, thread);
+      const frames = await topFrames(dc, thread);
+      assert.equal(frames.length, 2, `${request} stops on a phase-level entry (phase and component frames), not on ${frames[0]?.name}`);
+    }
+  });
+});
+
+test('Continue with no breakpoint runs to the end, prints the events and the outcome, and terminates', async () => {
+  await withSession(async (dc) => {
+    const output: DebugProtocol.OutputEvent['body'][] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    const { event } = await start(dc, { stopOnEntry: true });
+    const exited = dc.waitForEvent('exited');
+    const terminated = dc.waitForEvent('terminated');
+    await dc.continueRequest({ threadId: event.body.threadId });
+    assert.equal((await exited).body.exitCode, 0);
+    await terminated;
+    assert.ok(output.some((o) => o.category === 'console' && /Normal {2}Scheduled {2}pod\/web .*Successfully assigned default\/web to worker-/.test(o.output)));
+    assert.ok(output.some((o) => o.category === 'stdout' && o.output === 'pod/web created\n'));
+    assert.ok(output.some((o) => o.category === 'stdout' && o.output === 'Outcome: Running\n'));
+    await assert.rejects(dc.stackTraceRequest({ threadId: event.body.threadId }), /has ended/);
+  });
+});
+
+test('A Warning event goes to stderr, and a lifecycle that stops short exits with 1', async () => {
+  await withSession(async (dc) => {
+    const output: DebugProtocol.OutputEvent['body'][] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    const exited = dc.waitForEvent('exited');
+    await start(dc, { manifest: tooBigYaml }, [], 'terminated');
+    assert.equal((await exited).body.exitCode, 1);
+    assert.ok(output.some((o) => o.category === 'stderr' && /Warning {2}FailedScheduling {2}pod\/big .*0\/3 nodes are available: .*Insufficient cpu/.test(o.output)));
+    assert.ok(output.some((o) => o.category === 'stderr' && o.output === 'Outcome: Pending\n'));
+  });
+});
+
+test('Terminate while paused ends the run and the session', async () => {
+  await withSession(async (dc) => {
+    await start(dc, { stopOnEntry: true });
+    const terminated = dc.waitForEvent('terminated');
+    await dc.terminateRequest();
+    await terminated;
+    await assert.rejects(dc.nextRequest({ threadId: 1 }), /has ended/);
+  });
+});
+
+test('The embedded default cluster, which has no file, is served by a source request', async () => {
+  await withSession(async (dc) => {
+    await start(dc, { stopOnEntry: true });
+    const content = (await dc.sourceRequest({ sourceReference: 1, source: { name: 'default-cluster.yaml', sourceReference: 1 } })).body.content;
+    assert.match(content, /^# The embedded default cluster/);
+    await assert.rejects(dc.sourceRequest({ sourceReference: 7 }), /no source 7/);
+  });
+});
+
+test('Run Without Debugging prints the timeline and terminates without stopping', async () => {
+  await withSession(async (dc) => {
+    const output: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+    await start(dc, { noDebug: true, stopOnEntry: true }, ['scheduler.bind'], 'terminated');
+    const text = output.join('');
+    assert.match(text, /TIMELINE/);
+    assert.match(text, /scheduler\.bind/);
+    assert.match(text, /OUTCOME Running/);
+  });
+});
+
+test('Launching a manifest that does not exist answers with an error naming the file', async () => {
+  await withSession(async (dc) => {
+    await dc.initializeRequest();
+    await assert.rejects(dc.launchRequest({ manifest: 'missing.yaml' } as DebugProtocol.LaunchRequestArguments), {
+      message: 'Cannot read the manifest: missing.yaml:1: cannot read the file: no such file',
+    });
+  });
+});
+
+const invalidLaunchCases = [
+  { name: 'no manifest', args: { manifest: undefined }, want: /"manifest" is required/ },
+  { name: 'a negative seed', args: { seed: -1 }, want: /"seed" must be a whole number/ },
+  { name: 'a duration that is none', args: { for: 'soon' }, want: /"for" must be a duration/ },
+  { name: 'a grace period without delete', args: { gracePeriod: 5 }, want: /go with "delete": true/ },
+  { name: 'two identities', args: { token: 'abc', anonymous: true }, want: /"token" and "anonymous" cannot be used together/ },
+  { name: 'a cluster that is not a path', args: { cluster: 3 }, want: /"cluster" must be a path or a list/ },
+];
+
+for (const c of invalidLaunchCases) {
+  test(`Launching with ${c.name} is refused with a message that says what to fix`, async () => {
+    await withSession(async (dc) => {
+      await dc.initializeRequest();
+      await assert.rejects(dc.launchRequest({ manifest: podYaml, ...c.args } as DebugProtocol.LaunchRequestArguments), (err: Error) => {
+        assert.match(err.message, /^Invalid launch configuration: /);
+        assert.match(err.message, c.want);
+        return true;
+      });
+    });
+  });
+}
+
+const earlyRequestCases = [
+  { name: 'stackTrace', send: (dc: DebugClient) => dc.stackTraceRequest({ threadId: 1 }) },
+  { name: 'continue', send: (dc: DebugClient) => dc.continueRequest({ threadId: 1 }) },
+  { name: 'scopes', send: (dc: DebugClient) => dc.scopesRequest({ frameId: 1 }) },
+  { name: 'variables', send: (dc: DebugClient) => dc.variablesRequest({ variablesReference: 1 }) },
+];
+
+for (const c of earlyRequestCases) {
+  test(`${c.name} before launch answers with an error instead of hanging`, async () => {
+    await withSession(async (dc) => {
+      await dc.initializeRequest();
+      await assert.rejects(c.send(dc), /needs a launch first/);
+    });
+  });
+}
+
+test('A stale variables reference after the run moved on answers with an error', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, {}, ['scheduler.filter']);
+    const frameId = (await topFrames(dc, event.body.threadId))[0]!.id;
+    const podRef = (await dc.scopesRequest({ frameId })).body.scopes[0]!.variablesReference;
+    await resume(dc, 'stepInRequest', event.body.threadId);
+    await assert.rejects(dc.variablesRequest({ variablesReference: podRef }), /moved on/);
+  });
+});
