@@ -63,6 +63,12 @@ const cases: { name: string; manifest: string; options?: SimulationOptions; iden
     outcome: 'Failed',
   },
   {
+    name: 'an image that does not exist leaves the pod Pending in ImagePullBackOff, retried after 10 s, 20 s, 40 s',
+    manifest: `${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`,
+    options: { forMs: 120_000 }, outcome: 'Pending',
+    event: { reason: 'Pulling', message: 'Pulling image "nginx:1.27"', at: 76 },
+  },
+  {
     name: 'deletion waits for a container that ignores SIGTERM until the grace period ends',
     manifest: `${pod(`  terminationGracePeriodSeconds: 10\n${nginx}`)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\ncontainers:\n  app: {sigtermSeconds: never}\n`,
     options: { delete: {} }, outcome: 'Deleted', kubectl: 'pod/web created\npod "web" deleted from default namespace',
@@ -89,6 +95,20 @@ for (const c of cases) {
     }
   });
 }
+
+test('a failed pull reports the runtime\'s error and the back-off on the container', () => {
+  const sim = simulate(`${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`, { forMs: 5000 });
+  const messages = sim.result().events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
+  assert.deepEqual(messages.slice(2), [
+    'Warning Failed: Failed to pull image "nginx:1.27": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.27": failed to resolve reference "docker.io/library/nginx:1.27": docker.io/library/nginx:1.27: not found',
+    'Warning Failed: Error: ErrImagePull',
+    'Normal BackOff: Back-off pulling image "nginx:1.27"',
+    'Warning Failed: Error: ImagePullBackOff',
+  ]);
+  const waiting = sim.store.get<Pod>('Pod', 'default', 'web')?.status?.containerStatuses?.[0]?.state?.waiting;
+  assert.equal(waiting?.reason, 'ImagePullBackOff');
+  assert.match(waiting?.message ?? '', /^Back-off pulling image "nginx:1\.27": ErrImagePull: rpc error: code = NotFound/);
+});
 
 test('a running pod has the conditions, IP and container state the kubelet reports', () => {
   const sim = simulate(pod(nginx));

@@ -1,8 +1,8 @@
 // Starting one container: its image, CreateContainer, StartContainer and the postStart hook, with the kubelet's events.
 // See pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
-import type { Container } from '../api/types';
+import type { Container, Pod } from '../api/types';
 import type { EngineContext } from '../context';
-import type { ContainerBehavior } from '../cluster/inputs';
+import type { ContainerBehavior, ImageBehavior } from '../cluster/inputs';
 import { sleep, type Steps } from '../runtime/step';
 import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
@@ -58,12 +58,35 @@ export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: Cont
   };
   yield* sleep(waitMs + pullMs);
   if (state.terminating) return false;
+  const failure = pullFailure(c.imageRef, behavior, state.pod);
+  if (failure) {
+    c.state = 'waiting'; c.reason = 'ErrImagePull'; c.message = failure;
+    emit('Warning', 'Failed', `Failed to pull image "${spec.image}": ${failure}`, field);
+    emit('Warning', 'Failed', 'Error: ErrImagePull', field);
+    yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `ErrImagePull: ${failure}`, detail: { error: failure }, outcome: 'failed' };
+    return false;
+  }
   images.present.add(c.imageRef);
   c.imageID = imageID(c.imageRef);
   const size = imageSize(behavior);
   emit('Normal', 'Pulled', pulledMessage(spec.image ?? '', pullMs, waitMs + pullMs, size), field);
   yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `pulled ${c.imageRef} in ${pullMs / 1000}s (${size} bytes)`, detail: { imageID: c.imageID, size } };
   return true;
+}
+
+/**
+ * pullFailure is the runtime's error for an image the Behavior says is missing, or private to a
+ * pull secret the pod does not have; undefined when the pull succeeds. The texts are containerd's.
+ */
+export function pullFailure(imageRef: string, behavior: ImageBehavior | undefined, pod: Pod): string | undefined {
+  if (behavior?.exists === false) {
+    return `rpc error: code = NotFound desc = failed to pull and unpack image "${imageRef}": failed to resolve reference "${imageRef}": ${imageRef}: not found`;
+  }
+  const secret = behavior?.pullSecret;
+  if (secret && !(pod.spec?.imagePullSecrets ?? []).some((s) => s.name === secret)) {
+    return `rpc error: code = Unknown desc = failed to pull and unpack image "${imageRef}": failed to resolve reference "${imageRef}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`;
+  }
+  return undefined;
 }
 
 /** startContainer creates and starts a container whose image is ready, then runs its postStart hook. */

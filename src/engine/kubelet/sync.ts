@@ -6,6 +6,7 @@ import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, ensureImage, randomHex, startContainer } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { retryImagePull } from './image-backoff';
 import { watchContainer } from './probes';
 
 /** PAUSE_IMAGE is the sandbox image a 1.36 kubelet and containerd use. See cmd/kubeadm/app/constants (PauseVersion). */
@@ -66,16 +67,18 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   };
   for (const c of regular) {
     const spec = specOf(state.pod, c);
+    const watch = () => ctx.schedule(0, `kubelet ${kubelet.name}: watch ${state.ref} ${c.name}`, () => watchContainer(ctx, kubelet, state, c, spec));
     if (!(yield* ensureImage(ctx, state, c, spec, kubelet.images, emit))) {
       yield* kubelet.writeStatus(state, `container ${c.name} cannot start`);
       if (state.terminating) return;
+      if (c.reason === 'ErrImagePull') ctx.schedule(0, `kubelet ${kubelet.name}: image back-off ${state.ref} ${c.name}`, () => retryImagePull(ctx, kubelet, state, c, spec, watch));
       continue;
     }
     if (!(yield* startContainer(ctx, state, c, spec, emit))) {
       if (state.terminating) return;
       continue;
     }
-    ctx.schedule(0, `kubelet ${kubelet.name}: watch ${state.ref} ${c.name}`, () => watchContainer(ctx, kubelet, state, c, spec));
+    watch();
   }
   yield* kubelet.writeStatus(state, 'containers started');
 }
