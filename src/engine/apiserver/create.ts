@@ -6,6 +6,7 @@ import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
+import { decodeBody } from './decode';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
 import { prepareObjectForCreate } from './registry';
@@ -17,7 +18,11 @@ import { validateObject } from './validation';
 /** createObject serves a create request whose user is authenticated and authorized. */
 export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, generatedName: string | undefined): Steps<ApiOutcome> {
   const user = req.user as UserInfo;
-  const defaulted = applyDefaults(deepClone(req.object ?? {}));
+  // Decoding the body into the kind's Go type comes before admission (createHandler); it is recorded as the first
+  // sub-step of apiserver.admit.mutating, where a person stepping through the request looks for it.
+  const decoded = yield* decodeBody(req, ref);
+  if ('error' in decoded) return { ok: false, error: decoded.error, phase: 'apiserver.admit.mutating' };
+  const defaulted = applyDefaults(deepClone(decoded.object));
   const obj = defaulted.object;
   if (req.namespace && obj.metadata) obj.metadata.namespace = req.namespace;
   // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.

@@ -108,6 +108,14 @@ export function invalid(kind: string, group: string, name: string, causes: Statu
   });
 }
 
+/**
+ * badRequest builds the 400 error of a request the server cannot read: a Status with only the message, the reason
+ * BadRequest and the code. See staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go (NewBadRequest).
+ */
+export function badRequest(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+}
+
 /** notFound builds the 404 error. See errors.go (NewNotFound): `namespaces "dev" not found`. */
 export function notFound(resource: string, group: string, name: string): StatusError {
   return new StatusError({
