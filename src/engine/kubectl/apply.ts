@@ -41,6 +41,13 @@ export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credent
   const kind = String(obj.kind);
   const name = obj.metadata?.name ?? '';
   const ref = `${kind}/${obj.metadata?.namespace ?? defaultNamespace}/${name}`;
+  if (obj.metadata !== undefined && (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata))) {
+    // kubectl reads metadata through the unstructured accessors, which refuse anything but a map.
+    // See staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go (NestedFieldNoCopy).
+    const printed = `error: unable to decode "${doc.file}": .metadata accessor error: ${String(obj.metadata)} is of the type ${goTypeName(obj.metadata)}, expected map[string]interface{}`;
+    yield { phase: 'kubectl.validate', object: ref, field: 'metadata', result: printed, detail: {}, outcome: 'rejected' };
+    return { ok: false, printed };
+  }
   const mapping = mappingFor(apiVersion, kind);
   if (!mapping) {
     const printed = `error: resource mapping not found for name: "${name}" namespace: "${obj.metadata?.namespace ?? ''}" from "${doc.file}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first`;
@@ -130,6 +137,15 @@ function sortedJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${goJsonString(k)}:${sortedJson(v)}`).join(',')}}`;
   }
   return typeof value === 'string' ? goJsonString(value) : JSON.stringify(value);
+}
+
+/** goTypeName is the Go type a JSON value decodes to in an unstructured object. */
+function goTypeName(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  if (Array.isArray(value)) return '[]interface {}';
+  return '<nil>';
 }
 
 /** goJsonString quotes a string as Go's encoding/json does: HTML characters and line separators escaped. */
