@@ -221,7 +221,7 @@ export class Simulation {
       } else if (!out.ok && !this.rejection) {
         const phase = out.outcome && !out.outcome.ok ? out.outcome.phase : 'kubectl.validate';
         const status = out.error?.status;
-        this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? 'Invalid', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
+        this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
       }
     }
   }

@@ -109,6 +109,15 @@ test('a request the API server refuses ends Rejected with exit 1 and kubectl\'s 
   assert.match(report.kubectl, /^The Pod "Web" is invalid: metadata\.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of/);
 });
 
+test('an unknown kind stops at kubectl with its mapping error and exit 1', () => {
+  const run = cli('run', 'test/fixtures/unknown-kind.yaml', '--json');
+  assert.equal(run.status, 1);
+  const report = json(run);
+  assert.equal(report.outcome, 'Rejected');
+  assert.deepEqual([report.rejection?.phase, report.rejection?.code, report.rejection?.reason], ['kubectl.validate', 0, 'NoKindMatchError']);
+  assert.equal(report.kubectl, 'error: resource mapping not found for name: "web" namespace: "" from "test/fixtures/unknown-kind.yaml": no matches for kind "Pood" in version "v1"\nensure CRDs are installed first');
+});
+
 test('the human timeline names the phases and ends with the outcome', () => {
   const run = cli('run', 'examples/pod.yaml');
   assert.equal(run.status, 0, run.stderr);

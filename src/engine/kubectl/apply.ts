@@ -19,6 +19,8 @@ export interface KubectlOutcome {
   object?: KubeObject;
   error?: StatusError;
   outcome?: ApiOutcome;
+  /** clientError names a failure kubectl found before sending anything (it has no HTTP status). */
+  clientError?: string;
 }
 
 /** LAST_APPLIED is the annotation client-side apply keeps the applied configuration in. */
@@ -46,13 +48,13 @@ export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credent
     // See staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go (NestedFieldNoCopy).
     const printed = `error: unable to decode "${doc.file}": .metadata accessor error: ${String(obj.metadata)} is of the type ${goTypeName(obj.metadata)}, expected map[string]interface{}`;
     yield { phase: 'kubectl.validate', object: ref, field: 'metadata', result: printed, detail: {}, outcome: 'rejected' };
-    return { ok: false, printed };
+    return { ok: false, printed, clientError: 'DecodeError' };
   }
   const mapping = mappingFor(apiVersion, kind);
   if (!mapping) {
     const printed = `error: resource mapping not found for name: "${name}" namespace: "${obj.metadata?.namespace ?? ''}" from "${doc.file}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first`;
     yield { phase: 'kubectl.validate', object: ref, field: 'kind', result: printed, detail: { apiVersion, kind }, outcome: 'rejected' };
-    return { ok: false, printed };
+    return { ok: false, printed, clientError: 'NoKindMatchError' };
   }
   const version = apiVersion.split('/').pop()!;
   const namespace = mapping.namespaced ? obj.metadata?.namespace ?? defaultNamespace : undefined;
