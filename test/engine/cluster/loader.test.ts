@@ -4,10 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InputError, defaultProfile } from '../../../src/engine/cluster/inputs';
+import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import type { Range } from '../../../src/engine/cluster/inputs';
 import { loadClusterFiles, loadInputs, parseDocuments } from '../../../src/engine/cluster/loader';
 import { DEFAULT_CLUSTER_FILE, DEFAULT_CLUSTER_YAML } from '../../../src/engine/cluster/default-cluster';
+import { inputError } from './input-error';
 
 const fixtures = resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'loader');
 
@@ -21,16 +22,6 @@ function r(startLine: number, startChar: number, endLine: number, endChar: numbe
   return { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } };
 }
 
-/** inputError runs fn and returns the InputError it must throw. */
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof InputError, `expected an InputError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected an InputError, got none');
-}
 
 const POD = `apiVersion: v1
 kind: Pod

@@ -2,20 +2,10 @@
 // type errors, each with the exact file:line: problem text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError } from '../../../src/engine/cluster/inputs';
 import type { Behavior, SourceDocument } from '../../../src/engine/cluster/inputs';
 import { parseBehavior, parseClusterProfile, parseDocuments } from '../../../src/engine/cluster/loader';
+import { inputError } from './input-error';
 
-/** inputError runs fn and returns the InputError it must throw. */
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof InputError, `expected an InputError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected an InputError, got none');
-}
 
 /** profileDoc parses one ClusterProfile body as a document. */
 function profileDoc(body: string): SourceDocument {
