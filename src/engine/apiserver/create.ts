@@ -37,13 +37,7 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     namespace: req.namespace ?? '', name: obj.metadata?.name ?? generatedName ?? '', object: obj, user,
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
-  if (mutating) return { ok: false, error: mutating, phase: 'apiserver.admit.mutating' };
-
-  if (ctx.store.get(req.kind, req.namespace, attrs.object.metadata?.name ?? generatedName ?? '')) {
-    const error = alreadyExists(req.resource, req.group, attrs.object.metadata?.name ?? '');
-    yield { phase: 'apiserver.validate', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
-    return { ok: false, error, phase: 'apiserver.validate' };
-  }
+  if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating' };
   const prepared = prepareObjectForCreate(ctx, attrs.object, generatedName);
   const errors = validateObject(prepared);
   yield {
@@ -56,8 +50,15 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     return { ok: false, error, phase: 'apiserver.validate' };
   }
   const validating = yield* runAdmission(ctx, { ...attrs, object: prepared }, 'validating', ref);
-  if (validating) return { ok: false, error: validating, phase: 'apiserver.admit.validating' };
+  if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating' };
+  const warnings = [...mutating.warnings, ...validating.warnings];
 
+  // A taken name is found by storage itself, after admission. See registry/store.go (Create) and etcd3 store (Create).
+  if (ctx.store.get(req.kind, req.namespace, prepared.metadata?.name ?? '')) {
+    const error = alreadyExists(req.resource, req.group, prepared.metadata?.name ?? '');
+    yield { phase: 'etcd.persist', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
+    return { ok: false, error, phase: 'etcd.persist' };
+  }
   const stored = ctx.store.put(prepared);
   const m = stored.metadata ?? {};
   const status = (stored as Pod).status;
@@ -66,7 +67,7 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     result: `stored ${req.kind} "${m.name}" at ${storageKey(req.kind, req.namespace, m.name ?? '')} (uid ${m.uid}, resourceVersion ${m.resourceVersion})`,
     detail: { key: storageKey(req.kind, req.namespace, m.name ?? ''), uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp, ...(status ? { phase: status.phase, qosClass: status.qosClass } : {}) },
   };
-  return { ok: true, code: 201, object: stored };
+  return { ok: true, code: 201, object: stored, ...(warnings.length ? { warnings } : {}) };
 }
 
 /** KubeObjectWithStatus is an object that may carry a status. */

@@ -14,7 +14,7 @@ import { type ApiRequest, forbidden, notFound, StatusError, unauthorized, type U
 
 /** ApiOutcome is the server's answer to one request: the object, or the error and the phase that produced it. */
 export type ApiOutcome =
-  | { ok: true; code: number; object?: KubeObject; gone?: boolean }
+  | { ok: true; code: number; object?: KubeObject; gone?: boolean; warnings?: string[] }
   | { ok: false; error: StatusError; phase: PhaseName };
 
 /** ApiServer serves requests against the store, recording every decision. */

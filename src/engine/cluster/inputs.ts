@@ -61,6 +61,21 @@ export interface ContainerBehavior {
   sigtermSeconds?: SecondsOrNever;
 }
 
+/**
+ * WebhookBehavior says what an admission webhook answers (by the webhook's name in its configuration):
+ * allow or deny with a message and code, a JSONPatch for a mutating webhook, warnings; or that it is
+ * slow (delaySeconds, against the webhook's timeoutSeconds) or unreachable (its failurePolicy decides).
+ */
+export interface WebhookBehavior {
+  allowed?: boolean;
+  code?: number;
+  message?: string;
+  patch?: unknown[];
+  warnings?: string[];
+  delaySeconds?: number;
+  unreachable?: boolean;
+}
+
 /** Behavior is the `podlifecycle.debug/v1alpha1` Behavior document. */
 export interface Behavior {
   images: Record<string, ImageBehavior>;
@@ -70,6 +85,8 @@ export interface Behavior {
   volumes: Record<string, { unmountSeconds?: SecondsOrNever }>;
   /** finalizers lists `Kind/namespace/name` objects whose finalizers are never removed. */
   finalizers: string[];
+  /** webhooks are the answers of admission webhooks, by webhook name. */
+  webhooks: Record<string, WebhookBehavior>;
 }
 
 /** StaticToken is one line of the API server's --token-auth-file. */
@@ -80,10 +97,24 @@ export interface StaticToken {
   groups?: string[];
 }
 
+/**
+ * AuthzWebhookRule is one answer of the authorization webhook (--authorization-mode Webhook): the first
+ * rule whose given fields all match the request decides; a request no rule matches gets no opinion.
+ */
+export interface AuthzWebhookRule {
+  user?: string;
+  group?: string;
+  verb?: string;
+  resource?: string;
+  namespace?: string;
+  decision: 'allow' | 'deny' | 'noOpinion';
+  reason?: string;
+}
+
 /** ClusterProfile is the `podlifecycle.debug/v1alpha1` ClusterProfile document: the control plane's flags and files. */
 export interface ClusterProfile {
   authentication: { anonymous: boolean; tokens: StaticToken[]; clientCA?: string };
-  authorization: { modes: string[]; abac: unknown[] };
+  authorization: { modes: string[]; abac: unknown[]; webhook: AuthzWebhookRule[] };
   admission: { enable: string[]; disable: string[] };
 }
 
@@ -117,7 +148,7 @@ export const OWN_API_VERSION = 'podlifecycle.debug/v1alpha1';
 
 /** defaultBehavior is what happens when no Behavior says otherwise. */
 export function defaultBehavior(): Behavior {
-  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] };
+  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {} };
 }
 
 /**
@@ -127,7 +158,7 @@ export function defaultBehavior(): Behavior {
 export function defaultProfile(): ClusterProfile {
   return {
     authentication: { anonymous: true, tokens: [] },
-    authorization: { modes: ['Node', 'RBAC'], abac: [] },
+    authorization: { modes: ['Node', 'RBAC'], abac: [], webhook: [] },
     admission: { enable: [], disable: [] },
   };
 }

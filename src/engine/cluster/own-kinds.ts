@@ -1,14 +1,18 @@
 // The kinds that are not API objects: which documents are ours or component config, and the schema checks
 // of our own ClusterProfile and Behavior (field types, unknown fields with the nearest valid name, merging).
-import { appendFieldPath, nearestName, parentPaths } from '../api/fieldpath';
+import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, SecondsOrNever, SourceDocument, StaticToken } from './inputs';
+import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
+import { Checker, compact, type Fields } from './checker';
 
-type Fields = Record<string, unknown>;
+export { describeValue } from './checker';
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers'];
+
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks'];
+const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
+const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
 const CONTAINER_FIELDS = [
   'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds',
@@ -59,14 +63,6 @@ export function sortDocument(doc: SourceDocument): DocumentSort {
   return group?.endsWith('.config.k8s.io') ? 'config' : 'object';
 }
 
-/** describeValue names a value's type and content for messages: `string "three"`, `number 3`, `a mapping`. */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return 'a sequence';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
-  return `${typeof value} ${String(value)}`;
-}
 
 /** parseBehavior checks and merges Behavior documents (later wins; finalizers accumulate); defaults stay unfilled. */
 export function parseBehavior(docs: SourceDocument[]): Behavior {
@@ -95,116 +91,6 @@ function guard<T>(doc: SourceDocument, read: () => T): T {
   }
 }
 
-/** Checker reads the typed fields of one document, throwing InputError at the offending line. */
-class Checker {
-  constructor(readonly doc: SourceDocument) {}
-
-  /** line is the one-based line of a field (its key or value), or of its nearest ancestor that has a range. */
-  line(path: string, at: 'key' | 'value' = 'value'): number {
-    for (const candidate of path === '' ? [] : [path, ...parentPaths(path)]) {
-      const range = this.doc.fields.get(candidate);
-      if (range) return ((at === 'key' && range.key) || range.value).start.line + 1;
-    }
-    return this.doc.range.start.line + 1;
-  }
-
-  /** raise throws the problem as it is, at the field's value. */
-  raise(path: string, problem: string): never {
-    throw new InputError(this.doc.file, this.line(path), problem);
-  }
-
-  /** fail throws `path: problem` at the field's value. */
-  fail(path: string, problem: string): never {
-    return this.raise(path, path === '' ? problem : `${path}: ${problem}`);
-  }
-
-  /** expect throws the standard type mismatch message. */
-  expect(path: string, wanted: string, value: unknown): never {
-    return this.fail(path, `expected ${wanted}, got ${describeValue(value)}`);
-  }
-
-  /** kind requires the document to be the given own kind. */
-  kind(expected: string): void {
-    const { apiVersion, kind } = this.doc.object;
-    if (apiVersion !== OWN_API_VERSION || kind !== expected) {
-      this.fail('kind', `expected a ${expected} (apiVersion: ${OWN_API_VERSION}), got ${kind ?? ''} (apiVersion: ${apiVersion ?? ''})`);
-    }
-  }
-
-  /** known rejects fields outside `allowed`, suggesting the nearest valid name. */
-  known(path: string, value: Fields, allowed: readonly string[]): void {
-    for (const name of Object.keys(value)) {
-      if (allowed.includes(name)) continue;
-      const near = nearestName(name, allowed);
-      const problem = `unknown field ${JSON.stringify(name)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`;
-      throw new InputError(this.doc.file, this.line(appendFieldPath(path, name), 'key'), path === '' ? problem : `${path}: ${problem}`);
-    }
-  }
-
-  /** mapping checks an optional mapping (null counts as absent). */
-  mapping(path: string, value: unknown): Fields | undefined {
-    if (value === null || value === undefined) return undefined;
-    return isObject(value) ? value : this.expect(path, 'a mapping', value);
-  }
-
-  /** named reads a mapping of name → entry, each entry a mapping of `allowed` fields read by `read`. */
-  named<T>(path: string, value: unknown, allowed: readonly string[], read: (path: string, entry: Fields) => T): Record<string, T> | undefined {
-    const map = this.mapping(path, value);
-    if (!map) return undefined;
-    const out: Record<string, T> = {};
-    for (const [name, raw] of Object.entries(map)) {
-      const entryPath = appendFieldPath(path, name);
-      const entry = this.mapping(entryPath, raw) ?? {};
-      this.known(entryPath, entry, allowed);
-      Object.defineProperty(out, name, { value: read(entryPath, entry), enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  }
-
-  /** string checks an optional string. */
-  string(path: string, value: unknown): string | undefined {
-    if (value === null || value === undefined) return undefined;
-    return typeof value === 'string' ? value : this.expect(path, 'a string', value);
-  }
-
-  /** boolean checks an optional boolean. */
-  boolean(path: string, value: unknown): boolean | undefined {
-    if (value === null || value === undefined) return undefined;
-    return typeof value === 'boolean' ? value : this.expect(path, 'a boolean', value);
-  }
-
-  /** seconds checks an optional non-negative number of seconds. */
-  seconds(path: string, value: unknown): number | undefined {
-    if (value === null || value === undefined) return undefined;
-    if (typeof value !== 'number') return this.expect(path, 'a number', value);
-    return value >= 0 ? value : this.expect(path, 'a non-negative number', value);
-  }
-
-  /** secondsOrNever checks seconds, or the word `never`. */
-  secondsOrNever(path: string, value: unknown): SecondsOrNever | undefined {
-    if (value === 'never') return 'never';
-    return typeof value === 'string' ? this.expect(path, 'a number or never', value) : this.seconds(path, value);
-  }
-
-  /** strings checks an optional sequence of strings. */
-  strings(path: string, value: unknown): string[] | undefined {
-    if (value === null || value === undefined) return undefined;
-    if (!Array.isArray(value)) return this.expect(path, 'a sequence of strings', value);
-    return value.map((item: unknown, i) => this.string(appendFieldPath(path, i), item) ?? this.expect(appendFieldPath(path, i), 'a string', item));
-  }
-
-  /** oneOf checks an optional string from a fixed set. */
-  oneOf<T extends string>(path: string, value: unknown, choices: readonly T[]): T | undefined {
-    if (value === null || value === undefined) return undefined;
-    if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
-    return this.expect(path, `one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}`, value);
-  }
-}
-
-/** compact drops the keys whose value is undefined, so that a merge keeps what came before. */
-function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** readBehavior checks one Behavior document. */
 function readBehavior(c: Checker): Behavior {
@@ -222,7 +108,26 @@ function readBehavior(c: Checker): Behavior {
       return compact({ unmountSeconds: c.secondsOrNever(appendFieldPath(path, 'unmountSeconds'), e['unmountSeconds']) });
     }) ?? {},
     finalizers: readFinalizers(c, doc['finalizers']),
+    webhooks: c.named('webhooks', doc['webhooks'], WEBHOOK_FIELDS, (path, e) => readWebhook(c, path, e)) ?? {},
   };
+}
+
+/** readWebhook checks one entry of `webhooks`: an admission webhook's answer. */
+function readWebhook(c: Checker, path: string, e: Fields): WebhookBehavior {
+  const at = (name: string): string => appendFieldPath(path, name);
+  const code = e['code'];
+  if (code !== undefined && (typeof code !== 'number' || !Number.isInteger(code) || code < 100 || code > 599)) c.expect(at('code'), 'an HTTP status code', code);
+  const patch = e['patch'];
+  if (patch !== undefined && !Array.isArray(patch)) c.expect(at('patch'), 'a sequence of JSONPatch operations', patch);
+  return compact({
+    allowed: c.boolean(at('allowed'), e['allowed']),
+    code: code as number | undefined,
+    message: c.string(at('message'), e['message']),
+    patch: patch as unknown[] | undefined,
+    warnings: c.strings(at('warnings'), e['warnings']),
+    delaySeconds: c.seconds(at('delaySeconds'), e['delaySeconds']),
+    unreachable: c.boolean(at('unreachable'), e['unreachable']),
+  });
 }
 
 /** readImage checks one entry of `images`. */
@@ -280,7 +185,7 @@ function readFinalizers(c: Checker, value: unknown): string[] {
 
 /** mergeBehavior lays one Behavior over another: entries merge field by field, finalizers accumulate. */
 function mergeBehavior(into: Behavior, from: Behavior): void {
-  for (const key of ['images', 'containers', 'nodes', 'volumes'] as const) {
+  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks'] as const) {
     const target = into[key] as Record<string, object>;
     for (const [name, entry] of Object.entries(from[key] as Record<string, object>)) {
       const value = { ...(target[name] ?? {}), ...entry };
@@ -307,7 +212,7 @@ function readProfile(c: Checker): PartialProfile {
   const authz = c.mapping('authorization', doc['authorization']) ?? {};
   const admission = c.mapping('admission', doc['admission']) ?? {};
   c.known('authentication', authn, ['anonymous', 'tokens', 'clientCA']);
-  c.known('authorization', authz, ['modes', 'abac']);
+  c.known('authorization', authz, ['modes', 'abac', 'webhook']);
   c.known('admission', admission, ['enable', 'disable']);
   return {
     authentication: compact({
@@ -315,7 +220,7 @@ function readProfile(c: Checker): PartialProfile {
       tokens: readTokens(c, authn['tokens']),
       clientCA: readClientCA(c, authn['clientCA']),
     }),
-    authorization: compact({ modes: c.strings('authorization.modes', authz['modes']), abac: readAbac(c, authz['abac']) }),
+    authorization: compact({ modes: c.strings('authorization.modes', authz['modes']), abac: readAbac(c, authz['abac']), webhook: readAuthzWebhook(c, authz['webhook']) }),
     admission: compact({
       enable: c.strings('admission.enable', admission['enable']),
       disable: c.strings('admission.disable', admission['disable']),
@@ -351,6 +256,24 @@ function readClientCA(c: Checker, value: unknown): string | undefined {
     c.fail('authentication.clientCA', 'data does not contain any valid RSA or ECDSA certificates');
   }
   return pem;
+}
+
+/** readAuthzWebhook checks the authorization webhook's answers, each with its decision. */
+function readAuthzWebhook(c: Checker, value: unknown): AuthzWebhookRule[] | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Array.isArray(value)) return c.expect('authorization.webhook', 'a sequence', value);
+  return value.map((raw: unknown, i) => {
+    const path = appendFieldPath('authorization.webhook', i);
+    const entry = isObject(raw) ? raw : c.expect(path, 'a mapping', raw);
+    c.known(path, entry, AUTHZ_WEBHOOK_FIELDS);
+    const at = (name: string): string => appendFieldPath(path, name);
+    const decision = c.oneOf(at('decision'), entry['decision'], ['allow', 'deny', 'noOpinion'] as const) ?? c.fail(at('decision'), 'Required value');
+    return compact({
+      user: c.string(at('user'), entry['user']), group: c.string(at('group'), entry['group']), verb: c.string(at('verb'), entry['verb']),
+      resource: c.string(at('resource'), entry['resource']), namespace: c.string(at('namespace'), entry['namespace']),
+      decision, reason: c.string(at('reason'), entry['reason']),
+    });
+  });
 }
 
 /** readAbac checks ABAC policy lines: each a policy mapping, or a JSON line holding one. */
@@ -393,7 +316,8 @@ function checkProfile(c: Checker, profile: ClusterProfile): void {
     if (AUTHORIZATION_MODES.includes(mode)) return;
     c.fail(appendFieldPath('authorization.modes', i), `authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
   });
-  if (modes.includes('Webhook')) c.fail('authorization.modes', "authorization-mode Webhook's authorization config file not passed");
+  // The profile's webhook answers stand in for the webhook's config file.
+  if (modes.includes('Webhook') && profile.authorization.webhook.length === 0) c.fail('authorization.modes', "authorization-mode Webhook's authorization config file not passed");
   if (new Set(modes).size !== modes.length) {
     c.fail('authorization.modes', `authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
   }

@@ -85,7 +85,9 @@ export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credent
     const err = addSourceToError('creating', doc.file, created.error);
     return { ok: false, printed: renderKubectlError(err), error: err, outcome: created };
   }
-  return { ok: true, printed: `${resourceWord}/${name} created`, ...(created.object ? { object: created.object } : {}), outcome: created };
+  // kubectl prints each API warning as it arrives, before the result. See staging/src/k8s.io/client-go/rest/warnings.go.
+  const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
+  return { ok: true, printed: `${warnings}${resourceWord}/${name} created`, ...(created.object ? { object: created.object } : {}), outcome: created };
 }
 
 /**

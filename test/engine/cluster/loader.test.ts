@@ -227,7 +227,7 @@ test('Cluster documents are sorted into objects, config kinds, the profile and b
   assert.deepEqual(behaviors.map((d) => [d.file, d.index]), [['cluster-with-own-kinds.yaml', 2]]);
   assert.deepEqual(cluster.profile, {
     authentication: { anonymous: true, tokens: [{ token: '31ada4fd', user: 'alice', uid: '1001', groups: ['dev'] }] },
-    authorization: { modes: ['Node', 'RBAC'], abac: [] },
+    authorization: { modes: ['Node', 'RBAC'], abac: [], webhook: [] },
     admission: { enable: [], disable: [] },
   });
 });
@@ -240,7 +240,7 @@ test('Several ClusterProfiles merge over the defaults, later wins field by field
   ]);
   assert.deepEqual(cluster.profile, {
     authentication: { anonymous: true, tokens: [] },
-    authorization: { modes: ['RBAC'], abac: [] },
+    authorization: { modes: ['RBAC'], abac: [], webhook: [] },
     admission: { enable: ['AlwaysPullImages'], disable: ['DefaultStorageClass'] },
   });
 });
@@ -294,7 +294,7 @@ test('Inputs: behaviors from cluster, manifest and behavior file merge in that o
 
 test('Inputs: with no behavior anywhere the behavior is the default', () => {
   const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: POD }, clusters: [], identity: { kind: 'default' } });
-  assert.deepEqual(inputs.behavior, { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] });
+  assert.deepEqual(inputs.behavior, { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {} });
   assert.deepEqual(inputs.cluster.profile, defaultProfile());
 });
 

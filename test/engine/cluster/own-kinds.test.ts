@@ -82,6 +82,7 @@ finalizers:
     nodes: { 'worker-2': { kubelet: 'down' } },
     volumes: { data: { unmountSeconds: 'never' } },
     finalizers: ['Pod/default/web', 'Namespace/shop'],
+    webhooks: {},
   };
   assert.deepEqual(parseBehavior(behaviorDocs(body)), want);
 });
@@ -96,7 +97,7 @@ test('Behavior: documents merge, later wins field by field and finalizers accumu
 });
 
 test('Behavior: no documents give the empty default', () => {
-  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [] });
+  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {} });
 });
 
 const behaviorErrors: { name: string; body: string; want: string }[] = [

@@ -2,49 +2,105 @@
 import type { EngineContext } from '../../context';
 import type { Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
+import { alwaysAdmit, alwaysDeny } from './always';
+import { alwaysPullImages } from './always-pull-images';
+import { defaultStorageClass } from './default-storage-class';
 import { defaultTolerationSeconds } from './default-toleration-seconds';
+import { disableServiceLinks } from './disable-service-links';
+import { extendedResourceToleration } from './extended-resource-toleration';
+import { limitPodHardAntiAffinityTopology } from './limit-pod-hard-anti-affinity';
+import { limitRanger } from './limit-ranger';
+import { mutatingAdmissionWebhook } from './mutating-webhook';
+import { namespaceAutoProvision } from './namespace-autoprovision';
+import { namespaceExists } from './namespace-exists';
 import { namespaceLifecycle } from './namespace-lifecycle';
+import { nodeRestriction } from './node-restriction';
+import { ownerReferencesPermissionEnforcement } from './owner-references-permission';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin';
+import { podNodeSelector } from './pod-node-selector';
+import { podSecurity } from './pod-security';
+import { podTolerationRestriction } from './pod-toleration-restriction';
 import { priority } from './priority';
+import { resourceQuota } from './resource-quota';
+import { runtimeClass } from './runtime-class';
 import { serviceAccount } from './service-account';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection';
+import { taintNodesByCondition } from './taint-nodes-by-condition';
+import { validatingAdmissionPolicy } from './validating-admission-policy';
+import { validatingAdmissionWebhook } from './validating-webhook';
 
 /**
- * ORDERED_PLUGINS is the order kube-apiserver runs its plugins in, those simulated so far.
- * See pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins).
+ * ORDERED_PLUGINS is every plugin in the order kube-apiserver runs them (AllOrderedPlugins). Names
+ * with no plugin here act only on objects the simulation does not serve (certificates, events,
+ * ingresses, services' external IPs, PVC resize, image policy webhooks).
+ * See pkg/kubeapiserver/options/plugins.go.
  */
-export const ORDERED_PLUGINS: readonly AdmissionPlugin[] = [namespaceLifecycle, serviceAccount, priority, defaultTolerationSeconds];
+export const ORDERED_PLUGIN_NAMES = [
+  'AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceLifecycle', 'NamespaceExists', 'LimitPodHardAntiAffinityTopology', 'LimitRanger',
+  'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'AlwaysPullImages', 'ImagePolicyWebhook', 'PodSecurity', 'PodNodeSelector',
+  'Priority', 'DefaultTolerationSeconds', 'PodTolerationRestriction', 'EventRateLimit', 'ExtendedResourceToleration', 'DefaultStorageClass',
+  'StorageObjectInUseProtection', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval',
+  'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'DenyServiceExternalIPs',
+  'DisableServiceLinks', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota', 'AlwaysDeny',
+] as const;
 
-/** DEFAULT_ON_PLUGINS are on unless disabled (plugins.go DefaultOffAdmissionPlugins is the complement). */
-const DEFAULT_ON = new Set(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'Priority', 'DefaultTolerationSeconds', 'ResourceQuota', 'PodSecurity', 'RuntimeClass']);
+/** DEFAULT_ON_PLUGINS are on unless disabled (plugins.go DefaultOffAdmissionPlugins is their complement). */
+export const DEFAULT_ON_PLUGINS: ReadonlySet<string> = new Set([
+  'NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'DefaultStorageClass', 'PersistentVolumeClaimResize', 'DefaultTolerationSeconds',
+  'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota', 'StorageObjectInUseProtection', 'Priority', 'TaintNodesByCondition',
+  'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass',
+  'PodSecurity', 'ValidatingAdmissionPolicy',
+]);
 
-/** enabledPlugins lists the plugins the profile leaves on, in order. */
-export function enabledPlugins(ctx: EngineContext): AdmissionPlugin[] {
+/** KUBEADM_ENABLED are the plugins kubeadm's kube-apiserver manifest adds (--enable-admission-plugins=NodeRestriction). */
+export const KUBEADM_ENABLED: readonly string[] = ['NodeRestriction'];
+
+/** PLUGINS maps each simulated plugin's name to it: one file a plugin. */
+export const PLUGINS: ReadonlyMap<string, AdmissionPlugin> = new Map([
+  alwaysAdmit, namespaceAutoProvision, namespaceLifecycle, namespaceExists, limitPodHardAntiAffinityTopology, limitRanger, serviceAccount,
+  nodeRestriction, taintNodesByCondition, alwaysPullImages, podSecurity, podNodeSelector, priority, defaultTolerationSeconds,
+  podTolerationRestriction, extendedResourceToleration, defaultStorageClass, storageObjectInUseProtection, ownerReferencesPermissionEnforcement,
+  runtimeClass, disableServiceLinks, mutatingAdmissionWebhook, validatingAdmissionPolicy, validatingAdmissionWebhook, resourceQuota, alwaysDeny,
+].map((p) => [p.name, p]));
+
+/** enabledPluginNames lists the plugins on in this cluster, in order: the defaults and kubeadm's, plus enable, minus disable. */
+export function enabledPluginNames(ctx: EngineContext): string[] {
   const { enable, disable } = ctx.profile.admission;
-  return ORDERED_PLUGINS.filter((p) => (DEFAULT_ON.has(p.name) || enable.includes(p.name)) && !disable.includes(p.name));
+  return ORDERED_PLUGIN_NAMES.filter((n) => (DEFAULT_ON_PLUGINS.has(n) || KUBEADM_ENABLED.includes(n) || enable.includes(n)) && !disable.includes(n));
+}
+
+/** AdmissionPass is the outcome of one pass: the error that ended it, or none, and the warnings gathered. */
+export interface AdmissionPass {
+  error?: StatusError;
+  warnings: string[];
 }
 
 /**
- * runAdmission runs one pass of the chain (mutating or validating) and records a sub-step per
- * plugin; the first error ends it. Returns the error, or undefined when every plugin admitted.
+ * runAdmission runs one pass of the chain (mutating or validating) and records a sub-step per plugin
+ * that handles the request; the first error ends it.
+ * See staging/src/k8s.io/apiserver/pkg/admission/chain.go.
  */
-export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', ref: string): Steps<StatusError | undefined> {
+export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', ref: string): Steps<AdmissionPass> {
   const phase = pass === 'mutating' ? 'apiserver.admit.mutating' : 'apiserver.admit.validating';
-  const plugins = enabledPlugins(ctx).filter((p) => (pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
+  const enabled = enabledPluginNames(ctx);
+  const plugins = enabled.map((n) => PLUGINS.get(n)).filter((p): p is AdmissionPlugin => !!p && !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
   yield {
     phase, object: ref,
     result: plugins.length ? `${pass} admission: ${plugins.map((p) => p.name).join(', ')}` : `no ${pass} admission plugin handles this request`,
-    detail: { plugins: plugins.map((p) => p.name), enabled: enabledPlugins(ctx).map((p) => p.name) },
+    detail: { plugins: plugins.map((p) => p.name), enabled },
   };
+  const warnings: string[] = [];
   for (const plugin of plugins) {
     const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
     const changes = result.changes ?? [];
+    warnings.push(...(result.warnings ?? []));
     yield {
       phase, object: ref, step: { kind: 'plugin', name: plugin.name }, field: changes[0],
       result: result.error ? `refused: ${result.error.message}` : `${changes.length ? `changed ${changes.join(', ')}` : 'admitted'}${result.note ? ` (${result.note})` : ''}`,
-      detail: { plugin: plugin.name, source: plugin.source, changes, ...(result.error ? { status: result.error.status } : {}) },
+      detail: { plugin: plugin.name, source: plugin.source, changes, ...(result.warnings?.length ? { warnings: result.warnings } : {}), ...(result.detail ?? {}), ...(result.error ? { status: result.error.status } : {}) },
       outcome: result.error ? 'rejected' : 'ok',
     };
-    if (result.error) return result.error;
+    if (result.error) return { error: result.error, warnings };
   }
-  return undefined;
+  return { warnings };
 }

@@ -17,6 +17,8 @@ export interface AdmissionAttributes {
   name: string;
   /** object is the plugin's to change in a mutating pass (a clone of the request's object). */
   object: KubeObject;
+  /** oldObject is the stored object an UPDATE or DELETE acts on. */
+  oldObject?: KubeObject;
   user: UserInfo;
 }
 
@@ -26,6 +28,10 @@ export interface AdmissionResult {
   error?: StatusError;
   /** note says in words what the plugin decided, for the trace. */
   note?: string;
+  /** warnings are API warnings for the client; kubectl prints each as `Warning: <text>`. */
+  warnings?: string[];
+  /** detail is the plugin's own data for the Decision view (the checks it ran, the quota it counted). */
+  detail?: Record<string, unknown>;
 }
 
 /** AdmissionPlugin is one plugin of kube-apiserver's admission chain. */

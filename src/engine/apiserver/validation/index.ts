@@ -2,7 +2,8 @@
 import type { KubeObject, Pod } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import type { FieldError } from './field-errors';
-import { validateObjectMeta, validatePod } from './pod';
+import { validateObjectMeta } from './metadata';
+import { validatePod } from './pod';
 
 /** validateObject runs the create validation of an object's kind. */
 export function validateObject(obj: KubeObject): FieldError[] {

@@ -1,27 +1,18 @@
 // Pod validation: the rules of pkg/apis/core/validation/validation.go that the foundation checks.
 // The full rule set grows here; every message is the API server's own.
-import type { Container, Meta, Pod } from '../../api/types';
+import type { Container, Pod, PodSpec } from '../../api/types';
 import { duplicate, type FieldError, invalidValue, notSupported, required } from './field-errors';
-import { isDNS1123Label, isDNS1123Subdomain } from './names';
-
-/** validateObjectMeta checks name and namespace as ValidateObjectMeta does (name as a DNS subdomain). */
-export function validateObjectMeta(obj: Meta, namespaced: boolean, nameRule = isDNS1123Subdomain): FieldError[] {
-  const errs: FieldError[] = [];
-  const meta = obj.metadata ?? {};
-  if (!meta.name && !meta.generateName) {
-    errs.push(required('metadata.name', 'name or generateName is required'));
-  } else if (meta.name) {
-    for (const msg of nameRule(meta.name)) errs.push(invalidValue('metadata.name', meta.name, msg));
-  }
-  if (namespaced && !meta.namespace) errs.push(required('metadata.namespace'));
-  return errs;
-}
+import { validateObjectMeta } from './metadata';
+import { isDNS1123Label } from './names';
 
 /** validatePod checks a Pod on create. See pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec). */
 export function validatePod(pod: Pod): FieldError[] {
-  const errs = validateObjectMeta(pod, true);
-  const spec = pod.spec;
-  if (!spec) return [...errs, required('spec.containers')];
+  return [...validateObjectMeta(pod, true), ...(pod.spec ? validatePodSpec(pod.spec, 'spec') : [required('spec.containers')])];
+}
+
+/** validatePodSpec checks a pod spec at a field path (`spec`, or `spec.template.spec` in a workload). */
+export function validatePodSpec(spec: PodSpec, path: string): FieldError[] {
+  const errs: FieldError[] = [];
   const names = new Set<string>();
   const checkContainers = (list: Container[] | undefined, path: string): void => {
     (list ?? []).forEach((c, i) => {
@@ -40,17 +31,17 @@ export function validatePod(pod: Pod): FieldError[] {
       }
     });
   };
-  checkContainers(spec.initContainers, 'spec.initContainers');
-  if (!spec.containers || spec.containers.length === 0) errs.push(required('spec.containers'));
-  checkContainers(spec.containers, 'spec.containers');
+  checkContainers(spec.initContainers, `${path}.initContainers`);
+  if (!spec.containers || spec.containers.length === 0) errs.push(required(`${path}.containers`));
+  checkContainers(spec.containers, `${path}.containers`);
   if (spec.restartPolicy && !['Always', 'OnFailure', 'Never'].includes(spec.restartPolicy)) {
-    errs.push(notSupported('spec.restartPolicy', spec.restartPolicy, ['Always', 'OnFailure', 'Never']));
+    errs.push(notSupported(`${path}.restartPolicy`, spec.restartPolicy, ['Always', 'OnFailure', 'Never']));
   }
   if (spec.dnsPolicy && !['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'].includes(spec.dnsPolicy)) {
-    errs.push(notSupported('spec.dnsPolicy', spec.dnsPolicy, ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None']));
+    errs.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None']));
   }
   if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0) {
-    errs.push(invalidValue('spec.terminationGracePeriodSeconds', spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0'));
+    errs.push(invalidValue(`${path}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0'));
   }
   return errs;
 }
