@@ -1,6 +1,7 @@
 // The simulation facade: load the inputs, run the lifecycle step by step, pause, snapshot, and report the outcome.
 import type { KubeObject, Pod } from './api/types';
 import { objectRef, refOf } from './api/types';
+import { configurePodSecurity } from './apiserver/admission/pod-security';
 import { ApiServer } from './apiserver/server';
 import { bootstrapCluster } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
@@ -72,6 +73,8 @@ export class Simulation {
       behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
       schedule: (delay, label, task) => this.queue.push(this.clock.now + delay, label, task),
     };
+    // Component configuration is read once, as kube-apiserver reads its files at start.
+    configurePodSecurity(this.ctx, inputs.cluster.config);
     bootstrapCluster(inputs.cluster, this.store, this.clock, this.rng, this.sources);
     this.api = new ApiServer(this.ctx);
     for (const node of this.store.list('Node')) this.kubelets.set(node.metadata?.name ?? '', new Kubelet(this.ctx, node as never));
@@ -219,8 +222,10 @@ export class Simulation {
         this.applied.set(ref, out.object);
         this.sources.add(ref, doc);
       } else if (!out.ok && !this.rejection) {
-        const phase = out.outcome && !out.outcome.ok ? out.outcome.phase : 'kubectl.validate';
-        const status = out.error?.status;
+        const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
+        const phase = failed?.phase ?? 'kubectl.validate';
+        // The rejection is the API server's own Status; kubectl's wording of it is in `kubectl`.
+        const status = failed?.error.status;
         this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
       }
     }

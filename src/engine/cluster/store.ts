@@ -37,6 +37,10 @@ export const RESOURCES: Readonly<Record<string, { resource: string; group: strin
   RuntimeClass: { resource: 'runtimeclasses', group: 'node.k8s.io', namespaced: false },
   StorageClass: { resource: 'storageclasses', group: 'storage.k8s.io', namespaced: false },
   PodDisruptionBudget: { resource: 'poddisruptionbudgets', group: 'policy', namespaced: true },
+  MutatingWebhookConfiguration: { resource: 'mutatingwebhookconfigurations', group: 'admissionregistration.k8s.io', namespaced: false },
+  ValidatingWebhookConfiguration: { resource: 'validatingwebhookconfigurations', group: 'admissionregistration.k8s.io', namespaced: false },
+  ValidatingAdmissionPolicy: { resource: 'validatingadmissionpolicies', group: 'admissionregistration.k8s.io', namespaced: false },
+  ValidatingAdmissionPolicyBinding: { resource: 'validatingadmissionpolicybindings', group: 'admissionregistration.k8s.io', namespaced: false },
 };
 
 /** storageKey is the etcd key of an object: `/registry/pods/default/web`. See pkg/registry (NamespaceKeyRootFunc). */
