@@ -45,27 +45,64 @@ export function tokenVolume(name: string): Volume {
   };
 }
 
-function isMirrorPod(pod: Pod): boolean {
+/** isMirrorPod tells a kubelet's mirror of a static pod: it carries the kubernetes.io/config.mirror annotation. */
+export function isMirrorPod(pod: Pod): boolean {
   return pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 }
 
-/** podSecretNames lists the secrets a pod references, as pkg/api/pod.VisitPodSecretNames visits them (most kinds). */
-function podSecretNames(pod: Pod): string[] {
+/** allContainers lists init, regular and ephemeral containers, as podutil.VisitContainers with AllContainers. */
+function allContainers(pod: Pod): Array<Pick<Container, 'env' | 'envFrom'>> {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
+}
+
+/**
+ * podSecretNames lists the secrets a pod references, as pkg/api/pod.VisitPodSecretNames visits them with
+ * AllContainers: image pull secrets, every container's envFrom and env, and the secret of each volume source
+ * that names one.
+ */
+export function podSecretNames(pod: Pod): string[] {
   const names: string[] = (pod.spec?.imagePullSecrets ?? []).map((s) => s.name ?? '');
-  const containers: Container[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  for (const c of containers) {
-    for (const env of c.env ?? []) if (env.valueFrom?.secretKeyRef) names.push(env.valueFrom.secretKeyRef.name ?? '');
+  for (const c of allContainers(pod)) {
     for (const from of c.envFrom ?? []) if (from.secretRef) names.push(from.secretRef.name ?? '');
+    for (const env of c.env ?? []) if (env.valueFrom?.secretKeyRef) names.push(env.valueFrom.secretKeyRef.name ?? '');
+  }
+  for (const v of pod.spec?.volumes ?? []) names.push(...volumeSecretNames(v));
+  return names;
+}
+
+/** volumeSecretNames is the secret one volume source names: the first source set decides, as in VisitPodSecretNames's switch. */
+function volumeSecretNames(v: Volume): string[] {
+  const named = (ref: { name?: string } | undefined): string[] => (ref ? [ref.name ?? ''] : []);
+  if (v.azureFile) return v.azureFile.secretName ? [v.azureFile.secretName] : [];
+  if (v.cephfs) return named(v.cephfs.secretRef);
+  if (v.cinder) return named(v.cinder.secretRef);
+  if (v.flexVolume) return named(v.flexVolume.secretRef);
+  if (v.projected) return (v.projected.sources ?? []).flatMap((s) => named(s.secret));
+  if (v.rbd) return named(v.rbd.secretRef);
+  if (v.secret) return [v.secret.secretName ?? ''];
+  if (v.scaleIO) return named(v.scaleIO.secretRef);
+  if (v.iscsi) return named(v.iscsi.secretRef);
+  if (v.storageos) return named(v.storageos.secretRef);
+  if (v.csi) return named(v.csi.nodePublishSecretRef);
+  return [];
+}
+
+/** podConfigMapNames lists the config maps a pod references, as pkg/api/pod.VisitPodConfigmapNames with AllContainers. */
+export function podConfigMapNames(pod: Pod): string[] {
+  const names: string[] = [];
+  for (const c of allContainers(pod)) {
+    for (const from of c.envFrom ?? []) if (from.configMapRef) names.push(from.configMapRef.name ?? '');
+    for (const env of c.env ?? []) if (env.valueFrom?.configMapKeyRef) names.push(env.valueFrom.configMapKeyRef.name ?? '');
   }
   for (const v of pod.spec?.volumes ?? []) {
-    if (v.secret) names.push(v.secret.secretName ?? '');
-    for (const s of v.projected?.sources ?? []) if (s.secret) names.push(s.secret.name ?? '');
+    const refs = v.projected ? (v.projected.sources ?? []).map((s) => s.configMap) : [v.configMap];
+    for (const ref of refs) if (ref) names.push(ref.name ?? '');
   }
   return names;
 }
 
 /** limitSecretReferences is the check a service account annotated kubernetes.io/enforce-mountable-secrets=true asks for. */
-function limitSecretReferences(sa: ServiceAccount, pod: Pod): string | undefined {
+export function limitSecretReferences(sa: ServiceAccount, pod: Pod): string | undefined {
   const mountable = new Set((sa.secrets ?? []).map((s) => s.name));
   const saName = sa.metadata?.name ?? '';
   for (const v of pod.spec?.volumes ?? []) {
@@ -99,7 +136,8 @@ function limitSecretReferences(sa: ServiceAccount, pod: Pod): string | undefined
   return undefined;
 }
 
-function validateMirrorPod(pod: Pod): string | undefined {
+/** validateMirrorPod is what ServiceAccount refuses in a mirror pod: a service account, secrets, a token projection. */
+export function validateMirrorPod(pod: Pod): string | undefined {
   if (pod.spec?.serviceAccountName) return 'a mirror pod may not reference service accounts';
   if (podSecretNames(pod).length > 0) return 'a mirror pod may not reference secrets';
   const projectsToken = (pod.spec?.volumes ?? []).some((v) => (v.projected?.sources ?? []).some((s) => s.serviceAccountToken));
@@ -141,12 +179,17 @@ export function applyServiceAccount(pod: Pod, rng: Random, serviceAccounts?: rea
     spec.imagePullSecrets = (sa.imagePullSecrets ?? []).map((s) => ({ name: s.name }));
     changes.push('spec.imagePullSecrets');
   }
-  const enforce = sa.metadata?.annotations?.[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
-  if (enforce !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(enforce)) {
+  if (enforcesMountableSecrets(sa)) {
     const error = limitSecretReferences(sa, object);
     if (error) return { object: pod, changes: [], error };
   }
   return { object, changes };
+}
+
+/** enforcesMountableSecrets reads the kubernetes.io/enforce-mountable-secrets annotation as strconv.ParseBool does. */
+export function enforcesMountableSecrets(sa: ServiceAccount): boolean {
+  const value = sa.metadata?.annotations?.[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
+  return value !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
 
 function mountServiceAccountToken(volumes: Volume[], spec: NonNullable<Pod['spec']>, rng: Random, changes: string[]): void {
