@@ -43,12 +43,21 @@ export const RESOURCES: Readonly<Record<string, { resource: string; group: strin
   ValidatingAdmissionPolicyBinding: { resource: 'validatingadmissionpolicybindings', group: 'admissionregistration.k8s.io', namespaced: false },
 };
 
-/** storageKey is the etcd key of an object: `/registry/pods/default/web`. See pkg/registry (NamespaceKeyRootFunc). */
+/**
+ * ETCD_PREFIXES are the resources etcd keeps under a name other than their own.
+ * See test/integration/etcd/data.go (ExpectedEtcdPath) and pkg/registry/core/{node,service}/storage.
+ */
+const ETCD_PREFIXES: Readonly<Record<string, string>> = { nodes: 'minions', services: 'services/specs', endpoints: 'services/endpoints', replicationcontrollers: 'controllers' };
+
+/**
+ * storageKey is the etcd key of an object: `/registry/pods/default/web`. Built-in kinds are keyed by
+ * resource alone, whatever their API group (`/registry/clusterroles/admin`); cluster-scoped objects
+ * have no namespace segment.
+ */
 export function storageKey(kind: string, namespace: string | undefined, name: string): string {
   const info = RESOURCES[kind];
   const resource = info?.resource ?? `${kind.toLowerCase()}s`;
-  const prefix = info && info.group && !['apps', 'batch'].includes(info.group) ? `${info.group}/${resource}` : resource;
-  // Deployments and ReplicaSets are stored under /registry/deployments and /registry/replicasets.
+  const prefix = ETCD_PREFIXES[resource] ?? resource;
   return namespace && (info?.namespaced ?? true) ? `/registry/${prefix}/${namespace}/${name}` : `/registry/${prefix}/${name}`;
 }
 
