@@ -1,12 +1,41 @@
-// Validation on create, by kind: the registry strategy's Validate. Kinds without rules here only get their metadata checked.
-import type { KubeObject, Pod } from '../../api/types';
+// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments and ReplicaSets get their full
+// rules; other kinds get their metadata checked with the name rule their own validation uses.
+import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
+import { validateDeployment, validateReplicaSet } from './apps';
 import type { FieldError } from './field-errors';
-import { validateObjectMeta } from './metadata';
+import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validatePod } from './pod';
+
+/**
+ * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
+ * Why: ValidateNamespaceName (NameIsDNSLabel) and ValidateServiceName (NameIsDNS1035Label) in
+ * pkg/apis/core/validation/validation.go, ValidateStatefulSetName (NameIsDNSLabel) in pkg/apis/apps/validation,
+ * ValidateRBACName and ValidatePersistentVolumeName (path segment names) in pkg/apis/rbac and core validation.
+ */
+const NAME_RULES: Readonly<Record<string, NameRule>> = {
+  Namespace: nameIsDNSLabel,
+  Service: nameIsDNS1035Label,
+  StatefulSet: nameIsDNSLabel,
+  PersistentVolume: pathSegmentName,
+  Role: pathSegmentName,
+  ClusterRole: pathSegmentName,
+  RoleBinding: pathSegmentName,
+  ClusterRoleBinding: pathSegmentName,
+};
 
 /** validateObject runs the create validation of an object's kind. */
 export function validateObject(obj: KubeObject): FieldError[] {
-  if (obj.kind === 'Pod') return validatePod(obj as Pod);
-  return validateObjectMeta(obj, RESOURCES[obj.kind ?? '']?.namespaced ?? true);
+  switch (obj.kind) {
+    case 'Pod':
+      return validatePod(obj as Pod);
+    case 'Deployment':
+      return validateDeployment(obj as Deployment);
+    case 'ReplicaSet':
+      return validateReplicaSet(obj as ReplicaSet);
+    default: {
+      const kind = obj.kind ?? '';
+      return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);
+    }
+  }
 }
