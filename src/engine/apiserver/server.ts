@@ -4,13 +4,14 @@ import { type KubeObject, type Meta, objectRef } from '../api/types';
 import type { EngineContext } from '../context';
 import { RESOURCES } from '../cluster/store';
 import type { PhaseName } from '../runtime/phases';
+import type { TraceInput } from '../runtime/recorder';
 import type { Steps } from '../runtime/step';
-import { authenticate } from './authn';
-import { authorize, forbiddenMessage } from './authz';
+import { authenticationFilter } from './authn/filter';
 import type { AuthzAttributes } from './authz/authorizer';
+import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
-import { type ApiRequest, forbidden, notFound, StatusError, unauthorized, type UserInfo } from './request';
+import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
 
 /** ApiOutcome is the server's answer to one request: the object, or the error and the phase that produced it. */
 export type ApiOutcome =
@@ -32,7 +33,6 @@ export class ApiServer {
     ref ??= objectRef(req.kind, req.namespace, plannedName ?? req.name ?? meta?.name ?? '');
     const user = yield* this.authenticate(req, ref);
     if (user instanceof StatusError) return { ok: false, error: user, phase: 'apiserver.authenticate' };
-    if (!user) return { ok: false, error: unauthorized(), phase: 'apiserver.authenticate' };
     req.user = user;
     const denied = yield* this.authorize(req, ref, user);
     if (denied) return { ok: false, error: denied, phase: 'apiserver.authorize' };
@@ -51,72 +51,63 @@ export class ApiServer {
     }
   }
 
-  private *authenticate(req: ApiRequest, ref: string): Steps<UserInfo | StatusError | undefined> {
-    const outcome = authenticate(req, this.ctx.profile, this.ctx.store);
-    const user = outcome.user;
-    const accepted = outcome.steps.find((s) => s.result === 'accepted');
-    const imp = req.credentials.impersonate;
-    yield {
-      phase: 'apiserver.authenticate', object: ref,
-      result: user
-        ? `authenticated as "${user.name}" by ${accepted?.authenticator} (groups: ${user.groups.join(', ')})${imp ? `, impersonating "${imp.user}"` : ''}`
-        : 'no authenticator accepted the credentials: 401 Unauthorized',
-      detail: { request: `${req.method} ${req.path}`, user, authenticators: outcome.steps, ...(imp ? { impersonate: imp } : {}) },
-      outcome: user ? 'ok' : 'rejected',
-    };
-    for (const s of outcome.steps) {
-      yield {
-        phase: 'apiserver.authenticate', object: ref, step: { kind: 'authenticator', name: s.authenticator },
-        result: s.result === 'accepted' ? `accepted: user "${s.user?.name}"` : s.result === 'error' ? `error: ${s.error}` : 'no opinion: the request carries no credentials it reads',
-        detail: { ...s },
-      };
-    }
-    if (user && imp) return yield* this.impersonate(req, ref, user, imp);
-    return user;
-  }
-
   /**
-   * impersonate checks that the authenticated user may impersonate the requested user and groups,
-   * then acts as them. See staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation.go.
+   * check runs a request kubectl makes for itself (discovery, OpenAPI, the CRD list) through authentication and
+   * authorization only; what the handler would answer is kubectl's own view of the cluster. A path is authorized as
+   * the lowercase method on the path, a resource list as its verb on the resource. The filters' entries are recorded
+   * only when the request is refused.
    */
-  private *impersonate(req: ApiRequest, ref: string, user: UserInfo, imp: { user: string; groups: string[] }): Steps<UserInfo | StatusError> {
-    const checks: { resource: string; name: string }[] = [{ resource: 'users', name: imp.user }, ...imp.groups.map((g) => ({ resource: 'groups', name: g }))];
-    for (const c of checks) {
-      const attrs: AuthzAttributes = { user, verb: 'impersonate', namespace: '', apiGroup: '', apiVersion: 'v1', resource: c.resource, subresource: '', name: c.name, resourceRequest: true, path: req.path };
-      const verdict = authorize(attrs, this.ctx.store, this.ctx.profile);
-      if (!verdict.allowed) {
-        const reason = `${forbiddenMessage(attrs)}${verdict.reason ? `: ${verdict.reason}` : ''}`;
-        yield { phase: 'apiserver.authenticate', object: ref, step: { kind: 'authorizer', name: 'impersonation' }, result: `impersonation refused: ${reason}`, detail: { ...verdict }, outcome: 'rejected' };
-        return forbidden(c.resource, '', c.name, reason);
-      }
+  *check(req: CheckRequest, ref: string): Steps<CheckOutcome> {
+    const entries: TraceInput[] = [];
+    const authn = yield* authenticationFilter(this.ctx, req.credentials, `${req.method} ${req.path}`, ref, entries);
+    if ('error' in authn) {
+      yield* entries;
+      return { ok: false, error: authn.error, phase: 'apiserver.authenticate' };
     }
-    const groups = [...imp.groups];
-    if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
-    const acting: UserInfo = { name: imp.user, groups };
-    yield { phase: 'apiserver.authenticate', object: ref, step: { kind: 'authorizer', name: 'impersonation' }, result: `"${user.name}" impersonates "${imp.user}" (groups: ${groups.join(', ')})`, detail: { impersonator: user, user: acting } };
-    return acting;
+    const path = req.path.split('?')[0] ?? req.path;
+    const r = req.resource;
+    const attrs: AuthzAttributes = r
+      ? { user: authn.user, verb: r.verb, namespace: '', apiGroup: r.group, apiVersion: r.version, resource: r.resource, subresource: '', name: '', resourceRequest: true, path }
+      : { user: authn.user, verb: req.method.toLowerCase(), namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', resourceRequest: false, path };
+    const authz = yield* authorizationFilter(this.ctx, attrs, ref, undefined, entries);
+    if ('error' in authz) {
+      yield* entries;
+      return { ok: false, error: authz.error, phase: 'apiserver.authorize' };
+    }
+    return { ok: true, code: 200, user: authn.user, authenticatedBy: authn.authenticatedBy, allowedBy: authz.allowedBy };
   }
 
+  /** authenticate runs the authentication and impersonation filters. See authn/filter.ts. */
+  private *authenticate(req: ApiRequest, ref: string): Steps<UserInfo | StatusError> {
+    const r = yield* authenticationFilter(this.ctx, req.credentials, `${req.method} ${req.path}`, ref);
+    return 'error' in r ? r.error : r.user;
+  }
+
+  /** authorize runs the authorization filter on the request's attributes. See authz/filter.ts. */
   private *authorize(req: ApiRequest, ref: string, user: UserInfo): Steps<StatusError | undefined> {
     const attrs: AuthzAttributes = {
       user, verb: req.verb, namespace: req.namespace ?? '', apiGroup: req.group, apiVersion: req.apiVersion.split('/').pop() ?? 'v1',
-      resource: req.resource, subresource: req.subresource ?? '', name: req.verb === 'create' ? '' : req.name ?? '', resourceRequest: true, path: req.path,
+      resource: req.resource, subresource: req.subresource ?? '', name: req.verb === 'create' ? '' : req.name ?? '', resourceRequest: true, path: req.path.split('?')[0] ?? req.path,
     };
-    const verdict = authorize(attrs, this.ctx.store, this.ctx.profile);
-    const deciding = verdict.steps.find((s) => s.decision === 'Allow');
-    const message = verdict.allowed ? '' : `${forbiddenMessage(attrs)}${verdict.reason ? `: ${verdict.reason}` : ''}`;
-    yield {
-      phase: 'apiserver.authorize', object: ref, field: 'metadata.namespace',
-      result: verdict.allowed ? `allowed by ${deciding?.authorizer}${deciding?.reason ? ` (${deciding.reason})` : ''}` : `forbidden: ${message}`,
-      detail: { attributes: { user: user.name, groups: user.groups, verb: attrs.verb, resource: attrs.resource, apiGroup: attrs.apiGroup, namespace: attrs.namespace, name: attrs.name }, modes: verdict.steps },
-      outcome: verdict.allowed ? 'ok' : 'rejected',
-    };
-    for (const s of verdict.steps) {
-      yield { phase: 'apiserver.authorize', object: ref, step: { kind: 'authorizer', name: s.authorizer }, result: `${s.decision}${s.reason ? `: ${s.reason}` : ''}`, detail: { ...s } };
-    }
-    return verdict.allowed ? undefined : forbidden(req.resource, req.group, attrs.name || undefined, message);
+    const r = yield* authorizationFilter(this.ctx, attrs, ref, 'metadata.namespace');
+    return 'error' in r ? r.error : undefined;
   }
 }
+
+/** CheckRequest is a request kubectl sends for its own use: a path, or a cluster-wide list of a resource. */
+export interface CheckRequest {
+  method: 'GET';
+  /** path is the URL path with its query. */
+  path: string;
+  /** resource is set for a resource request (the CRD list); a path request has none. */
+  resource?: { verb: string; group: string; version: string; resource: string };
+  credentials: ApiRequest['credentials'];
+}
+
+/** CheckOutcome is the server's verdict on such a request: who sent it and who allowed it, or the error. */
+export type CheckOutcome =
+  | { ok: true; code: number; user: UserInfo; authenticatedBy: string; allowedBy: string }
+  | { ok: false; error: StatusError; phase: PhaseName };
 
 /** KindMapping is what kubectl's RESTMapper knows of a kind: its group, versions and resource. */
 export interface KindMapping {

@@ -15,7 +15,8 @@ interface Named<T> {
 
 /**
  * identityFromKubeconfig picks the context (the named one, else current-context) and turns its user's
- * credentials into an Identity: a bearer token, or a client certificate (inline data or a file).
+ * credentials into an Identity: a bearer token (inline or a token file), or a client certificate (inline data or a
+ * file, with its key given as client-go requires); a user with neither is anonymous.
  */
 export function identityFromKubeconfig(file: string, text: string, contextName: string | undefined, read: ReadFile): Identity {
   const doc = parseDocuments(text, file)[0];
@@ -30,18 +31,29 @@ export function identityFromKubeconfig(file: string, text: string, contextName: 
   const lineOf = (path: string): number => (doc.fields.get(path)?.value.start.line ?? 0) + 1;
   if (userIndex < 0) throw new InputError(file, lineOf(`contexts[${ctxIndex}].context.user`), `user "${userName}" of context "${name}" is not in the kubeconfig`);
   const user = cfg.users?.[userIndex]?.user ?? {};
-  if (typeof user.token === 'string') return { kind: 'token', token: user.token };
-  if (typeof user['client-certificate-data'] === 'string') {
-    return { kind: 'certificate', certificatePem: Buffer.from(user['client-certificate-data'], 'base64').toString('utf8') };
-  }
-  if (typeof user['client-certificate'] === 'string') {
-    const path = user['client-certificate'];
+  const at = (key: string): number => lineOf(`users[${userIndex}].user.${key}`);
+  const readRelative = (key: string, path: string, what: string): string => {
     const full = isAbsolute(path) ? path : join(dirname(file), path);
     try {
-      return { kind: 'certificate', certificatePem: read(full) };
+      return read(full);
     } catch (err) {
-      throw new InputError(file, lineOf(`users[${userIndex}].user.client-certificate`), `cannot read client certificate ${path}: ${(err as Error).message}`);
+      throw new InputError(file, at(key), `unable to read ${what} ${path} for ${userName} due to ${(err as Error).message}`);
     }
+  };
+  // A bearer token wins over a token file (client_config.go); client-go trims the file's whitespace.
+  if (typeof user.token === 'string' && user.token !== '') return { kind: 'token', token: user.token };
+  if (typeof user.tokenFile === 'string' && user.tokenFile !== '') return { kind: 'token', token: readRelative('tokenFile', user.tokenFile, 'token-file').trim() };
+  const certData = typeof user['client-certificate-data'] === 'string' ? user['client-certificate-data'] : undefined;
+  const certFile = typeof user['client-certificate'] === 'string' ? user['client-certificate'] : undefined;
+  if (!certData && !certFile) return { kind: 'anonymous' };
+  // See staging/src/k8s.io/client-go/tools/clientcmd/validation.go (validateAuthInfo): a certificate needs its key.
+  if (!user['client-key-data'] && !user['client-key']) {
+    throw new InputError(file, at(certData ? 'client-certificate-data' : 'client-certificate'), `client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method`);
   }
-  return { kind: 'anonymous' };
+  const pem = certData ? Buffer.from(certData, 'base64').toString('utf8') : readRelative('client-certificate', certFile ?? '', 'client-cert');
+  // tls.X509KeyPair, when client-go builds its transport, refuses data without a PEM certificate.
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new InputError(file, at(certData ? 'client-certificate-data' : 'client-certificate'), 'tls: failed to find any PEM data in certificate input');
+  }
+  return { kind: 'certificate', certificatePem: pem };
 }

@@ -145,3 +145,85 @@ test('Behavior: a size that is no quantity is refused with the quantity error', 
 test('Behavior: a negative size is refused', () => {
   assert.equal(inputError(() => parseBehavior(behaviorDocs('images:\n  nginx: {size: -1Mi}\n'))).message, 'b.yaml:4: images.nginx.size: expected a non-negative size, got string "-1Mi"');
 });
+
+// authorization.webhook: the answers of the authorization webhook (AuthzWebhookRule in src/engine/cluster/inputs.ts).
+test('ClusterProfile: webhook rules parse with their fields, in order', () => {
+  const profile = parseClusterProfile(profileDoc([
+    'authorization:',
+    '  modes: [Webhook, RBAC]',
+    '  webhook:',
+    '    - {user: bob, verb: create, resource: pods, namespace: default, decision: deny, reason: "pods come from CI"}',
+    '    - {group: auditors, decision: allow}',
+    '    - {decision: noOpinion}',
+    '',
+  ].join('\n')));
+  assert.deepEqual(profile.authorization.modes, ['Webhook', 'RBAC']);
+  assert.deepEqual(profile.authorization.webhook, [
+    { user: 'bob', verb: 'create', resource: 'pods', namespace: 'default', decision: 'deny', reason: 'pods come from CI' },
+    { group: 'auditors', decision: 'allow' },
+    { decision: 'noOpinion' },
+  ]);
+});
+
+const authzWebhookErrors: { name: string; body: string; want: string }[] = [
+  { name: 'A webhook rule without a decision', body: 'authorization:\n  modes: [Webhook]\n  webhook:\n    - {user: bob}\n', want: 'p.yaml:6: authorization.webhook[0].decision: Required value' },
+  { name: 'A webhook decision of another word', body: 'authorization:\n  modes: [Webhook]\n  webhook:\n    - {decision: reject}\n', want: 'p.yaml:6: authorization.webhook[0].decision: expected one of "allow", "deny", "noOpinion", got string "reject"' },
+  { name: 'A misspelt webhook field', body: 'authorization:\n  modes: [Webhook]\n  webhook:\n    - {decision: allow, namespce: x}\n', want: 'p.yaml:6: authorization.webhook[0]: unknown field "namespce" (did you mean "namespace"?)' },
+  { name: 'A webhook that is not a sequence', body: 'authorization:\n  modes: [Webhook]\n  webhook: {decision: allow}\n', want: 'p.yaml:5: authorization.webhook: expected a sequence, got a mapping' },
+  { name: 'A webhook rule that is not a mapping', body: 'authorization:\n  modes: [Webhook]\n  webhook: [allow]\n', want: 'p.yaml:5: authorization.webhook[0]: expected a mapping, got string "allow"' },
+  { name: 'A numeric webhook user', body: 'authorization:\n  modes: [Webhook]\n  webhook:\n    - {user: 7, decision: allow}\n', want: 'p.yaml:6: authorization.webhook[0].user: expected a string, got number 7' },
+];
+
+for (const { name, body, want } of authzWebhookErrors) {
+  test(`ClusterProfile: ${name} is refused`, () => assert.equal(inputError(() => parseClusterProfile(profileDoc(body))).message, want));
+}
+
+// Admission webhooks' answers (Behavior.webhooks), read by the webhook admission plugins by webhook name.
+test('Behavior: a webhook answer parses with every field', () => {
+  const body = `webhooks:
+  pod-policy.example.com:
+    allowed: false
+    code: 422
+    message: "no team label"
+    warnings: [deprecated, "soon required"]
+    delaySeconds: 3
+    unreachable: false
+    patch:
+      - {op: add, path: /metadata/labels/team, value: payments}
+`;
+  assert.deepEqual(parseBehavior(behaviorDocs(body)).webhooks, {
+    'pod-policy.example.com': {
+      allowed: false, code: 422, message: 'no team label', warnings: ['deprecated', 'soon required'], delaySeconds: 3, unreachable: false,
+      patch: [{ op: 'add', path: '/metadata/labels/team', value: 'payments' }],
+    },
+  });
+});
+
+test('Behavior: webhook answers merge field by field, later documents winning', () => {
+  const behavior = parseBehavior(behaviorDocs(
+    'webhooks:\n  slow.example.com: {allowed: false, message: first, delaySeconds: 2}\n',
+    'webhooks:\n  slow.example.com: {message: second}\n  other.example.com: {unreachable: true}\n',
+  ));
+  assert.deepEqual(behavior.webhooks, {
+    'slow.example.com': { allowed: false, message: 'second', delaySeconds: 2 },
+    'other.example.com': { unreachable: true },
+  });
+});
+
+const webhookErrors: { name: string; body: string; want: string }[] = [
+  { name: 'A code written as a string', body: 'webhooks:\n  x: {code: "403"}\n', want: 'b.yaml:4: webhooks.x.code: expected an HTTP status code, got string "403"' },
+  { name: 'A code below 100', body: 'webhooks:\n  x: {code: 99}\n', want: 'b.yaml:4: webhooks.x.code: expected an HTTP status code, got number 99' },
+  { name: 'A fractional code', body: 'webhooks:\n  x: {code: 4.5}\n', want: 'b.yaml:4: webhooks.x.code: expected an HTTP status code, got number 4.5' },
+  { name: 'A patch that is one operation, not a list', body: 'webhooks:\n  x: {patch: {op: add}}\n', want: 'b.yaml:4: webhooks.x.patch: expected a sequence of JSONPatch operations, got a mapping' },
+  { name: 'A misspelt field', body: 'webhooks:\n  x: {alowed: true}\n', want: 'b.yaml:4: webhooks.x: unknown field "alowed" (did you mean "allowed"?)' },
+  { name: 'A negative delay', body: 'webhooks:\n  x: {delaySeconds: -2}\n', want: 'b.yaml:4: webhooks.x.delaySeconds: expected a non-negative number, got number -2' },
+  { name: 'A word for unreachable', body: 'webhooks:\n  x: {unreachable: "yes"}\n', want: 'b.yaml:4: webhooks.x.unreachable: expected a boolean, got string "yes"' },
+  { name: 'Warnings that are not a list', body: 'webhooks:\n  x: {warnings: warn}\n', want: 'b.yaml:4: webhooks.x.warnings: expected a sequence of strings, got string "warn"' },
+  { name: 'A message YAML 1.1 reads as a boolean', body: 'webhooks:\n  x:\n    message: no\n', want: 'b.yaml:5: webhooks.x.message: expected a string, got boolean false' },
+  { name: 'An answer that is not a mapping', body: 'webhooks:\n  x: 5\n', want: 'b.yaml:4: webhooks.x: expected a mapping, got number 5' },
+  { name: 'Webhooks as a list', body: 'webhooks: [a]\n', want: 'b.yaml:3: webhooks: expected a mapping, got a sequence' },
+];
+
+for (const { name, body, want } of webhookErrors) {
+  test(`Behavior: ${name} is refused at its line`, () => assert.equal(inputError(() => parseBehavior(behaviorDocs(body))).message, want));
+}

@@ -1,15 +1,13 @@
-// --anonymous-auth: a request with no credentials at all is system:anonymous in system:unauthenticated.
-import type { Authenticator } from './authenticator';
+// --anonymous-auth: a request no authenticator spoke for is system:anonymous in system:unauthenticated.
+import type { UserInfo } from '../request';
+import { SYSTEM_ANONYMOUS, SYSTEM_UNAUTHENTICATED } from './authenticator';
 
 /**
- * anonymousAuthenticator accepts a request that carries no credentials, when anonymous auth is on.
- * See staging/src/k8s.io/apiserver/pkg/authentication/request/anonymous/anonymous.go.
+ * anonymousUser is the user the anonymous authenticator gives. It runs only when the chain before it returned no
+ * user and no error (union.NewFailOnError): a bad token or a bad certificate is never anonymous.
+ * See staging/src/k8s.io/apiserver/pkg/authentication/request/anonymous/anonymous.go and
+ * pkg/kubeapiserver/authenticator/config.go (New).
  */
-export const anonymousAuthenticator: Authenticator = {
-  name: 'anonymous',
-  authenticate(request, profile) {
-    const c = request.credentials;
-    if (!profile.authentication.anonymous || c.token !== undefined || c.certificatePem !== undefined || c.serviceAccount !== undefined) return null;
-    return { user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } };
-  },
-};
+export function anonymousUser(): UserInfo {
+  return { name: SYSTEM_ANONYMOUS, groups: [SYSTEM_UNAUTHENTICATED] };
+}

@@ -1,23 +1,29 @@
 // Service account tokens: the credentials the controllers present (kube-controller-manager --use-service-account-credentials).
 import type { ServiceAccount } from '../../api/types';
-import type { Store } from '../../cluster/store';
 import type { Authenticator } from './authenticator';
 
 /**
- * serviceAccountAuthenticator accepts a service account token of an existing service account:
- * user `system:serviceaccount:<ns>:<name>`, groups system:serviceaccounts and system:serviceaccounts:<ns>.
- * See pkg/serviceaccount/claims.go and staging/src/k8s.io/apiserver/pkg/authentication/serviceaccount/util.go.
+ * serviceAccountAuthenticator accepts the token of an existing service account: user
+ * `system:serviceaccount:<ns>:<name>`, its uid, groups system:serviceaccounts and system:serviceaccounts:<ns>.
+ * The token itself is not simulated: the credentials name the account (`<ns>/<name>`) whose token was sent.
+ * A token whose account is gone fails with the getter's NotFound error, as the validator returns it.
+ * See pkg/serviceaccount/claims.go (Validate), pkg/serviceaccount/jwt.go and
+ * staging/src/k8s.io/apiserver/pkg/authentication/serviceaccount/util.go (UserInfo, MakeGroupNames).
  */
-export function serviceAccountAuthenticator(store: Store): Authenticator {
-  return {
-    name: 'service-account-token',
-    authenticate(request) {
-      const ref = request.credentials.serviceAccount;
-      if (ref === undefined) return null;
-      const [namespace, name] = ref.split('/') as [string, string];
-      const sa = store.get<ServiceAccount>('ServiceAccount', namespace, name);
-      if (!sa) return { error: `service account ${namespace}/${name} not found` };
-      return { user: { name: `system:serviceaccount:${namespace}:${name}`, uid: sa.metadata?.uid ?? '', groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] } };
-    },
-  };
-}
+export const serviceAccountAuthenticator: Authenticator = {
+  name: 'service-account-token',
+  flag: '--service-account-key-file',
+  authenticate(credentials, env) {
+    const ref = credentials.serviceAccount;
+    if (ref === undefined) return null;
+    const [namespace = '', name = ''] = ref.split('/');
+    const sa = env.store.get<ServiceAccount>('ServiceAccount', namespace, name);
+    if (!sa) return { error: `serviceaccounts "${name}" not found` };
+    return {
+      user: {
+        name: `system:serviceaccount:${namespace}:${name}`, uid: sa.metadata?.uid ?? '',
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+      },
+    };
+  },
+};

@@ -4,5 +4,8 @@ import type { Authorizer } from './authorizer';
 /** alwaysAllow allows every request. */
 export const alwaysAllow: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'Allow', reason: '' }) };
 
-/** alwaysDeny denies every request, with the reason builtin.go gives. */
-export const alwaysDeny: Authorizer = { name: 'AlwaysDeny', authorize: () => ({ decision: 'Deny', reason: 'Everything is forbidden.' }) };
+/**
+ * alwaysDeny has no opinion, with the reason "Everything is forbidden.": a later mode may still allow, and when none
+ * does the request is forbidden with that reason among the others.
+ */
+export const alwaysDeny: Authorizer = { name: 'AlwaysDeny', authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }) };

@@ -6,6 +6,7 @@ import type { UserInfo } from '../request';
 /** AuthzAttributes are what authorizers decide on (authorizer.Attributes). */
 export interface AuthzAttributes {
   user: UserInfo;
+  /** verb is the API verb of a resource request (`get`, `create`, `impersonate`) or the lowercase HTTP method of a path. */
   verb: string;
   namespace: string;
   apiGroup: string;
@@ -15,6 +16,7 @@ export interface AuthzAttributes {
   /** name is empty for a create (the name is not in the URL) and for lists. */
   name: string;
   resourceRequest: boolean;
+  /** path is the URL path without the query. */
   path: string;
 }
 
@@ -25,7 +27,7 @@ export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
 export interface AuthzResult {
   decision: Decision;
   reason: string;
-  /** detail names what decided it (the rule, role and binding) for the trace. */
+  /** detail names what decided it (the rule, role and binding, the policy line) for the trace. */
   detail?: Record<string, unknown>;
 }
 
@@ -33,4 +35,14 @@ export interface AuthzResult {
 export interface Authorizer {
   name: string;
   authorize(attrs: AuthzAttributes, store: Store, profile: ClusterProfile): AuthzResult;
+}
+
+/** isReadOnly is AttributesRecord.IsReadOnly: get, list and watch. */
+export function isReadOnly(attrs: AuthzAttributes): boolean {
+  return attrs.verb === 'get' || attrs.verb === 'list' || attrs.verb === 'watch';
+}
+
+/** noOpinion is the answer of an authorizer that does not speak for the request. */
+export function noOpinion(reason = '', detail?: Record<string, unknown>): AuthzResult {
+  return { decision: 'NoOpinion', reason, ...(detail ? { detail } : {}) };
 }

@@ -1,60 +1,62 @@
-// The union authorizer: the modes of --authorization-mode in order; the first Allow or Deny decides.
+// The authorizer chain: system:masters first, then the modes of --authorization-mode in order; the first Allow or
+// Deny decides, and a request nobody allows is forbidden with the reasons gathered on the way.
 import type { ClusterProfile } from '../../cluster/inputs';
 import type { Store } from '../../cluster/store';
+import { abacAuthorizer } from './abac';
 import { alwaysAllow, alwaysDeny } from './always';
-import type { AuthzAttributes, Authorizer, AuthzResult } from './authorizer';
+import type { AuthzAttributes, Authorizer, AuthzResult, Decision } from './authorizer';
 import { nodeAuthorizer } from './node';
+import { privilegedGroupAuthorizer } from './privileged-group';
 import { rbacAuthorizer } from './rbac';
+import { webhookAuthorizer } from './webhook';
 
-/** AUTHORIZERS maps each --authorization-mode name to its authorizer. ABAC and Webhook come later. */
+export { forbiddenMessage, forbiddenStatus } from './forbidden';
+
+/** AUTHORIZERS maps each --authorization-mode name to its authorizer (pkg/kubeapiserver/authorizer/modes). */
 export const AUTHORIZERS: Readonly<Record<string, Authorizer>> = {
-  Node: nodeAuthorizer,
-  RBAC: rbacAuthorizer,
   AlwaysAllow: alwaysAllow,
   AlwaysDeny: alwaysDeny,
+  ABAC: abacAuthorizer,
+  Webhook: webhookAuthorizer,
+  RBAC: rbacAuthorizer,
+  Node: nodeAuthorizer,
 };
 
-/** AuthzStep is what one mode said, for the trace. */
+/** AuthzStep is what one authorizer said, for the trace. */
 export interface AuthzStep extends AuthzResult {
   authorizer: string;
 }
 
-/** AuthzOutcome is the chain's verdict with each mode's answer. */
+/** AuthzOutcome is the chain's verdict with each authorizer's answer. */
 export interface AuthzOutcome {
   allowed: boolean;
-  /** reason joins the reasons of the modes that did not allow, one a line, as the union authorizer does. */
+  decision: Decision;
+  /** reason is the deciding authorizer's reason, or the reasons of all of them joined by newlines when none decided. */
   reason: string;
+  /** authorizer names the one that decided, when one did. */
+  authorizer?: string;
   steps: AuthzStep[];
 }
 
 /**
- * authorize asks each mode in order. See staging/src/k8s.io/apiserver/pkg/authorization/union/union.go:
- * the first Allow or Deny ends it; the reasons of the others are joined with newlines.
+ * authorize asks the superuser authorizer, then each mode in order, as the union authorizer does: the first Allow
+ * or Deny ends it with that authorizer's reason; when all have no opinion, the non-empty reasons are joined with
+ * newlines. See staging/src/k8s.io/apiserver/pkg/authorization/union/union.go and
+ * pkg/kubeapiserver/authorizer/reload.go (newForConfig).
  */
 export function authorize(attrs: AuthzAttributes, store: Store, profile: ClusterProfile): AuthzOutcome {
   const steps: AuthzStep[] = [];
   const reasons: string[] = [];
+  const chain: [string, Authorizer][] = [[privilegedGroupAuthorizer.name, privilegedGroupAuthorizer]];
   for (const mode of profile.authorization.modes) {
-    const authorizer = AUTHORIZERS[mode];
-    if (!authorizer) continue;
-    const r = authorizer.authorize(attrs, store, profile);
-    steps.push({ authorizer: mode, ...r });
-    if (r.decision === 'Allow') return { allowed: true, reason: r.reason, steps };
+    const a = AUTHORIZERS[mode];
+    if (a) chain.push([mode, a]);
+  }
+  for (const [name, a] of chain) {
+    const r = a.authorize(attrs, store, profile);
+    steps.push({ authorizer: name, ...r });
     if (r.reason) reasons.push(r.reason);
-    if (r.decision === 'Deny') break;
+    if (r.decision !== 'NoOpinion') return { allowed: r.decision === 'Allow', decision: r.decision, reason: r.reason, authorizer: name, steps };
   }
-  return { allowed: false, reason: reasons.join('\n'), steps };
-}
-
-/**
- * forbiddenMessage is the sentence of a 403 before its reason.
- * See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go (forbiddenMessage).
- */
-export function forbiddenMessage(attrs: AuthzAttributes): string {
-  if (!attrs.resourceRequest) return `User "${attrs.user.name}" cannot ${attrs.verb} path "${attrs.path}"`;
-  const resource = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  if (attrs.namespace) {
-    return `User "${attrs.user.name}" cannot ${attrs.verb} resource "${resource}" in API group "${attrs.apiGroup}" in the namespace "${attrs.namespace}"`;
-  }
-  return `User "${attrs.user.name}" cannot ${attrs.verb} resource "${resource}" in API group "${attrs.apiGroup}" at the cluster scope`;
+  return { allowed: false, decision: 'NoOpinion', reason: reasons.join('\n'), steps };
 }

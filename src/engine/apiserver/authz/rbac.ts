@@ -1,103 +1,112 @@
-// The RBAC authorizer: bindings grant roles' rules to users, groups and service accounts.
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../api/types';
+// The RBAC authorizer: ClusterRoleBindings, then the RoleBindings of the request's namespace, grant their roles'
+// rules to users, groups and service accounts; the first rule that covers the request allows it.
+import type { ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../../api/types';
 import type { Store } from '../../cluster/store';
 import type { UserInfo } from '../request';
+import { aggregateMessage } from './aggregate';
 import type { AuthzAttributes, Authorizer } from './authorizer';
+import { roleReferenceRules } from './rbac-roles';
+import { ruleAllows } from './rbac-rules';
 
 /** RuleMatch says which rule of which role, through which binding, allowed a request. */
 export interface RuleMatch {
+  /** source is the describer's text: `ClusterRoleBinding "x" of ClusterRole "y" to Group "z"`. */
+  source: string;
+  binding: { kind: 'ClusterRoleBinding' | 'RoleBinding'; name: string; namespace?: string };
+  roleRef: { kind: string; name: string };
+  rule: PolicyRule;
+  /** aggregatedFrom lists the ClusterRoles an aggregated role's rules came from. */
+  aggregatedFrom?: string[];
+}
+
+/** BindingVisit is what the rule resolver saw of one binding that applies to the user, for the trace. */
+export interface BindingVisit {
   binding: string;
   role: string;
   subject: string;
-  rule: PolicyRule;
+  rules?: number;
+  error?: string;
 }
 
 /**
- * rbacAuthorizer visits ClusterRoleBindings, then the RoleBindings of the request's namespace,
- * and allows on the first rule that covers the request. Missing roles are errors that become the
- * reason of a denial (`RBAC: clusterrole.rbac.authorization.k8s.io "x" not found`).
- * See plugin/pkg/auth/authorizer/rbac/rbac.go and pkg/registry/rbac/validation/rule.go (VisitRulesFor).
+ * rbacAuthorizer allows on the first rule that covers the request, with the reason
+ * `RBAC: allowed by <describer>`. Otherwise it has no opinion; the errors met resolving roles (a binding to a
+ * missing role) become the reason `RBAC: <aggregate>`, e.g. `RBAC: clusterrole.rbac.authorization.k8s.io "x" not found`.
+ * See plugin/pkg/auth/authorizer/rbac/rbac.go (Authorize, authorizingVisitor) and
+ * pkg/registry/rbac/validation/rule.go (VisitRulesFor, describers, appliesTo).
  */
 export const rbacAuthorizer: Authorizer = {
   name: 'RBAC',
   authorize(attrs, store) {
+    const visited: BindingVisit[] = [];
     const errors: string[] = [];
-    const match = visitRules(attrs, store, errors);
-    if (match) {
-      return {
-        decision: 'Allow',
-        reason: `RBAC: allowed by ${match.binding} of ${match.role} to ${match.subject}`,
-        detail: { ...match },
-      };
-    }
-    return { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` : '', detail: { errors } };
+    const match = visitRulesFor(attrs, store, visited, errors);
+    if (match) return { decision: 'Allow', reason: `RBAC: allowed by ${match.source}`, detail: { match, bindings: visited } };
+    return { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : '', detail: { bindings: visited, errors } };
   },
 };
 
-function visitRules(attrs: AuthzAttributes, store: Store, errors: string[]): RuleMatch | undefined {
+/** visitRulesFor walks the bindings in the resolver's order and stops at the first rule that allows. */
+function visitRulesFor(attrs: AuthzAttributes, store: Store, visited: BindingVisit[], errors: string[]): RuleMatch | undefined {
   for (const crb of store.list<ClusterRoleBinding>('ClusterRoleBinding')) {
-    const subject = appliesTo(attrs.user, crb.subjects ?? [], '');
-    if (subject === undefined) continue;
-    const rules = roleRules(store, crb.roleRef.kind, crb.roleRef.name, '', errors);
-    const rule = rules?.find((r) => ruleAllows(attrs, r));
-    if (rule) return { binding: `ClusterRoleBinding "${crb.metadata?.name}"`, role: `ClusterRole "${crb.roleRef.name}"`, subject, rule };
+    const name = crb.metadata?.name ?? '';
+    const match = visitBinding(attrs, store, { kind: 'ClusterRoleBinding', name }, crb.roleRef, crb.subjects ?? [], '', visited, errors);
+    if (match) return match;
   }
   if (!attrs.namespace) return undefined;
   for (const rb of store.list<RoleBinding>('RoleBinding', attrs.namespace)) {
-    const subject = appliesTo(attrs.user, rb.subjects ?? [], attrs.namespace);
-    if (subject === undefined) continue;
-    const rules = roleRules(store, rb.roleRef.kind, rb.roleRef.name, attrs.namespace, errors);
-    const rule = rules?.find((r) => ruleAllows(attrs, r));
-    if (rule) {
-      return { binding: `RoleBinding "${rb.metadata?.name}/${attrs.namespace}"`, role: `${rb.roleRef.kind} "${rb.roleRef.name}"`, subject, rule };
-    }
+    const name = rb.metadata?.name ?? '';
+    const match = visitBinding(attrs, store, { kind: 'RoleBinding', name, namespace: attrs.namespace }, rb.roleRef, rb.subjects ?? [], attrs.namespace, visited, errors);
+    if (match) return match;
   }
   return undefined;
 }
 
-function roleRules(store: Store, kind: string, name: string, namespace: string, errors: string[]): PolicyRule[] | undefined {
-  if (kind === 'ClusterRole') {
-    const role = store.get<ClusterRole>('ClusterRole', undefined, name);
-    if (!role) errors.push(`clusterrole.rbac.authorization.k8s.io "${name}" not found`);
-    return role?.rules ?? (role ? [] : undefined);
+function visitBinding(
+  attrs: AuthzAttributes, store: Store, binding: RuleMatch['binding'], roleRef: ClusterRoleBinding['roleRef'], subjects: Subject[],
+  namespace: string, visited: BindingVisit[], errors: string[],
+): RuleMatch | undefined {
+  const subject = subjects.find((s) => appliesToUser(attrs.user, s, namespace));
+  if (!subject) return undefined;
+  const bindingText = binding.kind === 'RoleBinding' ? `RoleBinding ${JSON.stringify(`${binding.name}/${namespace}`)}` : `ClusterRoleBinding ${JSON.stringify(binding.name)}`;
+  const role = `${roleRef.kind} ${JSON.stringify(roleRef.name)}`;
+  const subjectText = describeSubject(subject, namespace);
+  const resolved = roleReferenceRules(store, roleRef, namespace);
+  if ('error' in resolved) {
+    errors.push(resolved.error);
+    visited.push({ binding: bindingText, role, subject: subjectText, error: resolved.error });
+    return undefined;
   }
-  const role = store.get<Role>('Role', namespace, name);
-  if (!role) errors.push(`role.rbac.authorization.k8s.io "${name}" not found`);
-  return role?.rules ?? (role ? [] : undefined);
+  visited.push({ binding: bindingText, role, subject: subjectText, rules: resolved.rules.length });
+  const rule = resolved.rules.find((r) => ruleAllows(attrs, r));
+  if (!rule) return undefined;
+  return {
+    source: `${bindingText} of ${role} to ${subjectText}`, binding, roleRef: { kind: roleRef.kind, name: roleRef.name }, rule,
+    ...(resolved.aggregatedFrom ? { aggregatedFrom: resolved.aggregatedFrom } : {}),
+  };
 }
 
 /**
- * appliesTo returns how a subject names the user (`User "bob"`, `Group "dev"`,
- * `ServiceAccount "default/app"`), or undefined when no subject covers it.
- * See pkg/registry/rbac/validation/rule.go (appliesToUser).
+ * appliesToUser: a User subject by name, a Group by membership, a ServiceAccount by its username, its namespace
+ * defaulting to the binding's; a ServiceAccount with no namespace in a ClusterRoleBinding matches no one.
  */
-function appliesTo(user: UserInfo, subjects: Subject[], bindingNamespace: string): string | undefined {
-  for (const s of subjects) {
-    if (s.kind === 'User' && s.name === user.name) return `User "${s.name}"`;
-    if (s.kind === 'Group' && user.groups.includes(s.name)) return `Group "${s.name}"`;
-    if (s.kind === 'ServiceAccount') {
-      const ns = s.namespace || bindingNamespace;
-      if (ns && user.name === `system:serviceaccount:${ns}:${s.name}`) return `ServiceAccount "${s.name}/${ns}"`;
+export function appliesToUser(user: UserInfo, subject: Subject, namespace: string): boolean {
+  switch (subject.kind) {
+    case 'User':
+      return user.name === subject.name;
+    case 'Group':
+      return user.groups.includes(subject.name);
+    case 'ServiceAccount': {
+      const saNamespace = subject.namespace || namespace;
+      return saNamespace !== '' && user.name === `system:serviceaccount:${saNamespace}:${subject.name}`;
     }
+    default:
+      return false;
   }
-  return undefined;
 }
 
-/** ruleAllows matches one PolicyRule against request attributes. See pkg/apis/rbac/v1/evaluation_helpers.go. */
-export function ruleAllows(attrs: AuthzAttributes, rule: PolicyRule): boolean {
-  if (!matches(rule.verbs, attrs.verb)) return false;
-  if (!attrs.resourceRequest) {
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === attrs.path || (u.endsWith('*') && attrs.path.startsWith(u.slice(0, -1))));
-  }
-  if (!matches(rule.apiGroups ?? [], attrs.apiGroup)) return false;
-  const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const resources = rule.resources ?? [];
-  const resourceOk = resources.some((r) => r === '*' || r === combined || (attrs.subresource !== '' && r === `*/${attrs.subresource}`));
-  if (!resourceOk) return false;
-  const names = rule.resourceNames ?? [];
-  return names.length === 0 || names.includes(attrs.name);
-}
-
-function matches(list: string[], value: string): boolean {
-  return list.includes('*') || list.includes(value);
+/** describeSubject names a subject as the describers do: `User "bob"`, `ServiceAccount "name/namespace"`. */
+export function describeSubject(subject: Subject, bindingNamespace: string): string {
+  if (subject.kind === 'ServiceAccount') return `ServiceAccount ${JSON.stringify(`${subject.name}/${subject.namespace || bindingNamespace}`)}`;
+  return `${subject.kind} ${JSON.stringify(subject.name)}`;
 }
