@@ -43,14 +43,16 @@ const cases: { name: string; manifest: string; options?: SimulationOptions; iden
     kubectl: 'Error from server (NotFound): error when creating "pod.yaml": namespaces "dev" not found',
   },
   {
-    name: 'an anonymous request is forbidden by RBAC',
+    // kubectl's first request is the OpenAPI index (--validate=strict); system:anonymous may not read /openapi/*, and
+    // client-go's Raw() reads the 403's JSON body as "unknown". See kubectl/discovery.ts.
+    name: 'an anonymous request is forbidden the OpenAPI documents, and kubectl cannot validate',
     manifest: pod(nginx), identity: { kind: 'anonymous' }, outcome: 'Rejected',
-    kubectl: 'Error from server (Forbidden): error when retrieving current configuration of:\nResource: "/v1, Resource=pods", GroupVersionKind: "/v1, Kind=Pod"\nName: "web", Namespace: "default"\nfrom server for "pod.yaml": pods "web" is forbidden: User "system:anonymous" cannot get resource "pods" in API group "" in the namespace "default"',
+    kubectl: 'error: error validating "pod.yaml": error validating data: failed to download openapi: unknown; if you choose to ignore these errors, turn validation off with --validate=false',
   },
   {
-    name: 'an unknown token is unauthorized',
+    name: 'an unknown token is unauthorized on kubectl\'s first request, the OpenAPI download',
     manifest: pod(nginx), identity: { kind: 'token', token: 'nope' }, outcome: 'Rejected',
-    kubectl: 'error: You must be logged in to the server (Unauthorized)',
+    kubectl: 'error: error validating "pod.yaml": error validating data: failed to download openapi: the server has asked for the client to provide credentials; if you choose to ignore these errors, turn validation off with --validate=false',
   },
   {
     name: 'a container that exits 0 under restartPolicy Never completes the pod',
