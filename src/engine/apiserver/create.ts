@@ -34,7 +34,8 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   };
   const attrs: AdmissionAttributes = {
     operation: 'CREATE', kind: req.kind, group: req.group, resource: req.resource, subresource: '',
-    namespace: req.namespace ?? '', name: obj.metadata?.name ?? generatedName ?? '', object: obj, user,
+    // The mutating pass sees the request's name: none yet for a generated one (errors then name its generateName).
+    namespace: req.namespace ?? '', name: obj.metadata?.name ?? '', object: obj, user,
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
   if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating' };
@@ -49,7 +50,8 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     const error = invalid(req.kind, req.group, prepared.metadata?.name ?? '', toCauses(errors));
     return { ok: false, error, phase: 'apiserver.validate' };
   }
-  const validating = yield* runAdmission(ctx, { ...attrs, object: prepared }, 'validating', ref);
+  // The validating pass sees the generated name. See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (AdmissionToValidateObjectFunc).
+  const validating = yield* runAdmission(ctx, { ...attrs, object: prepared, name: prepared.metadata?.name ?? '' }, 'validating', ref);
   if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating' };
   const warnings = [...mutating.warnings, ...validating.warnings];
 

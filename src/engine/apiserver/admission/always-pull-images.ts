@@ -1,7 +1,7 @@
 // AlwaysPullImages: every container of a new pod pulls its image, so only pods with the credentials can use it.
 import type { Container, Pod } from '../../api/types';
 import { notSupported } from '../../api/labels-validation';
-import { newForbidden, plainError } from './namespace-lifecycle';
+import { newForbidden, plainError } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin';
 
 /** containersWithPaths is pods.VisitContainersWithPath: init, regular, then ephemeral containers with their paths. */

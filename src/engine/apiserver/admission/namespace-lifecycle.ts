@@ -1,7 +1,8 @@
 // NamespaceLifecycle: no new objects in a namespace that does not exist or is being deleted, and the immortal
-// namespaces are never deleted. Also the admission error builders every plugin shares (admission/errors.go).
+// namespaces are never deleted.
 import type { Namespace } from '../../api/types';
 import { forbidden, notFound, StatusError, type StatusCause } from '../request';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin';
 
 /**
@@ -15,39 +16,6 @@ export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 /** MISSING_NAMESPACE_WAIT_MS is how long the plugin waits for its cache before it looks a missing namespace up live. */
 const MISSING_NAMESPACE_WAIT_MS = 50;
-
-/**
- * resourceNameOf is the name admission errors give an object, as extractResourceName does: the request's name,
- * else the object's name, else its generateName (names are generated after mutating admission), else "Unknown".
- * On a create the request's name is the object's own. See staging/src/k8s.io/apiserver/pkg/admission/errors.go.
- */
-export function resourceNameOf(a: AdmissionAttributes): string {
-  const meta = a.object.metadata;
-  if (a.operation !== 'CREATE' && a.name) return a.name;
-  return meta?.name || meta?.generateName || 'Unknown';
-}
-
-/** newForbidden is admission.NewForbidden: `pods "web" is forbidden: <reason>`, named as resourceNameOf says. */
-export function newForbidden(a: AdmissionAttributes, reason: string): StatusError {
-  return forbidden(a.resource, a.group, resourceNameOf(a), reason);
-}
-
-/** internalError is apierrors.NewInternalError: 500 InternalError, `Internal error occurred: <reason>`. */
-export function internalError(reason: string): StatusError {
-  return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${reason}`,
-    reason: 'InternalError', details: { causes: [{ reason: '', message: reason, field: '' }] }, code: 500,
-  });
-}
-
-/**
- * plainError is what kube-apiserver answers when a plugin returns an error that is no API status (fmt.Errorf, an
- * aggregate): 500 with the reason Unknown (empty) and the error's text; kubectl prints `Error from server: <text>`.
- * See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/status.go (ErrorToAPIStatus).
- */
-export function plainError(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
-}
 
 /** isNamespaceKind tells a v1 Namespace request (GroupKind core/Namespace). */
 function isNamespaceKind(a: AdmissionAttributes): boolean {

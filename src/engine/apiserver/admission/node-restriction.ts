@@ -5,7 +5,7 @@ import { isMirrorPod, podConfigMapNames, podSecretNames } from '../../api/pod-cr
 import type { KubeObject, Node, PersistentVolumeClaim, Pod } from '../../api/types';
 import type { EngineContext } from '../../context';
 import { notFound, type UserInfo } from '../request';
-import { newForbidden } from './namespace-lifecycle';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';

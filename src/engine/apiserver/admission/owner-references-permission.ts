@@ -5,7 +5,7 @@ import { RESOURCES } from '../../cluster/store';
 import type { EngineContext } from '../../context';
 import { authorize } from '../authz';
 import type { AuthzAttributes } from '../authz/authorizer';
-import { newForbidden } from './namespace-lifecycle';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 
 /** WHITELIST are the requests the plugin skips: pods/status, whose strategy keeps owner references as they are. */

@@ -3,7 +3,7 @@
 import { goQuote, index, invalid, isLabelKey, isLabelValue } from '../../api/labels-validation';
 import type { Namespace, Pod } from '../../api/types';
 import { forbidden } from '../request';
-import { internalError, plainError } from './namespace-lifecycle';
+import { internalError, plainError } from './errors';
 import type { EngineContext } from '../../context';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 

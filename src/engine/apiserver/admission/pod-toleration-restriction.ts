@@ -4,7 +4,7 @@ import type { Namespace, Pod, Toleration } from '../../api/types';
 import { getPodQOS } from '../../api/qos';
 import type { EngineContext } from '../../context';
 import { notFound } from '../request';
-import { plainError } from './namespace-lifecycle';
+import { plainError } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 
 /** NS_DEFAULT_TOLERATIONS holds, as JSON, the tolerations a namespace's pods get. */

@@ -2,7 +2,7 @@
 // may be the global default.
 import { applyPriority } from '../../api/pod-create';
 import type { Pod, PriorityClass } from '../../api/types';
-import { newForbidden } from './namespace-lifecycle';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 
 /** lowestDefault is getDefaultPriorityClass: of the globalDefault classes (a race can make several), the lowest value. */

@@ -4,7 +4,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1';
 import { parseQuantity } from '../../api/quantity';
 import type { Pod } from '../../api/types';
 import type { EngineContext } from '../../context';
-import { newForbidden } from './namespace-lifecycle';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 import { mergeTolerations } from './pod-toleration-restriction';
 

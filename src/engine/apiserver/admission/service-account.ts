@@ -3,7 +3,7 @@
 import { applyServiceAccount, enforcesMountableSecrets, isMirrorPod, limitSecretReferences, validateMirrorPod } from '../../api/pod-create';
 import type { Container, Pod, ServiceAccount } from '../../api/types';
 import type { StatusError } from '../request';
-import { newForbidden } from './namespace-lifecycle';
+import { newForbidden } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 
 /**

@@ -2,7 +2,8 @@
 // cases after staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission_test.go.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { namespaceLifecycle, newForbidden, resourceNameOf } from '../../../../src/engine/apiserver/admission/namespace-lifecycle';
+import { newForbidden, resourceNameOf } from '../../../../src/engine/apiserver/admission/errors';
+import { namespaceLifecycle } from '../../../../src/engine/apiserver/admission/namespace-lifecycle';
 import type { Operation } from '../../../../src/engine/apiserver/admission/plugin';
 import { attributesFor, makeContext, makeNamespace, makePod } from './plugin-harness';
 
