@@ -216,7 +216,8 @@ export class Simulation {
   private *applyAll(): Steps<void> {
     for (const doc of this.inputs.manifest) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
-      this.kubectlOutput.push(out.printed);
+      // kubectl prints nothing more for the documents after one it could not read.
+      if (out.printed) this.kubectlOutput.push(out.printed);
       if (out.ok && out.object) {
         const ref = refOf(out.object);
         this.applied.set(ref, out.object);

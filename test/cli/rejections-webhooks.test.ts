@@ -31,13 +31,14 @@ const VAP_MESSAGE = "ValidatingAdmissionPolicy 'require-team-label' with binding
 
 const rejections: { name: string; scenario: string; want: { phase: string; code: number; reason: string; message: string; kubectl: string } }[] = [
   {
-    // Message: webhook/errors/statuserror.go (ToStatusErr); kubectl: cmd/util/helpers.go (StandardErrorMessage).
+    // Message: webhook/errors/statuserror.go (ToStatusErr); kubectl: cmd/util/helpers.go (StandardErrorMessage), after the
+    // webhook's warning, which client-go's warning handler prints as the response arrives (rest/warnings.go).
     name: 'A denying validating webhook rejects the pod with its message',
     scenario: 'deny-validating',
     want: {
       phase: 'apiserver.admit.validating', code: 403, reason: 'Forbidden',
       message: `admission webhook "pod-policy.example.com" denied the request: pods must set resource limits`,
-      kubectl: `Error from server (Forbidden): ${SOURCE}: admission webhook "pod-policy.example.com" denied the request: pods must set resource limits`,
+      kubectl: `Warning: this webhook will be retired\nError from server (Forbidden): ${SOURCE}: admission webhook "pod-policy.example.com" denied the request: pods must set resource limits`,
     },
   },
   {

@@ -38,7 +38,7 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     namespace: req.namespace ?? '', name: obj.metadata?.name ?? '', object: obj, user,
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
-  if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating' };
+  if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
   const prepared = prepareObjectForCreate(ctx, attrs.object, generatedName);
   const errors = validateObject(prepared);
   yield {
@@ -52,8 +52,8 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   }
   // The validating pass sees the generated name. See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (AdmissionToValidateObjectFunc).
   const validating = yield* runAdmission(ctx, { ...attrs, object: prepared, name: prepared.metadata?.name ?? '' }, 'validating', ref);
-  if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating' };
   const warnings = [...mutating.warnings, ...validating.warnings];
+  if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating', warnings };
 
   // A taken name is found by storage itself, after admission. See registry/store.go (Create) and etcd3 store (Create).
   if (ctx.store.get(req.kind, req.namespace, prepared.metadata?.name ?? '')) {

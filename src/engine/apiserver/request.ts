@@ -82,7 +82,7 @@ export function forbidden(resource: string, group: string, name: string | undefi
   const message = name ? `${qualified} "${name}" is forbidden: ${reason}` : `${qualified} is forbidden: ${reason}`;
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden',
-    details: { ...(name ? { name } : {}), group, kind: resource }, code: 403,
+    details: { ...(name ? { name } : {}), ...(group ? { group } : {}), kind: resource }, code: 403,
   });
 }
 
@@ -104,7 +104,7 @@ export function invalid(kind: string, group: string, name: string, causes: Statu
     : `${qualifiedKind} "${name}" is invalid: ${list.length === 1 ? list[0]! : `[${list.join(', ')}]`}`;
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Invalid',
-    details: { name, group, kind, causes }, code: 422,
+    details: { name, ...(group ? { group } : {}), kind, causes }, code: 422,
   });
 }
 
@@ -121,7 +121,7 @@ export function notFound(resource: string, group: string, name: string): StatusE
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: `${qualifiedResource(resource, group)} "${name}" not found`, reason: 'NotFound',
-    details: { name, group, kind: resource }, code: 404,
+    details: { name, ...(group ? { group } : {}), kind: resource }, code: 404,
   });
 }
 
@@ -130,6 +130,6 @@ export function alreadyExists(resource: string, group: string, name: string): St
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: `${qualifiedResource(resource, group)} "${name}" already exists`, reason: 'AlreadyExists',
-    details: { name, group, kind: resource }, code: 409,
+    details: { name, ...(group ? { group } : {}), kind: resource }, code: 409,
   });
 }

@@ -16,7 +16,7 @@ import { type ApiRequest, notFound, StatusError, type UserInfo } from './request
 /** ApiOutcome is the server's answer to one request: the object, or the error and the phase that produced it. */
 export type ApiOutcome =
   | { ok: true; code: number; object?: KubeObject; gone?: boolean; warnings?: string[] }
-  | { ok: false; error: StatusError; phase: PhaseName };
+  | { ok: false; error: StatusError; phase: PhaseName; warnings?: string[] };
 
 /** ApiServer serves requests against the store, recording every decision. */
 export class ApiServer {
@@ -107,7 +107,7 @@ export interface CheckRequest {
 /** CheckOutcome is the server's verdict on such a request: who sent it and who allowed it, or the error. */
 export type CheckOutcome =
   | { ok: true; code: number; user: UserInfo; authenticatedBy: string; allowedBy: string }
-  | { ok: false; error: StatusError; phase: PhaseName };
+  | { ok: false; error: StatusError; phase: PhaseName; warnings?: string[] };
 
 /** KindMapping is what kubectl's RESTMapper knows of a kind: its group, versions and resource. */
 export interface KindMapping {

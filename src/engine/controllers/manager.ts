@@ -27,6 +27,23 @@ export class Controllers {
       ctx.schedule(0, `garbagecollector: dependents of ${refOf(obj)}`, () => collectDependents(ctx, this.api, obj));
     }
     if (obj.kind === 'Pod') this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+    if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
+  }
+
+  /**
+   * populateNamespace gives a new namespace what its controllers give it at once: the `default`
+   * ServiceAccount (serviceaccounts-controller) and the kube-root-ca.crt ConfigMap (root-ca-cert-publisher).
+   * See pkg/controller/serviceaccount/serviceaccounts_controller.go and pkg/controller/certificates/rootcacertpublisher.
+   */
+  private populateNamespace(ns: KubeObject): void {
+    const name = ns.metadata?.name ?? '';
+    const store = this.ctx.store;
+    const meta = (n: string) => ({ name: n, namespace: name, uid: this.ctx.rng.uuid(), creationTimestamp: this.ctx.clock.timestamp() });
+    if (!store.get('ServiceAccount', name, 'default')) store.put({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('default') });
+    const ca = store.get('ConfigMap', 'kube-system', 'kube-root-ca.crt') ?? store.list('ConfigMap').find((c) => c.metadata?.name === 'kube-root-ca.crt');
+    if (ca && !store.get('ConfigMap', name, 'kube-root-ca.crt')) {
+      store.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...meta('kube-root-ca.crt'), annotations: ca.metadata?.annotations ?? {} }, data: ca['data'] });
+    }
   }
 
   private onPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {

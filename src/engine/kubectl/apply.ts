@@ -115,12 +115,12 @@ function* applyMapped(
     detail: { request: requestDetail({ verb: 'POST', path: postPath, accept: ACCEPT.json, body: bodyText }, credentials) },
   };
   const created = yield* api.serve({ ...base, verb: 'create', method: 'POST', path: postPath, ...(name ? { name } : {}), object: body }, ref);
+  // kubectl prints each API warning as it arrives, before the result or the error. See staging/src/k8s.io/client-go/rest/warnings.go.
+  const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!created.ok) {
     const err = addSourceToError('creating', doc.file, created.error);
-    return { ok: false, printed: renderKubectlError(err), error: err, outcome: created };
+    return { ok: false, printed: `${warnings}${renderKubectlError(err)}`, error: err, outcome: created };
   }
-  // kubectl prints each API warning as it arrives, before the result. See staging/src/k8s.io/client-go/rest/warnings.go.
-  const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   return { ok: true, printed: `${warnings}${resourceWord}/${name} created`, ...(created.object ? { object: created.object } : {}), outcome: created };
 }
 

@@ -68,7 +68,7 @@ test('kubectl errors: renderKubectlError is CheckErr for an API error', () => {
 
 test('kubectl errors: AddSourceToErr keeps the Status and changes only the message', () => {
   const err = addSourceToError('creating', 'pod.yaml', notFound('namespaces', '', 'dev'));
-  assert.deepEqual([err.code, err.reason, err.status.details], [404, 'NotFound', { name: 'dev', group: '', kind: 'namespaces' }]);
+  assert.deepEqual([err.code, err.reason, err.status.details], [404, 'NotFound', { name: 'dev', kind: 'namespaces' }]);
   assert.equal(addSourceToError('creating', '', err), err);
 });
 

@@ -1,6 +1,6 @@
 // The admission chain: kube-apiserver's ordered plugin list, the profile's enable/disable, mutating before validating.
 import type { EngineContext } from '../../context';
-import type { Steps } from '../../runtime/step';
+import { sleep, type Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
 import { alwaysAdmit, alwaysDeny } from './always';
 import { alwaysPullImages } from './always-pull-images';
@@ -92,6 +92,9 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   const warnings: string[] = [];
   for (const plugin of plugins) {
     const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
+    // A webhook's answer takes the time it takes: the request waits for it.
+    const delaySeconds = typeof result.detail?.['delaySeconds'] === 'number' ? result.detail['delaySeconds'] : 0;
+    yield* sleep(delaySeconds * 1000);
     const changes = result.changes ?? [];
     warnings.push(...(result.warnings ?? []));
     yield {
