@@ -4,9 +4,8 @@
 import type { PodSpec, Toleration } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { goQuote } from '../decode-go';
-import { child, type FieldError, forbidden, invalidValue, key, tooLong } from './field-errors';
-import { isQualifiedName } from './names';
-import { validateLabels } from './pod-label-selectors';
+import { child, type FieldError, forbidden, invalidValue, key } from './field-errors';
+import { validateAnnotations, validateLabels } from './metadata';
 import { validateLocalDescendingPath } from './pod-paths';
 import { validateTolerations } from './pod-scheduling';
 import { visitContainersWithPath } from './pod-windows';
@@ -23,7 +22,6 @@ const DOCKER_DEFAULT = 'docker/default';
 const UNCONFINED = 'unconfined';
 const MIN_INT32 = -2147483648;
 const MAX_INT32 = 2147483647;
-const TOTAL_ANNOTATION_SIZE = 256 * 1024;
 
 type Annotations = Readonly<Record<string, string>> | undefined;
 
@@ -143,13 +141,7 @@ export function validateSeccompAndAppArmorMatch(meta: ObjectMeta, spec: PodSpec,
  * template's own path (`spec.template.labels`), then the pod-specific annotations.
  */
 export function validateTemplateLabelsAndAnnotations(meta: ObjectMeta, spec: PodSpec, path: string): FieldError[] {
-  const errs = validateLabels(meta.labels, child(path, 'labels'));
-  let size = 0;
-  for (const [k, v] of Object.entries(meta.annotations ?? {})) {
-    errs.push(...isQualifiedName(k.toLowerCase()).map((msg) => invalidValue(child(path, 'annotations'), k, msg)));
-    size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
-  }
-  if (size > TOTAL_ANNOTATION_SIZE) errs.push(tooLong(child(path, 'annotations'), TOTAL_ANNOTATION_SIZE));
+  const errs = [...validateLabels(meta.labels, child(path, 'labels')), ...validateAnnotations(meta.annotations, child(path, 'annotations'))];
   errs.push(...validatePodAnnotations(meta.annotations, spec, child(path, 'annotations')));
   return errs;
 }

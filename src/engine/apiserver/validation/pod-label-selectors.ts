@@ -2,24 +2,14 @@
 // See staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go.
 import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1';
 import { asJSON, child, type FieldError, forbidden, index, invalidValue, required } from './field-errors';
+import { validateLabels } from './metadata';
 import { isQualifiedName, isValidLabelValue } from './names';
+
+export { validateLabels };
 
 /** validateLabelName is ValidateLabelName: the key must be a qualified name. */
 export function validateLabelName(labelName: string, path: string): FieldError[] {
   return isQualifiedName(labelName).map((msg) => invalidValue(path, labelName, msg));
-}
-
-/**
- * validateLabels is ValidateLabels: each key a qualified name and each value a label value, all reported at the map's
- * own path. Go walks the map in random order; this walks it in the order written.
- */
-export function validateLabels(labels: Readonly<Record<string, string>> | undefined | null, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    errs.push(...validateLabelName(k, path));
-    for (const msg of isValidLabelValue(v)) errs.push(invalidValue(path, v, msg));
-  }
-  return errs;
 }
 
 /** validateLabelSelector is ValidateLabelSelector with AllowInvalidLabelValueInSelector false unless told. */
