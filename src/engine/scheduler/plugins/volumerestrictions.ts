@@ -1,0 +1,10 @@
+// PLACEHOLDER — VolumeRestrictions is being written; this stand-in implements no extension point yet.
+// See pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go.
+import type { Plugin, PluginFactory } from '../framework/interfaces';
+import { Names } from './names';
+
+/** Name is the plugin's name in profiles. */
+export const Name = Names.VolumeRestrictions;
+
+/** New builds the plugin. */
+export const New: PluginFactory = (): Plugin => ({ name: Name });
