@@ -43,7 +43,7 @@ export class KubeScheduler {
     const nodes = ctx.store.list<Node>('Node');
     const assigned = ctx.store.list<Pod>('Pod').filter((p) => p.spec?.nodeName);
     const snapshot = Snapshot.build(nodes, assigned);
-    const result = yield* scheduleCycle({ pod, snapshot, random: ctx.rng, nextStartNodeIndex: this.nextStartNodeIndex });
+    const result = yield* scheduleCycle({ pod, snapshot, random: ctx.rng, nextStartNodeIndex: this.nextStartNodeIndex, listers: ctx.store });
     this.nextStartNodeIndex = result.nextStartNodeIndex;
     if (result.outcome === ScheduleOutcome.Scheduled && result.suggestedHost) {
       yield* this.bind(pod, ref, result.suggestedHost);

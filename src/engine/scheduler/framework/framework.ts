@@ -2,6 +2,7 @@
 // See pkg/scheduler/framework/runtime/framework.go (NewFramework, RunPreFilterPlugins, RunFilterPlugins, ...).
 import type { Pod } from '../../api/types';
 import type { Random } from '../../runtime/random';
+import { EMPTY_LISTERS, type Listers } from './listers';
 import type { CycleState } from './cycle-state';
 import type { NodeToStatus } from './diagnosis';
 import {
@@ -64,6 +65,7 @@ export class Framework implements Handle {
   readonly scoreWeights = new Map<string, number>();
   private currentSnapshot: Snapshot | undefined;
   private currentRandom: Random | undefined;
+  private currentListers: Listers = EMPTY_LISTERS;
 
   constructor(registry: Registry, profile: Profile) {
     this.profile = profile;
@@ -98,10 +100,16 @@ export class Framework implements Handle {
     if (isPostBindPlugin(p)) this.postBindPlugins.push(p);
   }
 
-  /** startCycle gives the plugins the cycle's snapshot and random source (Handle.SnapshotSharedLister). */
-  startCycle(snapshot: Snapshot, random: Random): void {
+  /** startCycle gives the plugins the cycle's snapshot, random source and listers (Handle.SnapshotSharedLister, informers). */
+  startCycle(snapshot: Snapshot, random: Random, listers: Listers = EMPTY_LISTERS): void {
     this.currentSnapshot = snapshot;
     this.currentRandom = random;
+    this.currentListers = listers;
+  }
+
+  /** listers returns the cluster objects the plugins may read in the current cycle. */
+  listers(): Listers {
+    return this.currentListers;
   }
 
   /** snapshot returns the snapshot of the current cycle. */

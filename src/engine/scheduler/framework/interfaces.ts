@@ -6,6 +6,7 @@ import type { CycleState } from './cycle-state';
 import type { NodeToStatus } from './diagnosis';
 import type { NodeInfo } from './node-info';
 import type { Snapshot } from './snapshot';
+import type { Listers } from './listers';
 import type { PluginStatus } from './status';
 
 export { NodeInfo, PodInfo } from './node-info';
@@ -137,6 +138,8 @@ export interface PostBindPlugin extends Plugin {
 /** Handle is what plugins may use of the framework: the cycle's snapshot, the filters, the seeded random source. */
 export interface Handle {
   snapshot(): Snapshot;
+  /** listers reads the cluster's other objects (PVCs, PDBs, Services, Namespaces...). */
+  listers(): Listers;
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus;
   random(): Random;
 }

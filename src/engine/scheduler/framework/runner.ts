@@ -12,6 +12,7 @@ import { Framework } from './framework';
 import { DEFAULT_PROFILE } from './profile';
 import { runScorePlugins, type NodePluginScores } from './score';
 import type { Snapshot } from './snapshot';
+import type { Listers } from './listers';
 import { fillFilter, fillPostFilter, fillScores, newTables, type DecisionTables } from './tables';
 import { filterEntries, filterSummary, postFilterEntries, scoreEntries, scoreSummary, unschedulableSummary, type TraceContext } from './trace';
 
@@ -41,6 +42,8 @@ export interface ScheduleCycleInput {
   framework?: Framework;
   /** percentageOfNodesToScore is the global setting; 0 (the default) is adaptive. */
   percentageOfNodesToScore?: number;
+  /** listers give the plugins the cluster's other objects; none by default. */
+  listers?: Listers;
 }
 
 /** ScheduleResult is the outcome of a cycle, with the tables of the Decision view. */
@@ -77,7 +80,7 @@ export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult>
   const ctx: TraceContext = { pod, ref: objectRef('Pod', pod.metadata?.namespace, pod.metadata?.name ?? ''), fw, tables: newTables(fw, snapshot) };
   const start = input.nextStartNodeIndex ?? 0;
   const base = { pod: ctx.ref, evaluatedNodes: 0, feasibleNodes: 0, nextStartNodeIndex: start, tables: ctx.tables };
-  fw.startCycle(snapshot, input.random);
+  fw.startCycle(snapshot, input.random, input.listers);
   if (snapshot.numNodes === 0) {
     yield filterSummary(ctx, [], { message: ERR_NO_NODES_AVAILABLE });
     return { ...base, outcome: ScheduleOutcome.Unschedulable, reason: PodScheduledReason.Unschedulable, message: ERR_NO_NODES_AVAILABLE };
