@@ -1,5 +1,7 @@
-// NodeInfo: a node with the pods on it and their precomputed requests, as the scheduler cache keeps it.
-// See pkg/scheduler/framework/types.go (NodeInfo, PodInfo.CalculateResource).
+// NodeInfo: a node with the pods on it and their precomputed requests and affinity terms, as the scheduler cache keeps it.
+// See pkg/scheduler/framework/types.go (NodeInfo, PodInfo.CalculateResource, AffinityTerm).
+import type { PodAffinityTerm, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1';
+import { labelSelectorAsSelector, selectorMatches, SelectorError, type Labels, type Selector } from '../../api/labels';
 import type { Node, Pod } from '../../api/types';
 import { getHostPorts, HostPortInfo } from './host-ports';
 import { isPodLevelRequestsSet, NON_ZERO_DEFAULTS, podRequests, resourceListOf } from './pod-resources';
@@ -35,6 +37,124 @@ export class PodInfo {
   get priority(): number {
     return this.pod.spec?.priority ?? 0;
   }
+
+  private parsedAffinity: PodAffinityTerms | undefined;
+
+  /**
+   * affinity is the pod's inter-pod (anti-)affinity terms, parsed once; a list with a parse error is left empty, as
+   * PodInfo.Update does. Pods with the same affinity in the same namespace (a workload's replicas) share the parsed terms.
+   */
+  get affinity(): PodAffinityTerms {
+    return (this.parsedAffinity ??= internedAffinityTerms(this.pod));
+  }
+}
+
+/** AffinityTerm is a pod (anti-)affinity term with its selectors parsed (framework.AffinityTerm). */
+export interface AffinityTerm {
+  /** namespaces are the namespaces named by the term, or the pod's own when it names none and has no namespaceSelector. */
+  readonly namespaces: ReadonlySet<string>;
+  readonly selector: Selector;
+  readonly topologyKey: string;
+  /** namespaceSelector is NOTHING when the term has none. */
+  readonly namespaceSelector: Selector;
+}
+
+/** WeightedAffinityTerm is a preferred term with its weight. */
+export interface WeightedAffinityTerm extends AffinityTerm {
+  readonly weight: number;
+}
+
+/** PodAffinityTerms are a pod's four lists of inter-pod terms and the errors met parsing them. */
+export interface PodAffinityTerms {
+  readonly requiredAffinityTerms: readonly AffinityTerm[];
+  readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
+  readonly preferredAffinityTerms: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: readonly WeightedAffinityTerm[];
+  /** parseErrors are "requiredAffinityTerms: <error>" and the like, one per list that failed. */
+  readonly parseErrors: readonly string[];
+}
+
+/** affinityTermMatches is AffinityTerm.Matches: the pod's namespace is named (or its labels match the namespaceSelector) and its labels match the selector. */
+export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labels): boolean {
+  if (term.namespaces.has(pod.metadata?.namespace ?? '') || selectorMatches(term.namespaceSelector, nsLabels)) {
+    return selectorMatches(term.selector, pod.metadata?.labels);
+  }
+  return false;
+}
+
+/** newAffinityTerm parses one term; it throws SelectorError for a bad selector. */
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const selector = labelSelectorAsSelector(term.labelSelector);
+  // Why: getNamespacesFromPodAffinityTerm — no namespaces and no namespaceSelector means the pod's own namespace.
+  const namespaces = new Set<string>(
+    (term.namespaces?.length ?? 0) === 0 && term.namespaceSelector == null ? [pod.metadata?.namespace ?? ''] : term.namespaces ?? [],
+  );
+  const namespaceSelector = labelSelectorAsSelector(term.namespaceSelector);
+  return { namespaces, selector, topologyKey: term.topologyKey, namespaceSelector };
+}
+
+/** parseList parses a list of terms; the first bad one empties the list and records an error, as GetAffinityTerms does. */
+function parseList<T, R>(name: string, terms: readonly T[] | undefined, parse: (t: T) => R, errors: string[]): R[] {
+  try {
+    return (terms ?? []).map(parse);
+  } catch (err) {
+    if (!(err instanceof SelectorError)) throw err;
+    errors.push(`${name}: ${err.message}`);
+    return [];
+  }
+}
+
+/** parsePodAffinityTerms parses a pod's required and preferred pod affinity and anti-affinity terms (PodInfo.Update). */
+export function parsePodAffinityTerms(pod: Pod): PodAffinityTerms {
+  const affinity = pod.spec?.affinity;
+  const errors: string[] = [];
+  const weighted = (t: WeightedPodAffinityTerm): WeightedAffinityTerm => ({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+  const required = (t: PodAffinityTerm): AffinityTerm => newAffinityTerm(pod, t);
+  return {
+    requiredAffinityTerms: parseList('requiredAffinityTerms', affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, required, errors),
+    requiredAntiAffinityTerms: parseList('requiredAntiAffinityTerms', affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, required, errors),
+    preferredAffinityTerms: parseList('preferredAffinityTerms', affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, weighted, errors),
+    preferredAntiAffinityTerms: parseList('preferredAntiAffinityTerms', affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, weighted, errors),
+    parseErrors: errors,
+  };
+}
+
+const NO_TERMS: PodAffinityTerms = Object.freeze({
+  requiredAffinityTerms: [], requiredAntiAffinityTerms: [], preferredAffinityTerms: [], preferredAntiAffinityTerms: [], parseErrors: [],
+});
+/** MAX_INTERNED bounds the cache of parsed terms; it starts over when full. */
+const MAX_INTERNED = 4096;
+const interned = new Map<string, PodAffinityTerms>();
+
+/** parsedByPod keeps the parsed terms of each (immutable) pod object across snapshots. */
+const parsedByPod = new WeakMap<Pod, PodAffinityTerms>();
+
+/** internedAffinityTerms parses a pod's terms, reusing the terms of an earlier pod with the same affinity in the same namespace. */
+function internedAffinityTerms(pod: Pod): PodAffinityTerms {
+  const a = pod.spec?.affinity;
+  if (a?.podAffinity == null && a?.podAntiAffinity == null) return NO_TERMS;
+  const cached = parsedByPod.get(pod);
+  if (cached) return cached;
+  const key = `${pod.metadata?.namespace ?? ''}\u0000${JSON.stringify(a.podAffinity ?? null)}\u0000${JSON.stringify(a.podAntiAffinity ?? null)}`;
+  let terms = interned.get(key);
+  if (!terms) {
+    if (interned.size >= MAX_INTERNED) interned.clear();
+    terms = parsePodAffinityTerms(pod);
+    interned.set(key, terms);
+  }
+  parsedByPod.set(pod, terms);
+  return terms;
+}
+
+/** podWithAffinity tells whether a pod has pod affinity or anti-affinity at all (NodeInfo.PodsWithAffinity). */
+export function podWithAffinity(pod: Pod): boolean {
+  const a = pod.spec?.affinity;
+  return a != null && (a.podAffinity != null || a.podAntiAffinity != null);
+}
+
+/** podWithRequiredAntiAffinity tells whether a pod has required anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity). */
+export function podWithRequiredAntiAffinity(pod: Pod): boolean {
+  return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) !== 0;
 }
 
 /** nonZeroRequests adds the scoring defaults to a pod's requests; with pod-level requests only where both levels are silent. */
@@ -51,6 +171,10 @@ export class NodeInfo {
   readonly node: Node;
   readonly name: string;
   readonly pods: PodInfo[] = [];
+  /** podsWithAffinity are the pods with pod affinity or anti-affinity of any kind (InterPodAffinity's scoring reads them). */
+  readonly podsWithAffinity: PodInfo[] = [];
+  /** podsWithRequiredAntiAffinity are the pods with required anti-affinity terms (InterPodAffinity's filter reads them). */
+  readonly podsWithRequiredAntiAffinity: PodInfo[] = [];
   /** requested is the sum of the pods' requests. */
   readonly requested: Resource = newResource();
   /** nonZeroRequested is the sum of the pods' requests with the scoring defaults (cpu and memory only). */
@@ -58,6 +182,8 @@ export class NodeInfo {
   /** allocatable is node.status.allocatable. */
   readonly allocatable: Resource;
   readonly usedPorts = new HostPortInfo();
+  /** labelIndex finds the node's pods by label, built on first use and kept up to date from then on. */
+  private labelIndex: PodLabelIndex | undefined;
   /** imageStates maps an image name of node.status.images to its size and spread. */
   imageStates: ReadonlyMap<string, ImageStateSummary> = new Map();
 
@@ -75,6 +201,9 @@ export class NodeInfo {
   /** addPod accounts a pod on the node. */
   addPod(pi: PodInfo): void {
     this.pods.push(pi);
+    if (podWithAffinity(pi.pod)) this.podsWithAffinity.push(pi);
+    if (podWithRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
+    this.labelIndex?.add(pi);
     this.update(pi, 1);
   }
 
@@ -83,8 +212,22 @@ export class NodeInfo {
     const i = this.pods.findIndex((p) => samePod(p.pod, pod));
     if (i < 0) return false;
     const [pi] = this.pods.splice(i, 1);
+    for (const list of [this.podsWithAffinity, this.podsWithRequiredAntiAffinity]) {
+      const j = list.indexOf(pi!);
+      if (j >= 0) list.splice(j, 1);
+    }
+    this.labelIndex?.remove(pi!);
     this.update(pi!, -1);
     return true;
+  }
+
+  /**
+   * podsMatching returns the node's pods a selector may match: those with the label value (or values) of its most
+   * selective `=`/`in` requirement, or all pods when it has none. Callers still check the whole selector and namespace.
+   */
+  podsMatching(selector: Selector): readonly PodInfo[] {
+    if (selector.nothing) return NO_PODS;
+    return (this.labelIndex ??= new PodLabelIndex(this.pods)).candidates(selector) ?? this.pods;
   }
 
   /** without returns a NodeInfo of the same node without some pods, sharing the node's fixed data (used by preemption). */
@@ -103,6 +246,56 @@ export class NodeInfo {
       if (sign > 0) this.usedPorts.add(p.hostIP, p.protocol, p.hostPort);
       else this.usedPorts.remove(p.hostIP, p.protocol, p.hostPort);
     }
+  }
+}
+
+const NO_PODS: readonly PodInfo[] = Object.freeze([]);
+
+/** PodLabelIndex lists pods by label key and value. */
+class PodLabelIndex {
+  private readonly byKey = new Map<string, Map<string, PodInfo[]>>();
+
+  constructor(pods: readonly PodInfo[]) {
+    for (const pi of pods) this.add(pi);
+  }
+
+  add(pi: PodInfo): void {
+    const labels = pi.pod.metadata?.labels;
+    for (const key in labels) {
+      let values = this.byKey.get(key);
+      if (!values) this.byKey.set(key, (values = new Map()));
+      const value = labels[key]!;
+      const list = values.get(value);
+      if (list) list.push(pi);
+      else values.set(value, [pi]);
+    }
+  }
+
+  remove(pi: PodInfo): void {
+    const labels = pi.pod.metadata?.labels;
+    for (const key in labels) {
+      const list = this.byKey.get(key)?.get(labels[key]!);
+      const i = list ? list.indexOf(pi) : -1;
+      if (i >= 0) list!.splice(i, 1);
+    }
+  }
+
+  /** candidates are the pods of the selector's most selective equality requirement, or undefined when it has none. */
+  candidates(selector: Selector): readonly PodInfo[] | undefined {
+    let best: readonly PodInfo[] | undefined;
+    const requirements = selector.requirements;
+    for (let i = 0; i < requirements.length; i++) {
+      const r = requirements[i]!;
+      if (r.operator !== '=' && r.operator !== '==' && r.operator !== 'in') continue;
+      const values = this.byKey.get(r.key);
+      let found: readonly PodInfo[];
+      if (values === undefined) return NO_PODS;
+      else if (r.values.length === 1) found = values.get(r.values[0]!) ?? NO_PODS;
+      else found = r.values.flatMap((v) => values.get(v) ?? NO_PODS);
+      if (found.length === 0) return NO_PODS;
+      if (best === undefined || found.length < best.length) best = found;
+    }
+    return best;
   }
 }
 
