@@ -1,9 +1,17 @@
-// The pod-lifecycle command line: `run MANIFEST [flags]`, parsed strictly; a bad flag is a usage error (exit 2).
+// The pod-lifecycle command line: `run MANIFEST [flags]` and `explain MANIFEST [the same flags]`, parsed strictly; a bad
+// flag is a usage error (exit 2).
 import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
 
-/** RunArgs are the parsed flags of `pod-lifecycle run`. */
+/** Command is what the program was asked to do with the manifest. */
+export type Command = 'run' | 'explain';
+
+/** COMMANDS are the commands that run a manifest; they take the same flags. */
+export const COMMANDS: readonly Command[] = ['run', 'explain'];
+
+/** RunArgs are the parsed flags of `pod-lifecycle run` (and `explain`, which takes the same). */
 export interface RunArgs {
+  command: Command;
   manifest: string;
   clusters: string[];
   behavior?: string;
@@ -20,7 +28,8 @@ export class UsageError extends Error {}
 /** USAGE is the synopsis printed with --help and after usage errors. */
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
-         [--for DURATION] [--delete [--grace-period N] [--force]] [--seed N] [--json]`;
+         [--for DURATION] [--delete [--grace-period N] [--force]] [--seed N] [--json]
+       pod-lifecycle explain MANIFEST [the flags of run]`;
 
 const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
@@ -29,7 +38,7 @@ const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 export function parseArgs(argv: string[]): RunArgs | 'help' {
   if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return 'help';
   const [command, ...rest] = argv;
-  if (command !== 'run') throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+  if (!COMMANDS.includes(command as Command)) throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
   const values = new Map<string, string[]>();
   const bools = new Set<string>();
   const positional: string[] = [];
@@ -52,14 +61,14 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
       throw new UsageError(`unknown flag: ${flag}`);
     }
   }
-  if (positional.length === 0) throw new UsageError('run needs a MANIFEST file');
-  if (positional.length > 1) throw new UsageError(`run takes one MANIFEST, got ${positional.length}: ${positional.join(' ')}`);
+  if (positional.length === 0) throw new UsageError(`${command} needs a MANIFEST file`);
+  if (positional.length > 1) throw new UsageError(`${command} takes one MANIFEST, got ${positional.length}: ${positional.join(' ')}`);
   const one = (flag: string): string | undefined => {
     const v = values.get(flag);
     if (v && v.length > 1) throw new UsageError(`flag ${flag} given more than once`);
     return v?.[0];
   };
-  const args: RunArgs = { manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json') };
+  const args: RunArgs = { command: command as Command, manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json') };
   const behavior = one('--behavior');
   if (behavior !== undefined) args.behavior = behavior;
   const forText = one('--for');

@@ -1,10 +1,13 @@
-// The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report.
+// The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report
+// (`run`), or the explanation of each pod built from the engine's trace (`explain`).
 import { readFileSync } from 'node:fs';
 import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles } from '../engine/cluster/files';
+import { explainRun, runForExplanation } from '../engine/explain/report';
 import { Simulation, type SimulationResult } from '../engine/simulation';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
-import { renderHuman, style, useColor } from './render';
+import { renderExplain } from './explain';
+import { renderHuman, style, type Style, useColor } from './render';
 
 /** EXIT codes of the CLI contract: completed, stopped short, unusable input. */
 export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
@@ -35,7 +38,11 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
   let sim: Simulation;
   try {
     const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readFileSync(p, 'utf8'));
-    sim = new Simulation(inputs, { ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}) });
+    sim = new Simulation(inputs, {
+      ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
+      // explain reads the cluster as each scheduling attempt saw it.
+      ...(args.command === 'explain' ? { snapshots: true } : {}),
+    });
   } catch (e) {
     if (e instanceof InputError) {
       err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
@@ -43,10 +50,26 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
     }
     throw e;
   }
+  const st = style(useColor(env, isTTY));
+  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, out, st);
+  return exitCodeOf(result, args.delete !== undefined);
+}
+
+/** run runs the simulation and prints its report. */
+function run(sim: Simulation, args: RunArgs, out: (s: string) => void, st: Style): SimulationResult {
   const result = sim.run();
   if (args.json) out(`${JSON.stringify(result, null, 2)}\n`);
-  else out(`${renderHuman(result, args.manifest, style(useColor(env, isTTY)))}\n`);
-  return exitCodeOf(result, args.delete !== undefined);
+  else out(`${renderHuman(result, args.manifest, st)}\n`);
+  return result;
+}
+
+/** explain runs the simulation and prints the explanation of each pod the manifest made. */
+function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: Style): SimulationResult {
+  const { result, pods } = runForExplanation(sim);
+  const report = explainRun(sim, result, pods);
+  if (args.json) out(`${JSON.stringify(report, null, 2)}\n`);
+  else out(`${renderExplain(report, result.kubectl, args.manifest, st)}\n`);
+  return result;
 }
 
 function main(): void {

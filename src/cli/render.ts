@@ -37,13 +37,18 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
 }
 
+/** splitKubectl separates what `kubectl apply` printed from what `kubectl delete` printed. */
+export function splitKubectl(kubectl: string): { applyLines: string[]; deleteLines: string[] } {
+  const kubectlLines = kubectl.split('\n').filter((l) => l !== '');
+  const applyLines = kubectlLines.filter((l) => !/ deleted( from |$)| force deleted/.test(l) && !l.startsWith('Warning: Immediate'));
+  return { applyLines, deleteLines: kubectlLines.filter((l) => !applyLines.includes(l)) };
+}
+
 /** renderHuman prints the run for a person. */
 export function renderHuman(result: SimulationResult, manifest: string, st: Style): string {
   const out: string[] = [];
   out.push(st.bold(`$ kubectl apply -f ${manifest}`));
-  const kubectlLines = result.kubectl.split('\n').filter((l) => l !== '');
-  const applyLines = kubectlLines.filter((l) => !/ deleted( from |$)| force deleted/.test(l) && !l.startsWith('Warning: Immediate'));
-  const deleteLines = kubectlLines.filter((l) => !applyLines.includes(l));
+  const { applyLines, deleteLines } = splitKubectl(result.kubectl);
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push('', st.bold('TIMELINE'));
   const phases = result.trace.filter((e) => !e.step);

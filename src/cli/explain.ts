@@ -1,0 +1,110 @@
+// The human output of `pod-lifecycle explain`: per pod its end, the filter and score tables of its last scheduling
+// attempt, why this node and not the others, and what would make it schedule; then a refusal and its advice.
+import type { ExplainReport, PodReport } from '../engine/explain/report';
+import type { SchedulingExplanation } from '../engine/explain/pod';
+import type { Advice } from '../engine/explain/scheduling';
+import { splitKubectl, type Style } from './render';
+import { cell, renderTable, type Cell } from './table';
+
+const PASS = new Set(['Success']);
+const QUIET = new Set(['Skip', 'NotRun']);
+
+function filterCell(code: string | undefined, reasons: readonly string[], st: Style): Cell {
+  if (code === undefined || code === 'NotRun') return cell('-', st.dim);
+  if (PASS.has(code)) return cell('pass', st.good);
+  if (code === 'Skip') return cell('skip', st.dim);
+  return cell(reasons.join(', ') || code, st.bad);
+}
+
+/** renderFilter prints the node × filter plugin table; plugins skipped on every node are named on one line instead. */
+function renderFilter(s: SchedulingExplanation, st: Style): string[] {
+  const nodes = Object.keys(s.filter.nodes);
+  const shown = s.filter.plugins.filter((p) => nodes.some((n) => !QUIET.has(s.filter.nodes[n]?.[p]?.code ?? 'NotRun')));
+  const quiet = s.filter.plugins.filter((p) => !shown.includes(p));
+  const out: string[] = [];
+  for (const row of s.filter.preFilter) {
+    if (row.code !== 'Success' && row.code !== 'Skip') out.push(st.bad(`PreFilter ${row.plugin}: ${row.reasons.join(', ') || row.code}`));
+    else if (row.nodeNames) out.push(`PreFilter ${row.plugin} narrowed the search to ${row.nodeNames.join(', ') || 'no node'}`);
+  }
+  if (nodes.length > 0) {
+    const rows = nodes.map((n) => [cell(n), ...shown.map((p) => filterCell(s.filter.nodes[n]?.[p]?.code, s.filter.nodes[n]?.[p]?.reasons ?? [], st))]);
+    out.push(...renderTable(['FILTER', ...shown], rows, st.bold));
+  }
+  if (quiet.length > 0) out.push(st.dim(`not run or skipped on every node: ${quiet.join(', ')}`));
+  const total = Object.keys(s.whyNot).length + (s.chosen ? 1 : 0);
+  const fit = s.filter.feasible;
+  out.push(fit.length === 0 ? st.bad(`0 of ${total} nodes fit`) : `${fit.length} of ${total} nodes fit: ${fit.join(', ')}`);
+  return out;
+}
+
+/** renderScores prints the node × score plugin table, `raw → normalized × weight = weighted`, with the totals. */
+function renderScores(s: SchedulingExplanation, st: Style): string[] {
+  const nodes = Object.keys(s.scores.totals);
+  if (nodes.length === 0) return [];
+  const plugins = s.scores.plugins.filter((p) => !p.skipped);
+  const rows = nodes.map((n) => {
+    const cells = plugins.map((p) => {
+      const c = s.scores.nodes[n]?.[p.name];
+      return cell(c ? `${c.raw} → ${c.normalized} × ${p.weight} = ${c.weighted}` : '-');
+    });
+    const total = String(s.scores.totals[n] ?? 0);
+    return [cell(n, n === s.chosen ? st.good : undefined), ...cells, cell(total, n === s.chosen ? st.good : st.bold)];
+  });
+  const out = ['', ...renderTable(['SCORE', ...plugins.map((p) => p.name), 'TOTAL'], rows, st.bold)];
+  const skipped = s.scores.plugins.filter((p) => p.skipped).map((p) => p.name);
+  if (skipped.length > 0) out.push(st.dim(`skipped (their PreScore found nothing to score): ${skipped.join(', ')}`));
+  return out;
+}
+
+function renderAdvice(title: string, advice: readonly Advice[], st: Style): string[] {
+  if (advice.length === 0) return [];
+  const out = ['', st.bold(title)];
+  for (const a of advice) {
+    const nodes = a.nodes && a.nodes.length > 0 ? ` (${a.nodes.join(', ')})` : '';
+    out.push(`  - ${st.warn(a.reason)}${nodes}: ${a.text}`);
+  }
+  return out;
+}
+
+function renderWhy(s: SchedulingExplanation, st: Style): string[] {
+  const out = ['', `${st.bold('WHY')} ${s.chosen ? st.good(s.why) : st.bad(s.why)}`];
+  const rows = Object.entries(s.whyNot).map(([node, why]) => [cell(`  ${node}`), cell(why)]);
+  if (rows.length > 0) out.push(st.bold('WHY NOT'), ...renderTable(['', ''], rows, st.bold).slice(1));
+  if (s.message) out.push('', `${st.warn('FailedScheduling')} ${s.message}`);
+  return out;
+}
+
+function podHeadline(p: PodReport, st: Style): string {
+  const where = p.node ? ` on ${p.node}` : ', not scheduled';
+  const ip = p.ip ? `, IP ${p.ip}` : '';
+  const phase = p.phase === 'Running' || p.phase === 'Succeeded' ? st.good(p.phase) : st.warn(p.phase);
+  return `${st.bold('POD')} ${p.pod}  ${phase}${where}${ip}${p.deleted ? ' (deleted since)' : ''}`;
+}
+
+/** renderPod prints one pod's explanation. */
+export function renderPod(p: PodReport, st: Style): string[] {
+  const s = p.scheduling;
+  const out = ['', podHeadline(p, st)];
+  if (p.last && p.last.result !== s.message) out.push(st.dim(`last step: ${p.last.phase}: ${p.last.result}`));
+  out.push('', st.bold(`SCHEDULING`) + (s.attempts > 0 ? st.dim(` (last of ${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`) : ''));
+  if (s.attempts > 0) out.push(...renderFilter(s, st), ...renderScores(s, st));
+  out.push(...renderWhy(s, st), ...renderAdvice('WHAT WOULD MAKE IT SCHEDULE', s.advice, st));
+  return out;
+}
+
+/** renderExplain prints the whole explanation for a person. */
+export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style): string {
+  const out: string[] = [st.bold(`$ kubectl apply -f ${manifest}`)];
+  const { applyLines, deleteLines } = splitKubectl(kubectl);
+  for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
+  if (deleteLines.length > 0) out.push(st.bold(`$ kubectl delete -f ${manifest}`), ...deleteLines);
+  for (const p of report.pods) out.push(...renderPod(p, st));
+  if (report.pods.length === 0) out.push('', st.dim('no pod was made'));
+  const r = report.rejection;
+  if (r) out.push('', `${st.bold('REJECTED')} at ${st.phase(r.phase)}: ${st.bad(`${r.code} ${r.reason}`)}`, `  ${r.message}`);
+  for (const f of report.refused ?? []) out.push('', `${st.bold('REFUSED')} a controller's pod at ${st.phase(f.phase)}: ${st.bad(`${f.code} ${f.reason}`)}`, `  ${f.message}`);
+  out.push(...renderAdvice('ADVICE', report.advice, st));
+  const ok = ['Running', 'Succeeded', 'Deleted'].includes(report.outcome);
+  out.push('', `${st.bold('OUTCOME')} ${ok ? st.good(report.outcome) : st.bad(report.outcome)}`);
+  return out.join('\n');
+}
