@@ -49,7 +49,7 @@ function desiredReplicas(store: Store, obj: KubeObject): number {
  * once every applied object and pod is gone, else Terminating; otherwise Running when every replica
  * runs and is Ready, Succeeded when all completed, Failed when one failed, else Pending.
  */
-export function computeOutcome(store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean): Outcome {
+export function computeOutcome(store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, knownPodUids: ReadonlySet<string> = new Set()): Outcome {
   if (rejection) return 'Rejected';
   const workloads = applied.filter((o) => WORKLOAD_KINDS.has(String(o.kind)));
   const pods = workloadPods(store, applied);
@@ -58,7 +58,9 @@ export function computeOutcome(store: Store, applied: KubeObject[], rejection: R
       const live = store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '');
       return live && live.metadata?.uid === o.metadata?.uid;
     });
-    return remaining.length === 0 && pods.length === 0 ? 'Deleted' : 'Terminating';
+    // Pods whose ReplicaSet is already gone are still the workload's until they are gone too.
+    const orphans = store.list<Pod>('Pod').filter((p) => knownPodUids.has(p.metadata?.uid ?? ''));
+    return remaining.length === 0 && pods.length === 0 && orphans.length === 0 ? 'Deleted' : 'Terminating';
   }
   if (workloads.length === 0) return applied.length > 0 ? 'Succeeded' : 'Pending';
   const want = workloads.reduce((n, w) => n + desiredReplicas(store, w), 0);

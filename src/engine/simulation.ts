@@ -59,6 +59,8 @@ export class Simulation {
   rejection: Rejection | undefined;
   /** applied are the objects kubectl created from the manifest, by their trace reference. */
   readonly applied = new Map<string, KubeObject>();
+  /** workloadPodUids remembers every pod the workload had, so pods left by a deleted owner still count. */
+  private readonly workloadPodUids = new Set<string>();
   private readonly queue = new EventQueue<Task>();
   private running: { gen: Steps<void>; label: string } | undefined;
   private stage: Stage = 'create';
@@ -81,7 +83,10 @@ export class Simulation {
     const scheduler = new KubeScheduler(this.ctx, inputs.cluster.config);
     const controllers = new Controllers(this.ctx, this.api);
     this.store.watch((type, obj, old) => {
-      scheduler.onChange(type, obj);
+      if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && this.pods().some((p) => p.metadata?.uid === obj.metadata?.uid)) {
+        this.workloadPodUids.add(obj.metadata?.uid ?? '');
+      }
+      scheduler.onChange(type, obj, old);
       controllers.onChange(type, obj, old);
       if (obj.kind === 'Pod' && type !== 'DELETED') {
         const nodeName = (obj as Pod).spec?.nodeName;
@@ -203,7 +208,7 @@ export class Simulation {
 
   /** result is the run's report as it stands. */
   result(): SimulationResult {
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create');
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create', this.workloadPodUids);
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
@@ -261,7 +266,7 @@ export class Simulation {
       return;
     }
     if (this.stage === 'delete') {
-      const gone = [...this.applied.values()].every((o) => !this.store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '')) && this.pods().length === 0;
+      const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, this.workloadPodUids) === 'Deleted';
       if ((gone && !this.deletePending()) || idle || timeUp) this.stage = 'done';
     }
   }

@@ -93,6 +93,15 @@ test('--delete runs the deletion to its end: outcome Deleted, exit 0, the pod go
   assert.ok(report.events.some((e) => e.reason === 'Killing' && e.message === 'Stopping container app'));
 });
 
+test('deleting a Deployment ends Deleted only once its pods are gone too', () => {
+  const run = cli('run', 'examples/deployment.yaml', '--delete', '--json');
+  assert.equal(run.status, 0, run.stderr);
+  const report = json(run);
+  assert.equal(report.outcome, 'Deleted');
+  assert.deepEqual(report.objects.filter((o) => ['Deployment', 'ReplicaSet', 'Pod'].includes(o.kind)), []);
+  assert.equal(report.events.filter((e) => e.reason === 'Killing').length, 3);
+});
+
 test('the same seed gives the same report', () => {
   const a = cli('run', 'examples/deployment.yaml', '--json', '--seed', '7');
   const b = cli('run', 'examples/deployment.yaml', '--json', '--seed', '7');
