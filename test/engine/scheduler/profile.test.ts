@@ -18,7 +18,8 @@ test('The default profile lists the MultiPoint plugins in Kubernetes order', () 
 test('The score plugins carry the default weights', () => {
   assert.deepEqual(pluginsAt(DEFAULT_PROFILE, ExtensionPoint.Score), [
     { name: 'TaintToleration', weight: 3 }, { name: 'NodeAffinity', weight: 2 }, { name: 'NodeResourcesFit', weight: 1 },
-    { name: 'PodTopologySpread', weight: 2 }, { name: 'InterPodAffinity', weight: 2 },
+    // VolumeBinding scores with the default weight 1 (ExpandedPluginsV1); its PreScore skips Score without StorageCapacityScoring.
+    { name: 'VolumeBinding', weight: 1 }, { name: 'PodTopologySpread', weight: 2 }, { name: 'InterPodAffinity', weight: 2 },
     { name: 'NodeResourcesBalancedAllocation', weight: 1 }, { name: 'ImageLocality', weight: 1 },
   ]);
   assert.equal(MAX_NODE_SCORE, 100);
@@ -42,7 +43,8 @@ test('The framework files each simulated plugin under the extension points Kuber
     }
   }
   assert.deepEqual(fw.scorePlugins.map((p) => [p.name, fw.scoreWeights.get(p.name)]), [
-    ['TaintToleration', 3], ['NodeAffinity', 2], ['NodeResourcesFit', 1], ['NodeResourcesBalancedAllocation', 1], ['ImageLocality', 1],
+    ['TaintToleration', 3], ['NodeAffinity', 2], ['NodeResourcesFit', 1], ['VolumeBinding', 1], ['PodTopologySpread', 2], ['InterPodAffinity', 2],
+    ['NodeResourcesBalancedAllocation', 1], ['ImageLocality', 1],
   ]);
 });
 

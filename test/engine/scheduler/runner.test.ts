@@ -133,8 +133,11 @@ test('The trace has one entry per phase, then one per plugin in the framework or
   const { trace } = run(makePod('web').req({ cpu: '500m', memory: '128Mi' }), busy());
   assert.deepEqual(trace.map((t) => `${t.phase} ${t.step?.name ?? '-'}`), [
     'scheduler.filter -', 'scheduler.filter NodeUnschedulable', 'scheduler.filter NodeName', 'scheduler.filter TaintToleration',
-    'scheduler.filter NodeAffinity', 'scheduler.filter NodePorts', 'scheduler.filter NodeResourcesFit', 'scheduler.filter DynamicResources',
+    'scheduler.filter NodeAffinity', 'scheduler.filter NodePorts', 'scheduler.filter NodeResourcesFit', 'scheduler.filter VolumeRestrictions',
+    'scheduler.filter NodeVolumeLimits', 'scheduler.filter VolumeBinding', 'scheduler.filter VolumeZone', 'scheduler.filter PodTopologySpread',
+    'scheduler.filter InterPodAffinity', 'scheduler.filter DynamicResources',
     'scheduler.score -', 'scheduler.score TaintToleration', 'scheduler.score NodeAffinity', 'scheduler.score NodeResourcesFit',
+    'scheduler.score VolumeBinding', 'scheduler.score PodTopologySpread', 'scheduler.score InterPodAffinity',
     'scheduler.score NodeResourcesBalancedAllocation', 'scheduler.score ImageLocality',
   ]);
 });
@@ -213,7 +216,10 @@ test('The decision tables keep every node, plugin and score', () => {
   const { result } = run(makePod('web').req({ cpu: '500m' }), busy());
   const t = result.tables;
   assert.deepEqual(t.nodes, ['control-plane', 'worker-1', 'worker-2']);
-  assert.deepEqual(t.filterPlugins, ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
+  assert.deepEqual(t.filterPlugins, [
+    'NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeRestrictions', 'NodeVolumeLimits',
+    'VolumeBinding', 'VolumeZone', 'PodTopologySpread', 'InterPodAffinity',
+  ]);
   assert.deepEqual(t.filter['control-plane']!['NodeResourcesFit'], { code: 'NotRun', reasons: [] });
   assert.deepEqual(t.filter['worker-1']!['NodeAffinity'], { code: 'Skip', reasons: [] });
   assert.deepEqual(Object.keys(t.scores).sort(), ['worker-1', 'worker-2']);
