@@ -6,16 +6,46 @@ import { EMPTY_LISTERS, type Listers } from './listers';
 import type { CycleState } from './cycle-state';
 import type { NodeToStatus } from './diagnosis';
 import {
-  isBindPlugin, isFilterPlugin, isPermitPlugin, isPostBindPlugin, isPostFilterPlugin, isPreBindPlugin, isPreEnqueuePlugin,
+  type ExtensionPoint, isBindPlugin, isFilterPlugin, isPermitPlugin, isPostBindPlugin, isPostFilterPlugin, isPreBindPlugin, isPreEnqueuePlugin,
   isPreFilterPlugin, isPreScorePlugin, isQueueSortPlugin, isReservePlugin, isScorePlugin,
   type BindPlugin, type FilterPlugin, type Handle, type PermitPlugin, type Plugin, type PluginFactory, type PostBindPlugin,
   type PostFilterOutput, type PostFilterPlugin, type PreBindPlugin, type PreEnqueuePlugin, type PreFilterOutput,
   type PreFilterPlugin, type PreFilterResult, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin, type ScorePlugin,
 } from './interfaces';
 import type { NodeInfo } from './node-info';
-import { DEFAULT_SCORE_WEIGHT, type Profile } from './profile';
+import { DEFAULT_SCORE_WEIGHT, expandProfile, KUBERNETES_EXTENSION_POINTS, type Implements, type Profile } from './profile';
 import type { Snapshot } from './snapshot';
 import { Code, isRejected, isSkip, isSuccess, newStatus, Status, type PluginStatus } from './status';
+
+/** FrameworkError is NewFramework's error: the profile's plugins cannot be assembled. */
+export class FrameworkError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrameworkError';
+  }
+}
+
+/** IMPLEMENTS tells, per extension point, whether a plugin implements it. */
+const IMPLEMENTS: Record<ExtensionPoint, (p: Plugin) => boolean> = {
+  PreEnqueue: isPreEnqueuePlugin, QueueSort: isQueueSortPlugin, PreFilter: isPreFilterPlugin, Filter: isFilterPlugin,
+  PostFilter: isPostFilterPlugin, PreScore: isPreScorePlugin, Score: isScorePlugin, Reserve: isReservePlugin,
+  Permit: isPermitPlugin, PreBind: isPreBindPlugin, Bind: isBindPlugin, PostBind: isPostBindPlugin,
+};
+
+/** MAX_PERMIT_TIMEOUT_SECONDS caps a Permit plugin's Wait (maxTimeout, 15 minutes). */
+export const MAX_PERMIT_TIMEOUT_SECONDS = 15 * 60;
+
+/** PluginRun is the outcome of one extension point of the binding: the status and each plugin's, in order. */
+export interface PluginRun {
+  status: PluginStatus;
+  perPlugin: [string, PluginStatus][];
+}
+
+/** failed is a plugin's failure as the framework returns it: a rejection as it is, anything else an Error naming the point. */
+function failed(s: Status, plugin: string, point: string): Status {
+  if (isRejected(s)) return s.withPlugin(plugin);
+  return newStatus(Code.Error, `running ${point} plugin "${plugin}": ${s.message()}`);
+}
 
 /** Registry maps a plugin name to the factory that builds it. */
 export type Registry = ReadonlyMap<string, PluginFactory>;
@@ -67,37 +97,59 @@ export class Framework implements Handle {
   private currentRandom: Random | undefined;
   private currentListers: Listers = EMPTY_LISTERS;
 
+  /**
+   * The constructor is NewFramework: it builds the plugins the profile enables (each with its pluginConfig args) and
+   * files them under their extension points. A profile that cannot be assembled throws a FrameworkError with
+   * Kubernetes' message (`PreFilterPlugin "Foo" does not exist`, `initializing plugin "X": ...`).
+   */
   constructor(registry: Registry, profile: Profile) {
     this.profile = profile;
-    for (const { name, weight } of profile.multiPoint) {
+    const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
+    const needed = [...profile.multiPoint.map((p) => p.name), ...Object.values(profile.extensionPoints ?? {}).flatMap((set) => set?.enabled.map((p) => p.name) ?? [])];
+    for (const name of new Set(needed)) {
       const factory = registry.get(name);
       if (!factory) {
-        this.missing.push(name);
+        if (KUBERNETES_EXTENSION_POINTS[name]) this.missing.push(name);
         continue;
       }
-      const plugin = factory(this);
-      this.plugins.set(name, plugin);
-      this.expand(plugin, weight ?? DEFAULT_SCORE_WEIGHT);
+      try {
+        this.plugins.set(name, factory(this, args.get(name)));
+      } catch (err) {
+        throw new FrameworkError(`initializing plugin "${name}": ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
+    const expanded = expandProfile(profile, (name, point) => this.implementsAt(name, point));
+    if (expanded.error) throw new FrameworkError(expanded.error);
+    for (const [point, names] of expanded.points) {
+      for (const name of names) {
+        const plugin = this.plugins.get(name);
+        if (plugin && IMPLEMENTS[point](plugin)) this.fileUnder(point, plugin);
+      }
+    }
+    for (const p of this.scorePlugins) this.scoreWeights.set(p.name, expanded.weights.get(p.name) ?? DEFAULT_SCORE_WEIGHT);
+    if (this.queueSortPlugins.length !== 1) {
+      throw new FrameworkError(`only one queue sort plugin required for profile with scheduler name "${profile.schedulerName}", but got ${this.queueSortPlugins.length}`);
+    }
+    if (this.bindPlugins.length === 0) throw new FrameworkError(`at least one bind plugin is needed for profile with scheduler name "${profile.schedulerName}"`);
   }
 
-  /** expand files a MultiPoint plugin under every extension point it implements, as expandMultiPointPlugins does. */
-  private expand(p: Plugin, weight: number): void {
-    if (isPreEnqueuePlugin(p)) this.preEnqueuePlugins.push(p);
-    if (isQueueSortPlugin(p)) this.queueSortPlugins.push(p);
-    if (isPreFilterPlugin(p)) this.preFilterPlugins.push(p);
-    if (isFilterPlugin(p)) this.filterPlugins.push(p);
-    if (isPostFilterPlugin(p)) this.postFilterPlugins.push(p);
-    if (isPreScorePlugin(p)) this.preScorePlugins.push(p);
-    if (isScorePlugin(p)) {
-      this.scorePlugins.push(p);
-      this.scoreWeights.set(p.name, weight);
-    }
-    if (isReservePlugin(p)) this.reservePlugins.push(p);
-    if (isPermitPlugin(p)) this.permitPlugins.push(p);
-    if (isPreBindPlugin(p)) this.preBindPlugins.push(p);
-    if (isBindPlugin(p)) this.bindPlugins.push(p);
-    if (isPostBindPlugin(p)) this.postBindPlugins.push(p);
+  /** implementsAt tells whether a plugin runs at a point; a plugin Kubernetes runs there that is not simulated there is missing. */
+  private implementsAt(name: string, point: ExtensionPoint): Implements {
+    const plugin = this.plugins.get(name);
+    const kubernetes = KUBERNETES_EXTENSION_POINTS[name];
+    if (plugin && IMPLEMENTS[point](plugin)) return 'yes';
+    if (kubernetes?.includes(point)) return 'missing';
+    return plugin || kubernetes ? 'no' : 'unknown';
+  }
+
+  /** fileUnder adds a plugin to one extension point's list. */
+  private fileUnder(point: ExtensionPoint, p: Plugin): void {
+    const lists: Record<ExtensionPoint, Plugin[]> = {
+      PreEnqueue: this.preEnqueuePlugins, QueueSort: this.queueSortPlugins, PreFilter: this.preFilterPlugins, Filter: this.filterPlugins,
+      PostFilter: this.postFilterPlugins, PreScore: this.preScorePlugins, Score: this.scorePlugins, Reserve: this.reservePlugins,
+      Permit: this.permitPlugins, PreBind: this.preBindPlugins, Bind: this.bindPlugins, PostBind: this.postBindPlugins,
+    };
+    lists[point].push(p);
   }
 
   /** startCycle gives the plugins the cycle's snapshot, random source and listers (Handle.SnapshotSharedLister, informers). */
@@ -215,5 +267,100 @@ export class Framework implements Handle {
     }
     state.skipScorePlugins = skip;
     return { status, perPlugin };
+  }
+
+  /** runReservePluginsReserve runs Reserve in order until one fails; a rejection keeps its code, anything else is an Error. */
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): PluginRun {
+    const perPlugin: [string, PluginStatus][] = [];
+    for (const pl of this.reservePlugins) {
+      const s = pl.reserve(state, pod, nodeName);
+      perPlugin.push([pl.name, s]);
+      if (!isSuccess(s)) return { status: failed(s!, pl.name, 'Reserve'), perPlugin };
+    }
+    return { status: null, perPlugin };
+  }
+
+  /** runReservePluginsUnreserve runs Unreserve in the reverse order of Reserve and returns the plugins it ran. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): string[] {
+    const ran: string[] = [];
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) {
+      const pl = this.reservePlugins[i]!;
+      pl.unreserve(state, pod, nodeName);
+      ran.push(pl.name);
+    }
+    return ran;
+  }
+
+  /** runPermitPlugins runs Permit: the first rejection or error ends it; Wait holds the pod for the shortest timeout asked. */
+  runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): PluginRun & { waitSeconds?: number; waitPlugin?: string } {
+    const perPlugin: [string, PluginStatus][] = [];
+    let wait: { seconds: number; plugin: string } | undefined;
+    for (const pl of this.permitPlugins) {
+      const { status: s, timeoutSeconds } = pl.permit(state, pod, nodeName);
+      perPlugin.push([pl.name, s]);
+      if (isSuccess(s)) continue;
+      if (s!.code === Code.Wait) {
+        const seconds = Math.min(timeoutSeconds, MAX_PERMIT_TIMEOUT_SECONDS);
+        if (!wait || seconds < wait.seconds) wait = { seconds, plugin: pl.name };
+        continue;
+      }
+      return { status: failed(s!, pl.name, 'Permit').withPlugin(pl.name), perPlugin };
+    }
+    if (!wait) return { status: null, perPlugin };
+    const status = newStatus(Code.Wait, `one or more plugins asked to wait and no plugin rejected pod "${pod.metadata?.name ?? ''}"`);
+    return { status, perPlugin, waitSeconds: wait.seconds, waitPlugin: wait.plugin };
+  }
+
+  /**
+   * runPreBindPreFlights asks each PreBind plugin whether it has work: success when one has, Skip when none has (the
+   * skipped ones are returned), an Error stops. A plugin without preBindPreFlight is not asked: its PreBind runs.
+   */
+  runPreBindPreFlights(state: CycleState, pod: Pod, nodeName: string): PluginRun & { skip: Set<string> } {
+    const perPlugin: [string, PluginStatus][] = [];
+    const skip = new Set<string>();
+    let status: PluginStatus = newStatus(Code.Skip);
+    for (const pl of this.preBindPlugins) {
+      // Why: a plugin without a preflight still runs its PreBind, but does not count as having work (no nomination).
+      if (!pl.preBindPreFlight) continue;
+      const s = pl.preBindPreFlight(state, pod, nodeName);
+      perPlugin.push([pl.name, s]);
+      if (s !== null && s.code === Code.Error) return { status: newStatus(Code.Error, `running PreBindPreFlight "${pl.name}": ${s.message()}`), perPlugin, skip };
+      if (isSuccess(s)) status = null;
+      else if (isSkip(s)) skip.add(pl.name);
+      else return { status: newStatus(Code.Error, `PreBindPreFlight ${pl.name} returned "${s!.code}", which is unsupported. It is supposed to return Success, Skip, or Error status`), perPlugin, skip };
+    }
+    return { status, perPlugin, skip };
+  }
+
+  /** runPreBindPlugins runs PreBind in order, leaving out the skipped ones, until one fails. */
+  runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string, skip: ReadonlySet<string> = new Set()): PluginRun {
+    const perPlugin: [string, PluginStatus][] = [];
+    for (const pl of this.preBindPlugins) {
+      if (skip.has(pl.name)) continue;
+      const s = pl.preBind(state, pod, nodeName);
+      perPlugin.push([pl.name, s]);
+      if (!isSuccess(s)) return { status: failed(s!, pl.name, 'PreBind'), perPlugin };
+    }
+    return { status: null, perPlugin };
+  }
+
+  /** runBindPlugins runs Bind until a plugin does not Skip; none at all is Skip. */
+  runBindPlugins(state: CycleState, pod: Pod, nodeName: string): PluginRun {
+    const perPlugin: [string, PluginStatus][] = [];
+    let status: PluginStatus = newStatus(Code.Skip);
+    for (const pl of this.bindPlugins) {
+      status = pl.bind(state, pod, nodeName);
+      perPlugin.push([pl.name, status]);
+      if (isSkip(status)) continue;
+      if (!isSuccess(status)) return { status: failed(status!, pl.name, 'Bind'), perPlugin };
+      return { status, perPlugin };
+    }
+    return { status, perPlugin };
+  }
+
+  /** runPostBindPlugins tells every PostBind plugin and returns their names. */
+  runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): string[] {
+    for (const pl of this.postBindPlugins) pl.postBind(state, pod, nodeName);
+    return this.postBindPlugins.map((p) => p.name);
   }
 }

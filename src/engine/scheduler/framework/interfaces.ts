@@ -1,6 +1,6 @@
 // The plugin interfaces, one per extension point, and the handle plugins get to the framework.
 // See staging/src/k8s.io/kube-scheduler/framework/interface.go.
-import type { Pod } from '../../api/types';
+import type { KubeObject, Pod } from '../../api/types';
 import type { Random } from '../../runtime/random';
 import type { CycleState } from './cycle-state';
 import type { NodeToStatus } from './diagnosis';
@@ -8,6 +8,7 @@ import type { NodeInfo } from './node-info';
 import type { Snapshot } from './snapshot';
 import type { Listers } from './listers';
 import type { PluginStatus } from './status';
+import type { ClusterEvent } from '../queue/events';
 
 export { NodeInfo, PodInfo } from './node-info';
 
@@ -120,9 +121,27 @@ export interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: Pod, nodeName: string): { status: PluginStatus; timeoutSeconds: number };
 }
 
+/** ObjectWrite is one API write a PreBind plugin asks for, and the component that makes it in Kubernetes. */
+export interface ObjectWrite {
+  verb: 'create' | 'update';
+  /** subresource is 'status' for a status update (UpdateStatus). */
+  subresource?: 'status';
+  object: KubeObject;
+  /** by is who writes: kube-scheduler itself, or the controller its PreBind waits for (persistentvolume-controller...). */
+  by: string;
+}
+
 /** PreBindPlugin prepares the binding (volumes, claims). */
 export interface PreBindPlugin extends Plugin {
   preBind(state: CycleState, pod: Pod, nodeName: string): PluginStatus;
+  /**
+   * preBindPreFlight tells before PreBind whether it has work for this pod: Skip when not (its PreBind is then skipped),
+   * success when it has (the pod then gets status.nominatedNodeName before PreBind: NominatedNodeNameForExpectation, on
+   * in 1.36). Absent: PreBind runs, without the nomination. See runtime/framework.go (RunPreBindPreFlights).
+   */
+  preBindPreFlight?(state: CycleState, pod: Pod, nodeName: string): PluginStatus;
+  /** preBindWrites lists, after a successful preBind, the API writes it stands for, in order; absent means none. */
+  preBindWrites?(state: CycleState, pod: Pod, nodeName: string): ObjectWrite[];
 }
 
 /** BindPlugin binds the pod to the node; Skip lets the next bind plugin do it. */
@@ -144,8 +163,38 @@ export interface Handle {
   random(): Random;
 }
 
-/** PluginFactory builds a plugin for a framework. */
-export type PluginFactory = (handle: Handle) => Plugin;
+/**
+ * PluginFactory builds a plugin for a framework; `args` are the plugin's pluginConfig args from the profile, defaulted as
+ * the v1 configuration defaults them (absent for a plugin with no args kind). A factory that rejects its args throws an
+ * Error with the validation message, as a plugin's New returns one.
+ */
+export type PluginFactory = (handle: Handle, args?: Readonly<Record<string, unknown>>) => Plugin;
+
+/** QueueingHint says whether a cluster event may make a pod a plugin rejected schedulable (fwk.QueueingHint). */
+export type QueueingHint = 'Queue' | 'QueueSkip';
+
+/** QueueingHintFn looks at one event's objects (either may be absent) for one rejected pod. */
+export type QueueingHintFn = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => QueueingHint;
+
+/** ClusterEventWithHint is an event a plugin wants to hear of, with its hint; no hint means Queue. */
+export interface ClusterEventWithHint {
+  event: ClusterEvent;
+  hint?: QueueingHintFn;
+}
+
+/**
+ * EnqueueExtensions is what a PreEnqueue, PreFilter, Filter, Reserve or Permit plugin implements to say which cluster
+ * events may make the pods it rejected schedulable. A plugin without it is retried on every event, as in Kubernetes.
+ * See staging/src/k8s.io/kube-scheduler/framework/interface.go (EnqueueExtensions).
+ */
+export interface EnqueueExtensions {
+  eventsToRegister(): ClusterEventWithHint[];
+}
+
+/** hasEnqueueExtensions tells whether a plugin registers its own events. */
+export function hasEnqueueExtensions(p: Plugin): p is Plugin & EnqueueExtensions {
+  return 'eventsToRegister' in p;
+}
 
 /** isPreEnqueuePlugin tells whether a plugin implements PreEnqueue. */
 export function isPreEnqueuePlugin(p: Plugin): p is PreEnqueuePlugin {

@@ -34,11 +34,30 @@ interface PodSpecResources {
   overhead?: Record<string, string | number>;
 }
 
+/** MILLI_CACHE_SIZE bounds the cache of parsed quantities; it starts over when full. */
+const MILLI_CACHE_SIZE = 4096;
+const milliCache = new Map<string | number, number>();
+
+/**
+ * milliValueOf is parseQuantity(q).milliValue(), remembered: a cluster's pods repeat a few quantities ("100m", "500Mi"),
+ * and every cycle parses the pod's requests in PreFilter and PreScore and again when it is assumed. Invalid ones throw
+ * as before and are not kept.
+ */
+export function milliValueOf(q: string | number): number {
+  let milli = milliCache.get(q);
+  if (milli === undefined) {
+    milli = parseQuantity(q).milliValue();
+    if (milliCache.size >= MILLI_CACHE_SIZE) milliCache.clear();
+    milliCache.set(q, milli);
+  }
+  return milli;
+}
+
 /** resourceListOf parses a requests (or limits) map into milli-units. */
 export function resourceListOf(quantities: Readonly<Record<string, string | number>> | undefined): ResourceList {
   const list: ResourceList = new Map();
   if (!quantities) return list;
-  for (const [name, q] of Object.entries(quantities)) list.set(name, parseQuantity(q).milliValue());
+  for (const [name, q] of Object.entries(quantities)) list.set(name, milliValueOf(q));
   return list;
 }
 

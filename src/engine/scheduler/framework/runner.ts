@@ -1,11 +1,15 @@
-// One scheduling cycle of one pod, as kube-scheduler's schedulingCycle runs it up to the choice of a node (no binding).
-// See pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod, prioritizeNodes) and runtime/framework.go.
+// One scheduling cycle of one pod, as kube-scheduler's schedulingCycle runs it up to the choice of a node, then Reserve,
+// Permit and the binding cycle. See pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod, prioritizeNodes,
+// bindingCycle) and runtime/framework.go.
 import { objectRef, type ObjectRef, type Pod } from '../../api/types';
 import type { Random } from '../../runtime/random';
-import type { Steps } from '../../runtime/step';
+import type { TraceInput } from '../../runtime/recorder';
+import { sleep, type Steps } from '../../runtime/step';
 import { fitErrorMessage, PodScheduledReason } from '../messages';
 import { IN_TREE_REGISTRY } from '../plugins/registry';
 import { CycleState } from './cycle-state';
+import type { ObjectWrite } from './interfaces';
+import { Code, newStatus, Status, viewOf, type PluginStatus } from './status';
 import type { FitError } from './diagnosis';
 import { findNodesThatFitPod, numFeasibleNodesToFind, type FilterPass } from './filter';
 import { Framework } from './framework';
@@ -44,6 +48,8 @@ export interface ScheduleCycleInput {
   percentageOfNodesToScore?: number;
   /** listers give the plugins the cluster's other objects; none by default. */
   listers?: Listers;
+  /** state is the cycle state to use, when the caller goes on to Reserve and bind with it; a new one by default. */
+  state?: CycleState;
 }
 
 /** ScheduleResult is the outcome of a cycle, with the tables of the Decision view. */
@@ -85,7 +91,7 @@ export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult>
     yield filterSummary(ctx, [], { message: ERR_NO_NODES_AVAILABLE });
     return { ...base, outcome: ScheduleOutcome.Unschedulable, reason: PodScheduledReason.Unschedulable, message: ERR_NO_NODES_AVAILABLE };
   }
-  const state = new CycleState();
+  const state = input.state ?? new CycleState();
   const percentage = fw.profile.percentageOfNodesToScore ?? input.percentageOfNodesToScore ?? 0;
   let pass: FilterPass;
   try {
@@ -195,4 +201,110 @@ export function selectHost(nodeScores: readonly NodePluginScores[], random: Rand
 function errorResult(counts: Counts, err: unknown): ScheduleResult {
   const message = typeof err === 'string' ? err : err instanceof Error ? err.message : String(err);
   return { ...counts, outcome: ScheduleOutcome.Error, reason: PodScheduledReason.SchedulerError, message };
+}
+
+/** BindingHost is what the binding cycle needs of the component: the API writes and the scheduling queue. */
+export interface BindingHost {
+  /** nominate writes status.nominatedNodeName before a PreBind that has work (NominatedNodeNameForExpectation). */
+  nominate(pod: Pod, nodeName: string): void;
+  /** done tells the queue the pod's flight is over: failures past Permit are not "unschedulable". */
+  done(pod: Pod): void;
+  /** write makes one of the API writes a PreBind plugin stands for. */
+  write(w: ObjectWrite): void;
+  /** bind posts the pods/binding subresource for the Bind plugin that bound (DefaultBinder's call); it returns the API error, if any. */
+  bind(pod: Pod, nodeName: string): string | undefined;
+}
+
+/** BindingInput is one assumed pod's binding: its framework and cycle state, the node, and the Permit wait if any. */
+export interface BindingInput {
+  fw: Framework;
+  state: CycleState;
+  pod: Pod;
+  ref: ObjectRef;
+  nodeName: string;
+  host: BindingHost;
+  permitWait?: { seconds: number; plugin: string };
+}
+
+/** bindStep is one scheduler.bind sub-step: one plugin at one extension point. */
+export function bindStep(ref: ObjectRef, point: string, plugin: string, status: PluginStatus, result?: string, detail: Record<string, unknown> = {}): TraceInput {
+  const view = viewOf(status);
+  const outcome: TraceInput['outcome'] = view.code === Code.Success || view.code === Code.Skip ? 'ok' : view.code === Code.Error ? 'failed' : view.code === Code.Wait ? 'waiting' : 'rejected';
+  const said = view.code === Code.Success ? 'ok' : `${view.code}${view.reasons.length ? `: ${view.reasons.join(', ')}` : ''}`;
+  return { phase: 'scheduler.bind', object: ref, step: { kind: 'plugin', name: plugin }, result: result ?? `${point} ${plugin}: ${said}`, detail: { extensionPoint: point, ...view, ...detail }, outcome };
+}
+
+/** reserveAndPermit ends the scheduling cycle of an assumed pod: Reserve (Unreserve on failure), then Permit. */
+export function* reserveAndPermit(fw: Framework, state: CycleState, pod: Pod, ref: ObjectRef, nodeName: string): Steps<{ status: PluginStatus; wait?: { seconds: number; plugin: string } }> {
+  const reserve = fw.runReservePluginsReserve(state, pod, nodeName);
+  for (const [name, s] of reserve.perPlugin) yield bindStep(ref, 'Reserve', name, s);
+  if (reserve.status) {
+    yield* unreserve(fw, state, pod, ref, nodeName);
+    return { status: reserve.status };
+  }
+  const permit = fw.runPermitPlugins(state, pod, nodeName);
+  for (const [name, s] of permit.perPlugin) yield bindStep(ref, 'Permit', name, s);
+  if (permit.status && permit.status.code !== Code.Wait) {
+    yield* unreserve(fw, state, pod, ref, nodeName);
+    return { status: permit.status };
+  }
+  return permit.waitSeconds !== undefined ? { status: null, wait: { seconds: permit.waitSeconds, plugin: permit.waitPlugin ?? '' } } : { status: null };
+}
+
+/** unreserve runs Unreserve in reverse order, one sub-step each. */
+export function* unreserve(fw: Framework, state: CycleState, pod: Pod, ref: ObjectRef, nodeName: string): Steps<void> {
+  for (const name of fw.runReservePluginsUnreserve(state, pod, nodeName)) yield bindStep(ref, 'Unreserve', name, null);
+}
+
+/**
+ * bindingCycle is schedule_one.go's bindingCycle: PreBindPreFlight (and the nomination), the Permit wait, PreBind with
+ * the writes it stands for, Bind, PostBind. It returns null when the pod is bound, else the failure.
+ */
+export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
+  const { fw, state, pod, ref, nodeName, host } = b;
+  const preFlight = fw.runPreBindPreFlights(state, pod, nodeName);
+  if (preFlight.status && (preFlight.status.code === Code.Error || isRejectedCode(preFlight.status.code))) return preFlight.status;
+  if (preFlight.status === null || b.permitWait) {
+    host.nominate(pod, nodeName);
+    yield { phase: 'scheduler.bind', object: ref, field: 'status.nominatedNodeName', step: { kind: 'plugin', name: 'PreBindPreFlight' }, result: `nominatedNodeName set to ${nodeName}: PreBind has work to do before the binding`, detail: { nominatedNodeName: nodeName, preFlight: Object.fromEntries(preFlight.perPlugin.map(([n, s]) => [n, viewOf(s)])) } };
+  }
+  if (b.permitWait) {
+    const { seconds, plugin } = b.permitWait;
+    yield { phase: 'scheduler.bind', object: ref, step: { kind: 'plugin', name: plugin }, result: `Permit ${plugin}: waiting up to ${seconds}s`, detail: { extensionPoint: 'Permit', timeoutSeconds: seconds }, outcome: 'waiting' };
+    yield* sleep(seconds * 1000);
+    return new Status(Code.Unschedulable, [`rejected due to timeout after waiting ${seconds}s at plugin ${plugin}`], plugin);
+  }
+  host.done(pod);
+  const preBind = fw.runPreBindPlugins(state, pod, nodeName, preFlight.skip);
+  for (const [name, s] of preBind.perPlugin) {
+    yield bindStep(ref, 'PreBind', name, s);
+    const plugin = fw.preBindPlugins.find((p) => p.name === name);
+    if (s !== null || !plugin?.preBindWrites) continue;
+    for (const w of plugin.preBindWrites(state, pod, nodeName)) {
+      host.write(w);
+      const target = objectRef(String(w.object.kind), w.object.metadata?.namespace, w.object.metadata?.name ?? '');
+      yield bindStep(ref, 'PreBind', name, null, `PreBind ${name}: ${w.by} ${w.verb}s ${target}${w.subresource ? `/${w.subresource}` : ''}`, { write: { verb: w.verb, object: target, by: w.by } });
+    }
+  }
+  if (preBind.status) return preBind.status;
+  const bind = fw.runBindPlugins(state, pod, nodeName);
+  const binder = bind.perPlugin.at(-1)?.[0] ?? '';
+  if (bind.status) {
+    for (const [name, s] of bind.perPlugin) yield bindStep(ref, 'Bind', name, s);
+    return bind.status;
+  }
+  const err = host.bind(pod, nodeName);
+  if (err !== undefined) {
+    const status = newStatus(Code.Error, `running Bind plugin "${binder}": ${err}`);
+    yield bindStep(ref, 'Bind', binder, status);
+    return status;
+  }
+  const name = pod.metadata?.name ?? '';
+  yield bindStep(ref, 'Bind', binder, null, `Bind ${binder}: POST pods/${name}/binding to ${nodeName}`, { node: nodeName });
+  for (const plugin of fw.runPostBindPlugins(state, pod, nodeName)) yield bindStep(ref, 'PostBind', plugin, null);
+  return null;
+}
+
+function isRejectedCode(code: string): boolean {
+  return code === Code.Unschedulable || code === Code.UnschedulableAndUnresolvable || code === Code.Pending;
 }

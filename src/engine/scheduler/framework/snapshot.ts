@@ -1,19 +1,53 @@
 // Snapshot: the NodeInfo of every node, built once and updated pod by pod, as the scheduler cache's snapshot.
 // See pkg/scheduler/backend/cache/snapshot.go and cache.go (image states, terminal pods left out).
 import type { Node, Pod } from '../../api/types';
-import { NodeInfo, PodInfo, type ImageStateSummary } from './node-info';
+import { NodeInfo, PodInfo, podWithAffinity, type ImageStateSummary } from './node-info';
 
 /** TERMINAL_PHASES are the pod phases the scheduler's pod informer filters out: such pods hold no resources. */
 export const TERMINAL_PHASES: ReadonlySet<string> = new Set(['Succeeded', 'Failed']);
 
+/** ARRAY_INDEX is a name JavaScript orders before the others among an object's keys (a canonical array index). */
+const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
+const MAX_ARRAY_INDEX = 2 ** 32 - 2;
+
+/** listedBy finds the snapshot a node list belongs to, so that helpers given a plugin's `nodes` can use its lists. */
+const listedBy = new WeakMap<readonly NodeInfo[], Snapshot>();
+
+/**
+ * havePodsWithAffinity is the nodes with a pod that has pod affinity or anti-affinity, in order: the snapshot's kept list
+ * when `nodes` is a snapshot's nodeInfoList, else `nodes` filtered.
+ */
+export function havePodsWithAffinity(nodes: readonly NodeInfo[]): readonly NodeInfo[] {
+  return listedBy.get(nodes)?.havePodsWithAffinityNodeInfoList ?? nodes.filter((ni) => ni.podsWithAffinity.length > 0);
+}
+
+/** havePodsWithRequiredAntiAffinity is havePodsWithAffinity for the nodes with a pod that has required anti-affinity. */
+export function havePodsWithRequiredAntiAffinity(nodes: readonly NodeInfo[]): readonly NodeInfo[] {
+  return listedBy.get(nodes)?.havePodsWithRequiredAntiAffinityNodeInfoList ?? nodes.filter((ni) => ni.podsWithRequiredAntiAffinity.length > 0);
+}
+
 /** Snapshot lists the NodeInfos in node order and finds them by name. */
 export class Snapshot {
   readonly nodeInfoList: NodeInfo[];
+  /** nodeNames are the node names in node order, computed once: the node list of a snapshot never changes. */
+  readonly nodeNames: readonly string[];
+  /**
+   * plainNodeNames is true when the names are unique and none is an array index ("0", "42"): a record keyed by node
+   * name then lists its keys in node order, so the trace can count and print from arrays without building the record.
+   */
+  readonly plainNodeNames: boolean;
   private readonly byName: Map<string, NodeInfo>;
+  /** affinityLists are the havePodsWith... lists, computed when first asked for after a change that may alter them. */
+  private affinityLists: { withAffinity: NodeInfo[]; withRequiredAntiAffinity: NodeInfo[] } | undefined;
+  /** usedPVCs counts the pods mounting each claim (`namespace/name`), computed like affinityLists. */
+  private usedPVCs: Map<string, number> | undefined;
 
   private constructor(list: NodeInfo[]) {
     this.nodeInfoList = list;
     this.byName = new Map(list.map((ni) => [ni.name, ni]));
+    this.nodeNames = Object.freeze(list.map((ni) => ni.name));
+    this.plainNodeNames = this.byName.size === list.length && !this.nodeNames.some(isArrayIndex);
+    listedBy.set(list, this);
   }
 
   /** build makes the NodeInfos of the nodes, accounts the assigned non-terminal pods and the image spread. */
@@ -41,13 +75,61 @@ export class Snapshot {
     const ni = this.byName.get(nodeName);
     if (!ni) return false;
     ni.addPod(new PodInfo(pod));
+    if (podWithAffinity(pod)) this.affinityLists = undefined;
+    if (this.usedPVCs && pod.spec?.volumes?.some((v) => v.persistentVolumeClaim)) this.usedPVCs = undefined;
     return true;
   }
 
   /** removePod forgets a pod from its node. */
   removePod(pod: Pod): boolean {
     const ni = this.byName.get(pod.spec?.nodeName ?? '');
-    return ni ? ni.removePod(pod) : false;
+    if (!ni || !ni.removePod(pod)) return false;
+    // The pod removed is the node's copy (matched by uid), which may differ from the one given: recount from the nodes.
+    this.affinityLists = undefined;
+    this.usedPVCs = undefined;
+    return true;
+  }
+
+  /** havePodsWithAffinityNodeInfoList lists, in node order, the nodes with a pod that has pod affinity or anti-affinity. */
+  get havePodsWithAffinityNodeInfoList(): readonly NodeInfo[] {
+    return this.affinity().withAffinity;
+  }
+
+  /** havePodsWithRequiredAntiAffinityNodeInfoList lists, in node order, the nodes with a pod that has required anti-affinity. */
+  get havePodsWithRequiredAntiAffinityNodeInfoList(): readonly NodeInfo[] {
+    return this.affinity().withRequiredAntiAffinity;
+  }
+
+  /** isPVCUsedByPods tells whether a pod on some node mounts the claim (StorageInfos().IsPVCUsedByPods). */
+  isPVCUsedByPods(namespace: string, claimName: string): boolean {
+    this.usedPVCs ??= this.countPVCs();
+    return (this.usedPVCs.get(`${namespace}/${claimName}`) ?? 0) > 0;
+  }
+
+  /**
+   * affinity builds the lists as the scheduler cache's UpdateSnapshot does, so that InterPodAffinity walks only the
+   * nodes that matter instead of every node each cycle. NodeInfo keeps the per-node lists; this keeps the nodes.
+   */
+  private affinity(): { withAffinity: NodeInfo[]; withRequiredAntiAffinity: NodeInfo[] } {
+    this.affinityLists ??= {
+      withAffinity: this.nodeInfoList.filter((ni) => ni.podsWithAffinity.length > 0),
+      withRequiredAntiAffinity: this.nodeInfoList.filter((ni) => ni.podsWithRequiredAntiAffinity.length > 0),
+    };
+    return this.affinityLists;
+  }
+
+  private countPVCs(): Map<string, number> {
+    const used = new Map<string, number>();
+    for (const ni of this.nodeInfoList) {
+      for (const pi of ni.pods) {
+        for (const v of pi.pod.spec?.volumes ?? []) {
+          if (!v.persistentVolumeClaim) continue;
+          const key = `${pi.pod.metadata?.namespace ?? ''}/${v.persistentVolumeClaim.claimName}`;
+          used.set(key, (used.get(key) ?? 0) + 1);
+        }
+      }
+    }
+    return used;
   }
 
   private computeImageStates(): void {
@@ -65,4 +147,8 @@ export class Snapshot {
       ni.imageStates = states;
     }
   }
+}
+
+function isArrayIndex(name: string): boolean {
+  return ARRAY_INDEX.test(name) && Number(name) <= MAX_ARRAY_INDEX;
 }

@@ -39,7 +39,10 @@ export function toleratesTaint(t: Toleration, taint: Taint): boolean {
 
 /** tolerationsTolerateTaint tells whether any of the tolerations tolerates the taint. */
 export function tolerationsTolerateTaint(tolerations: readonly Toleration[] | undefined, taint: Taint): boolean {
-  return (tolerations ?? []).some((t) => toleratesTaint(t, taint));
+  // Plain loops: Filter runs this on every node checked, and `(tolerations ?? []).some(...)` allocated each time.
+  if (!tolerations) return false;
+  for (let i = 0; i < tolerations.length; i++) if (toleratesTaint(tolerations[i]!, taint)) return true;
+  return false;
 }
 
 /** doNotScheduleTaint selects the taints the filter cares about: NoSchedule and NoExecute. */
@@ -53,7 +56,9 @@ export function findMatchingUntoleratedTaint(
   tolerations: readonly Toleration[] | undefined,
   inclusionFilter: (taint: Taint) => boolean,
 ): Taint | undefined {
-  for (const taint of taints ?? []) {
+  if (!taints) return undefined;
+  for (let i = 0; i < taints.length; i++) {
+    const taint = taints[i]!;
     if (!inclusionFilter(taint)) continue;
     if (!tolerationsTolerateTaint(tolerations, taint)) return taint;
   }

@@ -3,9 +3,12 @@
 import type { ObjectRef, Pod } from '../../api/types';
 import type { TraceInput } from '../../runtime/recorder';
 import type { Framework, PostFilterRun } from './framework';
+import { lazyProperty } from './lazy';
 import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin } from './interfaces';
 import { Code, viewOf, type PluginStatus } from './status';
-import { NOT_RUN, type DecisionTables, type FilterCell, type ScoreCell } from './tables';
+import {
+  filterTally, NOT_RUN, numTableNodes, scoredNodes, type DecisionTables, type FilterCell, type FilterTally, type ScoreCell,
+} from './tables';
 
 /** TraceContext is what every entry of a cycle shares. */
 export interface TraceContext {
@@ -29,42 +32,68 @@ function field(ctx: TraceContext, plugin: Plugin, point: ExtensionPoint): Partia
   return f ? { field: f } : {};
 }
 
-/** filterEntries makes one scheduler.filter entry per Filter (or PreFilter-only) plugin with its verdict on every node it was checked on. */
+/**
+ * filterEntries makes one scheduler.filter entry per Filter (or PreFilter-only) plugin with its verdict on every node it
+ * was checked on. The one-line result is counted from the tables' compact data; the per-node cells are laid out when
+ * the entry's detail.nodes is first read.
+ */
 export function filterEntries(ctx: TraceContext): TraceInput[] {
   const out: TraceInput[] = [];
   const t = ctx.tables;
-  const ordered = [...ctx.fw.plugins.values()].filter((p) => isPreFilterPlugin(p) || isFilterPlugin(p));
-  for (const plugin of ordered) {
+  for (const plugin of filterPhasePlugins(ctx.fw)) {
     const pre = t.preFilter.find((r) => r.plugin === plugin.name);
-    const nodes: Record<string, FilterCell> = {};
-    for (const node of t.evaluated) {
-      const cell = t.filter[node]?.[plugin.name];
-      if (cell) nodes[node] = cell;
-    }
-    const detail: Record<string, unknown> = { extensionPoint: isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter, nodes };
+    const detail: Record<string, unknown> = { extensionPoint: isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter, nodes: {} };
+    const nodes = (): Record<string, FilterCell> => filterCells(t, plugin.name);
+    lazyProperty(detail, 'nodes', nodes);
     if (pre) detail.preFilter = pre;
-    const { result, outcome } = filterResult(plugin.name, pre, nodes);
+    const { result, outcome } = filterResult(plugin.name, pre, () => filterTally(t, plugin.name) ?? tallyCells(detail.nodes as Record<string, FilterCell>));
     out.push({ phase: 'scheduler.filter', object: ctx.ref, ...field(ctx, plugin, ExtensionPoint.Filter), step: { kind: 'plugin', name: plugin.name }, result, detail, outcome });
   }
   return out;
 }
 
-function filterResult(name: string, pre: { code: Code; reasons: string[] } | undefined, nodes: Record<string, FilterCell>): { result: string; outcome: TraceInput['outcome'] } {
+const filterPhase = new WeakMap<Framework, readonly Plugin[]>();
+
+/** filterPhasePlugins are the framework's PreFilter and Filter plugins in profile order, listed once per framework. */
+function filterPhasePlugins(fw: Framework): readonly Plugin[] {
+  let plugins = filterPhase.get(fw);
+  if (!plugins) {
+    plugins = [...fw.plugins.values()].filter((p) => isPreFilterPlugin(p) || isFilterPlugin(p));
+    filterPhase.set(fw, plugins);
+  }
+  return plugins;
+}
+
+/** filterCells picks one plugin's cell of every evaluated node from the filter table. */
+function filterCells(t: DecisionTables, plugin: string): Record<string, FilterCell> {
+  const nodes: Record<string, FilterCell> = {};
+  for (const node of t.evaluated) {
+    const cell = t.filter[node]?.[plugin];
+    if (cell) nodes[node] = cell;
+  }
+  return nodes;
+}
+
+/** tallyCells counts a plugin's cells: those that ran, those that rejected, and the distinct reasons. */
+function tallyCells(nodes: Record<string, FilterCell>): FilterTally {
+  const ran = Object.values(nodes).filter((c) => c.code !== NOT_RUN);
+  const rejected = ran.filter((c) => c.code !== Code.Success && c.code !== Code.Skip);
+  return { ran: ran.length, rejected: rejected.length, reasons: [...new Set(rejected.flatMap((c) => c.reasons))] };
+}
+
+function filterResult(name: string, pre: { code: Code; reasons: string[] } | undefined, tally: () => FilterTally): { result: string; outcome: TraceInput['outcome'] } {
   if (pre && pre.code === Code.Skip) return { result: `${name} skipped: its PreFilter found nothing to check`, outcome: 'ok' };
   if (pre && pre.code === Code.Error) return { result: `${name} failed: ${pre.reasons.join(', ')}`, outcome: 'failed' };
   if (pre && pre.code !== Code.Success) return { result: `${name} rejected the pod at PreFilter: ${pre.reasons.join(', ')}`, outcome: 'rejected' };
-  const cells = Object.entries(nodes);
-  const ran = cells.filter(([, c]) => c.code !== NOT_RUN);
-  const rejected = ran.filter(([, c]) => c.code !== Code.Success && c.code !== Code.Skip);
-  if (ran.length === 0) return { result: `${name} did not run on any node`, outcome: 'ok' };
-  if (rejected.length === 0) return { result: `${name} passed ${ran.length} of ${ran.length} nodes`, outcome: 'ok' };
-  const reasons = [...new Set(rejected.flatMap(([, c]) => c.reasons))];
-  return { result: `${name} rejected ${rejected.length} of ${ran.length} nodes: ${reasons.join(', ')}`, outcome: 'rejected' };
+  const { ran, rejected, reasons } = tally();
+  if (ran === 0) return { result: `${name} did not run on any node`, outcome: 'ok' };
+  if (rejected === 0) return { result: `${name} passed ${ran} of ${ran} nodes`, outcome: 'ok' };
+  return { result: `${name} rejected ${rejected} of ${ran} nodes: ${reasons.join(', ')}`, outcome: 'rejected' };
 }
 
 /** filterSummary is the phase-level scheduler.filter entry: which nodes fit. */
 export function filterSummary(ctx: TraceContext, feasible: readonly string[], detail: Record<string, unknown>): TraceInput {
-  const total = ctx.tables.nodes.length;
+  const total = numTableNodes(ctx.tables);
   const result = feasible.length === 0 ? `0 of ${total} nodes fit` : `${feasible.length} of ${total} nodes fit: ${listNames(feasible)}`;
   return { phase: 'scheduler.filter', object: ctx.ref, result, detail: { feasible, ...detail }, outcome: feasible.length === 0 ? 'rejected' : 'ok' };
 }
@@ -91,30 +120,56 @@ export function unschedulableSummary(ctx: TraceContext, message: string, detail:
   return { phase: 'scheduler.postFilter', object: ctx.ref, result: message, detail: { message, ...detail }, outcome: 'rejected' };
 }
 
-/** scoreEntries makes one scheduler.score entry per Score plugin: its raw, normalized and weighted score per node, or its skip. */
+/**
+ * scoreEntries makes one scheduler.score entry per Score plugin: its raw, normalized and weighted score per node, or its
+ * skip. The result line reads the compact scores; the per-node cells are laid out when detail.nodes is first read.
+ */
 export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, PluginStatus>): TraceInput[] {
   const t = ctx.tables;
-  const scored = Object.keys(t.scores);
+  const compact = scoredNodes(t);
+  const scored = compact ? compact.nodes : Object.keys(t.scores);
   return t.scorePlugins.map(({ name, weight, skipped }) => {
     const plugin = ctx.fw.plugins.get(name);
     const base = { phase: 'scheduler.score' as const, object: ctx.ref, ...(plugin ? field(ctx, plugin, ExtensionPoint.Score) : {}), step: { kind: 'plugin' as const, name } };
     const pre = preScore.has(name) ? viewOf(preScore.get(name)!) : undefined;
     if (skipped) return { ...base, result: `${name} skipped: its PreScore found nothing to score`, detail: { weight, preScore: pre, skipped: true }, outcome: 'ok' };
-    const nodes: Record<string, ScoreCell> = {};
-    for (const node of scored) nodes[node] = t.scores[node]![name]!;
-    const shown = scored.slice(0, MAX_NAMES_IN_RESULT).map((n) => `${n} ${nodes[n]!.weighted}`).join(', ');
+    const detail: Record<string, unknown> = { weight, preScore: pre, nodes: {} };
+    const nodes = (): Record<string, ScoreCell> => {
+      const cells: Record<string, ScoreCell> = {};
+      for (const node of Object.keys(t.scores)) cells[node] = t.scores[node]![name]!;
+      return cells;
+    };
+    lazyProperty(detail, 'nodes', nodes);
+    const weighted = compact
+      ? (j: number) => compact.weighted(name, j)
+      : (j: number) => (detail.nodes as Record<string, ScoreCell>)[scored[j]!]!.weighted;
+    const shown = scored.slice(0, MAX_NAMES_IN_RESULT).map((n, j) => `${n} ${weighted(j)}`).join(', ');
     const more = scored.length > MAX_NAMES_IN_RESULT ? ` and ${scored.length - MAX_NAMES_IN_RESULT} more` : '';
-    return { ...base, result: `${name} (weight ${weight}): ${shown}${more}`, detail: { weight, preScore: pre, nodes }, outcome: 'ok' };
+    return { ...base, result: `${name} (weight ${weight}): ${shown}${more}`, detail, outcome: 'ok' };
   });
 }
 
 /** scoreSummary is the phase-level scheduler.score entry: the totals and the chosen node. */
 export function scoreSummary(ctx: TraceContext, chosen: string, tied: readonly string[]): TraceInput {
-  const totals = ctx.tables.totals;
-  const n = Object.keys(totals).length;
+  const t = ctx.tables;
+  const compact = scoredNodes(t);
+  let n: number;
+  let chosenTotal: () => number | undefined;
+  if (compact) {
+    n = compact.nodes.length;
+    chosenTotal = () => {
+      const j = compact.nodes.indexOf(chosen);
+      return j < 0 ? undefined : compact.total(j);
+    };
+  } else {
+    n = Object.keys(t.totals).length;
+    chosenTotal = () => t.totals[chosen];
+  }
   let result: string;
   if (n === 0) result = `${chosen} is the only node that fits: no scoring`;
-  else if (tied.length > 1) result = `${chosen} chosen at random among ${tied.length} nodes tied at the highest score ${totals[chosen]} (of ${n} scored)`;
-  else result = `${chosen} has the highest score, ${totals[chosen]}, of ${n} nodes`;
-  return { phase: 'scheduler.score', object: ctx.ref, result, detail: { totals, chosen, tied }, outcome: 'ok' };
+  else if (tied.length > 1) result = `${chosen} chosen at random among ${tied.length} nodes tied at the highest score ${chosenTotal()} (of ${n} scored)`;
+  else result = `${chosen} has the highest score, ${chosenTotal()}, of ${n} nodes`;
+  const detail: Record<string, unknown> = { totals: {}, chosen, tied };
+  lazyProperty(detail, 'totals', () => t.totals);
+  return { phase: 'scheduler.score', object: ctx.ref, result, detail, outcome: 'ok' };
 }

@@ -51,24 +51,37 @@ export function calculatePriority(sumScores: number, numSources: number): number
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
+/** PodImages is what ImageLocality reads of the pod in a cycle: its images, normalized, and the cluster's size. */
+interface PodImages {
+  state: CycleState;
+  pod: Pod;
+  images: string[];
+  totalNumNodes: number;
+}
+
 /** ImageLocality scores nodes by the images they already hold. */
 export class ImageLocality implements ScorePlugin {
   readonly name = Name;
   private readonly handle: Handle;
+  /** podImages is the current cycle's pod data, so that scoring a node only looks the images up (no PreScore in Kubernetes). */
+  private podImages: PodImages | undefined;
 
   constructor(handle: Handle) {
     this.handle = handle;
   }
 
-  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
-    const totalNumNodes = this.handle.snapshot().numNodes;
-    const sources = imageSources(pod);
-    let sum = 0;
-    for (const image of sources) {
-      const state = nodeInfo.imageStates.get(normalizedImageName(image));
-      if (state) sum += scaledImageScore(state, totalNumNodes);
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
+    let p = this.podImages;
+    if (p === undefined || p.state !== state || p.pod !== pod) {
+      p = { state, pod, images: imageSources(pod).map(normalizedImageName), totalNumNodes: this.handle.snapshot().numNodes };
+      this.podImages = p;
     }
-    return calculatePriority(sum, sources.length);
+    let sum = 0;
+    for (const image of p.images) {
+      const imageState = nodeInfo.imageStates.get(image);
+      if (imageState) sum += scaledImageScore(imageState, p.totalNumNodes);
+    }
+    return calculatePriority(sum, p.images.length);
   }
 
   fieldPath(): string {

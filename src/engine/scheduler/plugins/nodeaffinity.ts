@@ -1,8 +1,8 @@
 // NodeAffinity: nodeSelector and required node affinity filter nodes; preferred node affinity terms score them.
 // See pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go and component-helpers/scheduling/corev1/nodeaffinity.
-import { matchNodeSelectorTerms, selectorFromSet, selectorMatches, type Selector } from '../../api/labels';
+import { matchNodeSelectorTerms, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator } from '../../api/labels';
 import type { PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
-import type { Node, NodeSelectorTerm, Pod } from '../../api/types';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types';
 import { stateKey, type CycleState } from '../framework/cycle-state';
 import {
   ExtensionPoint, type FilterPlugin, type NodeInfo, type NodeScore, type Plugin, type PreFilterOutput, type PreFilterPlugin,
@@ -31,32 +31,93 @@ export const OPERATOR_IN = 'In';
 export interface RequiredNodeAffinity {
   labelSelector?: Selector;
   terms?: readonly NodeSelectorTerm[];
+  /** compiled are the terms as compileNodeSelectorTerms checks them once; absent, matchRequired reads `terms`. */
+  compiled?: readonly CompiledTerm[];
+}
+
+/**
+ * CompiledTerm is a node selector term that can match (not empty, no parse error) with its requirements parsed: the
+ * checks matchNodeSelectorTerms repeats on every node are done once per pod.
+ */
+export interface CompiledTerm {
+  labels: readonly Requirement[];
+  fields: readonly NodeSelectorRequirement[];
 }
 
 /** WeightedTerm is a preferred term that counts: non-zero weight, not empty, no parse error. */
 interface WeightedTerm {
   weight: number;
   term: NodeSelectorTerm;
+  compiled: readonly CompiledTerm[];
 }
 
 const preFilterStateKey = stateKey<RequiredNodeAffinity>(`PreFilter${Name}`);
 const preScoreStateKey = stateKey<WeightedTerm[]>(`PreScore${Name}`);
 const EMPTY_NODE: Node = { metadata: {} };
+// Why: NODE_OPERATORS in api/labels.ts, which maps a NodeSelectorOperator to the labels package's operator.
+const NODE_OPERATORS: Readonly<Record<string, SelectorOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
 
-/** getRequiredNodeAffinity reads the pod's nodeSelector and required node affinity. */
+/**
+ * compileNodeSelectorTerms keeps the terms matchNodeSelectorTerms can match — it skips an empty term and one with a parse
+ * error (found by matching the term alone against a node without labels or name) — with their requirements parsed.
+ */
+export function compileNodeSelectorTerms(terms: readonly NodeSelectorTerm[]): CompiledTerm[] {
+  const out: CompiledTerm[] = [];
+  for (const term of terms) {
+    const expressions = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
+    if (expressions.length === 0 && fields.length === 0) continue;
+    if (matchNodeSelectorTerms(EMPTY_NODE, [term]).error !== undefined) continue;
+    out.push({ labels: expressions.map((e) => ({ key: e.key, operator: NODE_OPERATORS[e.operator]!, values: [...(e.values ?? [])] })), fields });
+  }
+  return out;
+}
+
+/**
+ * matchCompiledTerms is matchNodeSelectorTerms(node, terms).matches over compiled terms: the terms are ORed, a term's
+ * requirements ANDed; matchFields compare metadata.name (In: equal, NotIn: different) and are skipped for a node without a name.
+ */
+export function matchCompiledTerms(terms: readonly CompiledTerm[], node: Node): boolean {
+  const labels = node.metadata?.labels;
+  const name = node.metadata?.name;
+  for (const term of terms) {
+    if (matchesAll(term.labels, labels) && (!name || fieldsMatch(term.fields, name))) return true;
+  }
+  return false;
+}
+
+function matchesAll(requirements: readonly Requirement[], labels: Labels): boolean {
+  for (const r of requirements) if (!requirementMatches(r, labels)) return false;
+  return true;
+}
+
+function fieldsMatch(fields: readonly NodeSelectorRequirement[], name: string): boolean {
+  for (const f of fields) {
+    const have = f.key === OBJECT_NAME_FIELD ? name : '';
+    if ((f.operator === OPERATOR_IN) !== (have === f.values![0])) return false;
+  }
+  return true;
+}
+
+/** getRequiredNodeAffinity reads the pod's nodeSelector and required node affinity, its terms compiled. */
 export function getRequiredNodeAffinity(pod: Pod): RequiredNodeAffinity {
   const req: RequiredNodeAffinity = {};
   const selector = pod.spec?.nodeSelector;
   if (selector && Object.keys(selector).length > 0) req.labelSelector = selectorFromSet(selector);
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (required) req.terms = required.nodeSelectorTerms ?? [];
+  if (required) {
+    req.terms = required.nodeSelectorTerms ?? [];
+    req.compiled = compileNodeSelectorTerms(req.terms);
+  }
   return req;
 }
 
 /** matchRequired tells whether a node matches the nodeSelector and at least one required term; parse errors never match. */
 export function matchRequired(req: RequiredNodeAffinity, node: Node): boolean {
-  if (req.labelSelector && !selectorMatches(req.labelSelector, node.metadata?.labels)) return false;
-  return req.terms === undefined || matchNodeSelectorTerms(node, req.terms).matches;
+  // selectorMatches, written out: Filter runs this on every node checked.
+  if (req.labelSelector && (req.labelSelector.nothing || !matchesAll(req.labelSelector.requirements, node.metadata?.labels))) return false;
+  if (req.terms === undefined) return true;
+  return req.compiled ? matchCompiledTerms(req.compiled, node) : matchNodeSelectorTerms(node, req.terms).matches;
 }
 
 /** parsePreferredTerms keeps the terms that count; a term that does not parse fails them all, as NewPreferredSchedulingTerms. */
@@ -68,7 +129,7 @@ export function parsePreferredTerms(terms: readonly PreferredSchedulingTerm[]): 
     if (t.weight === 0 || ((p.matchExpressions?.length ?? 0) === 0 && (p.matchFields?.length ?? 0) === 0)) continue;
     const { matches, error } = matchNodeSelectorTerms(EMPTY_NODE, [p]);
     if (!matches && error) errors.push(error);
-    else kept.push({ weight: t.weight, term: p });
+    else kept.push({ weight: t.weight, term: p, compiled: compileNodeSelectorTerms([p]) });
   }
   return errors.length > 0 ? errors.join(', ') : kept;
 }
@@ -130,7 +191,7 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
       terms = parsed;
     }
     let score = 0;
-    for (const t of terms) if (matchNodeSelectorTerms(nodeInfo.node, [t.term]).matches) score += t.weight;
+    for (const t of terms) if (matchCompiledTerms(t.compiled, nodeInfo.node)) score += t.weight;
     return score;
   }
 

@@ -16,25 +16,34 @@ const preScoreStateKey = stateKey<number[]>(`PreScore${Name}`);
 
 /**
  * balancedResourceScore is (1 - std) * 100 of the requested/allocatable fractions (capped at 1): for two resources the
- * standard deviation is |f1 - f2| / 2, for more the usual root of the mean squared deviation.
+ * standard deviation is |f1 - f2| / 2, for more the usual root of the mean squared deviation. It runs twice per node
+ * scored, so it keeps no array: the fractions are recomputed (the same way) for the deviation.
  */
 export function balancedResourceScore(requested: readonly number[], allocatable: readonly number[]): number {
-  const fractions: number[] = [];
   let total = 0;
+  let count = 0;
+  let first = 0;
+  let second = 0;
   for (let i = 0; i < requested.length; i++) {
     if (allocatable[i] === 0) continue;
     const fraction = Math.min(requested[i]! / allocatable[i]!, 1);
     total += fraction;
-    fractions.push(fraction);
+    if (count === 0) first = fraction;
+    else if (count === 1) second = fraction;
+    count++;
   }
   let std = 0;
-  if (fractions.length === 2) {
-    std = Math.abs((fractions[0]! - fractions[1]!) / 2);
-  } else if (fractions.length > 2) {
-    const mean = total / fractions.length;
+  if (count === 2) {
+    std = Math.abs((first - second) / 2);
+  } else if (count > 2) {
+    const mean = total / count;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      const f = Math.min(requested[i]! / allocatable[i]!, 1);
+      sum += (f - mean) * (f - mean);
+    }
+    std = Math.sqrt(sum / count);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

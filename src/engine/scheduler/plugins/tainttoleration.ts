@@ -40,8 +40,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | PluginStatus {
     const tolerations = state.read(preScoreStateKey);
     if (tolerations === undefined) return newStatus(Code.Error, `failed to read "${preScoreStateKey.name}" from cycleState: not found`);
+    const taints = nodeInfo.node.spec?.taints;
+    if (!taints) return 0;
     let count = 0;
-    for (const taint of nodeInfo.node.spec?.taints ?? []) {
+    for (const taint of taints) {
       if (taint.effect === TaintEffect.PreferNoSchedule && !tolerationsTolerateTaint(tolerations, taint)) count++;
     }
     return count;

@@ -1,0 +1,88 @@
+// The preemption executor: once DefaultPreemption has chosen victims, each gets the DisruptionTarget condition, is deleted
+// gracefully through the API server and gets a Preempted event; the preemptor is held out of the queue meanwhile.
+// See pkg/scheduler/framework/preemption/executor.go (PreemptPod, prepareCandidateAsync, IsPodRunningPreemption).
+import type { Pod, PodCondition } from '../../api/types';
+import { DEFAULT_CREDENTIALS } from '../../apiserver/authn/x509';
+import type { ApiServer } from '../../apiserver/server';
+import type { EngineContext } from '../../context';
+import type { Steps } from '../../runtime/step';
+import type { Framework } from '../framework/framework';
+import { Names } from '../plugins/names';
+
+/** Victim names a pod DefaultPreemption chose to evict (PostFilterResult.detail.victims). */
+export interface Victim {
+  namespace: string;
+  name: string;
+}
+
+/** SCHEDULER_USER is the user kube-scheduler's kubeconfig names (its client certificate's CN, kubeadm's scheduler.conf). */
+export const SCHEDULER_USER = 'system:kube-scheduler';
+/** WAITING_FOR_PREEMPTION is DefaultPreemption's PreEnqueue message while the preemptor's victims are being deleted. */
+export const WAITING_FOR_PREEMPTION = 'waiting for the preemption for this pod to be finished';
+
+/** PreemptionExecutor deletes victims asynchronously and tells the queue which preemptors must still wait. */
+export class PreemptionExecutor {
+  /** running maps a preemptor (namespace/name) to the last victim once its deletion is under way. */
+  private readonly running = new Map<string, Victim | undefined>();
+
+  constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {}
+
+  /**
+   * gate is DefaultPreemption's PreEnqueue (IsPodRunningPreemption): the preemptor waits while its preemption runs, until
+   * the last victim is gone or has started terminating.
+   */
+  gate(pod: Pod, fw: Framework | undefined): { plugin: string; message: string } | undefined {
+    const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+    if (!fw?.plugins.has(Names.DefaultPreemption) || !this.running.has(key)) return undefined;
+    const last = this.running.get(key);
+    if (last) {
+      const victim = this.ctx.store.get<Pod>('Pod', last.namespace, last.name);
+      if (!victim || victim.metadata?.deletionTimestamp) return undefined;
+    }
+    return { plugin: Names.DefaultPreemption, message: WAITING_FOR_PREEMPTION };
+  }
+
+  /** start runs prepareCandidateAsync: the victims are evicted by a task of their own, the last one after the others. */
+  start(fw: Framework, preemptor: Pod, node: string, victims: readonly Victim[], ref: string): void {
+    const live = victims.filter((v) => !this.ctx.store.get<Pod>('Pod', v.namespace, v.name)?.metadata?.deletionTimestamp);
+    if (live.length === 0) return;
+    const key = `${preemptor.metadata?.namespace}/${preemptor.metadata?.name}`;
+    this.running.set(key, undefined);
+    const self = this;
+    this.ctx.schedule(0, `kube-scheduler: preempt for ${ref}`, function* () {
+      for (const v of live.slice(0, -1)) yield* self.preemptPod(fw, preemptor, node, v, ref);
+      const last = live[live.length - 1]!;
+      self.running.set(key, last);
+      yield* self.preemptPod(fw, preemptor, node, last, ref);
+      self.running.delete(key);
+    });
+  }
+
+  /** preemptPod is PreemptPod: the DisruptionTarget condition, a graceful delete, then the Preempted event on the victim. */
+  private *preemptPod(fw: Framework, preemptor: Pod, node: string, v: Victim, ref: string): Steps<void> {
+    const store = this.ctx.store;
+    const schedulerName = fw.profile.schedulerName;
+    const victim = store.get<Pod>('Pod', v.namespace, v.name);
+    if (!victim) return;
+    const victimRef = `Pod/${v.namespace}/${v.name}`;
+    yield {
+      phase: 'scheduler.postFilter', object: ref, step: { kind: 'object', name: victimRef },
+      result: `preempting ${v.namespace}/${v.name} on ${node}: DisruptionTarget condition, then a graceful delete`,
+      detail: { victim: victimRef, node, priority: victim.spec?.priority ?? 0 },
+    };
+    const condition: PodCondition = {
+      type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', lastTransitionTime: this.ctx.clock.timestamp(),
+      message: `${schedulerName}: preempting to accommodate a higher priority pod`,
+    };
+    store.update<Pod>('Pod', v.namespace, v.name, (p) => {
+      p.status = { ...p.status, conditions: [...(p.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition] };
+    });
+    // Why: kube-scheduler deletes as itself; the simulated API server knows it as the admin impersonating system:kube-scheduler.
+    const out = yield* this.api.serve({
+      verb: 'delete', method: 'DELETE', path: `/api/v1/namespaces/${v.namespace}/pods/${v.name}`, apiVersion: 'v1', kind: 'Pod', group: '',
+      resource: 'pods', namespace: v.namespace, name: v.name, credentials: { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: SCHEDULER_USER, groups: [] } },
+    }, victimRef);
+    if (!out.ok) return;
+    this.ctx.recorder.event({ type: 'Normal', reason: 'Preempted', object: victimRef, source: schedulerName, message: `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${node}` });
+  }
+}
