@@ -53,14 +53,19 @@ test('The high-priority pod\'s first attempt fails with the filters\' message, a
   assert.equal(detail.nominatedNodeName, detail.node);
 
   // The victim is the low pod the scheduler had put on the nominated node; both workers were candidates.
-  const stored = sim.result().objects.filter((o) => o.kind === 'Pod') as Pod[];
-  const lowOn = new Map(stored.filter((p) => p.metadata?.name?.startsWith('low-')).map((p) => [p.metadata!.name!, p]));
   const victim = detail.victims[0]!;
   assert.deepEqual(detail.victims.map((v) => [v.namespace, v.name, v.priority]), [['default', victim.name, 0]]);
-  assert.equal(victim.uid, lowOn.get(victim.name)?.metadata?.uid);
+  const persisted = sim.trace.find((t) => t.phase === 'etcd.persist' && t.object === `Pod/default/${victim.name}`);
+  assert.equal(victim.uid, persisted?.detail['uid']);
+  // The scheduler evicts it (pkg/scheduler/framework/preemption/executor.go) and the preemptor runs in its place.
+  const stored = sim.result().objects.filter((o) => o.kind === 'Pod') as Pod[];
+  assert.ok(!stored.some((p) => p.metadata?.uid === victim.uid), 'the victim is gone');
+  assert.ok(sim.events.some((e) => e.object === `Pod/default/${victim.name}` && e.reason === 'Preempted'));
+  assert.equal(stored.find((p) => p.metadata?.name === 'web')?.spec?.nodeName, detail.node);
   assert.ok(['worker-1', 'worker-2'].includes(detail.node));
   assert.deepEqual(detail.candidates.map((c) => c.node).sort(), ['worker-1', 'worker-2']);
-  assert.equal(detail.decidedBy, 'first of the candidates still tied');
+  // The low pods started at different times, so the latest-started victim decides (pickOneNodeForPreemption).
+  assert.equal(detail.decidedBy, 'latest start of the highest-priority victims');
 });
 
 test('The same seed nominates the same node and victim', () => {
