@@ -213,7 +213,7 @@ export function newDefaultPreemption(args: DefaultPreemptionArgs = {}): (handle:
   return (handle) => new DefaultPreemption(handle, args);
 }
 
-/** New builds the plugin with default args. */
-export function New(handle: Handle): Plugin {
-  return new DefaultPreemption(handle);
+/** New builds the plugin with the profile's args (pluginConfig), or the defaults. */
+export function New(handle: Handle, args?: Readonly<Record<string, unknown>>): Plugin {
+  return args ? newDefaultPreemption(args as DefaultPreemptionArgs)(handle) : new DefaultPreemption(handle);
 }

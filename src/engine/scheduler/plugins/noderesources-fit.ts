@@ -4,7 +4,7 @@
 import type { Pod } from '../../api/types';
 import { aggregate, child, goQuote, index, invalid, isLabelKey, notSupported, type Path } from '../../api/labels-validation';
 import { stateKey, type CycleState } from '../framework/cycle-state';
-import type { FilterPlugin, NodeInfo, Plugin, PreFilterOutput, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework/interfaces';
+import type { FilterPlugin, Handle, NodeInfo, Plugin, PreFilterOutput, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework/interfaces';
 import { isPodLevelRequestsSet, podRequests } from '../framework/pod-resources';
 import { isExtendedResourceName, newResource, ResourceName, setMaxList, type Resource } from '../framework/resource';
 import { Code, newStatus, type PluginStatus } from '../framework/status';
@@ -286,7 +286,7 @@ export function newNodeResourcesFit(args: NodeResourcesFitArgs = {}): NodeResour
   return new NodeResourcesFit(fitConfigOf(defaulted));
 }
 
-/** New builds the plugin with default args. */
-export function New(): Plugin {
-  return new NodeResourcesFit();
+/** New builds the plugin with the profile's args (pluginConfig), or the defaults. */
+export function New(_handle?: Handle, args?: Readonly<Record<string, unknown>>): Plugin {
+  return args ? newNodeResourcesFit(args as NodeResourcesFitArgs) : new NodeResourcesFit();
 }
