@@ -38,12 +38,65 @@ export interface FilterPass {
   feasible: NodeInfo[];
   diagnosis: Diagnosis;
   /** verdicts holds each evaluated node's Filter outcome: null when it fits, else the rejecting plugin's status. */
-  verdicts: Map<string, PluginStatus>;
+  verdicts: Verdicts;
   /** nominatedNode is set when the pod's nominated node was tried first and fits. */
   nominatedNode?: string;
   nextStartNodeIndex: number;
   /** error is set when a plugin failed (Error status): the cycle ends with a scheduler error. */
   error?: Status;
+}
+
+/**
+ * Verdicts are the Filter outcomes of the evaluated nodes, read like a map from node name to outcome (null when the node
+ * fits, else the rejecting plugin's status) in the order the nodes were first checked. It keeps the names in an array
+ * and only the rejections in a map: most nodes fit, and a map entry per node checked cost a few percent of a cycle.
+ */
+export class Verdicts {
+  /** evaluated are the nodes checked, in the order first checked. */
+  readonly evaluated: string[] = [];
+  /** rejected maps each rejected node to the rejecting plugin's status. */
+  readonly rejected = new Map<string, Status>();
+  /** nominated is the node checked before the search, which the search may check again. */
+  private nominated: string | undefined;
+  /** seen tracks every node checked when names may repeat in the snapshot; unique names need only `nominated`. */
+  private readonly seen: Set<string> | undefined;
+
+  constructor(uniqueNames: boolean) {
+    this.seen = uniqueNames ? undefined : new Set();
+  }
+
+  /** record notes a node's outcome; a node checked again keeps its place and takes the new outcome. */
+  record(name: string, status: PluginStatus, nominated = false): void {
+    const again = this.seen ? this.seen.has(name) : name === this.nominated;
+    if (nominated) this.nominated = name;
+    if (!again) {
+      this.evaluated.push(name);
+      this.seen?.add(name);
+    }
+    if (status) this.rejected.set(name, status);
+    else if (again) this.rejected.delete(name);
+  }
+
+  /** get is a node's outcome, or undefined when it was not checked. */
+  get(name: string): PluginStatus | undefined {
+    const status = this.rejected.get(name);
+    return status ?? (this.has(name) ? null : undefined);
+  }
+
+  /** has tells whether a node was checked. */
+  has(name: string): boolean {
+    return this.rejected.has(name) || (this.seen ? this.seen.has(name) : this.evaluated.includes(name));
+  }
+
+  /** size is the number of nodes checked. */
+  get size(): number {
+    return this.evaluated.length;
+  }
+
+  /** keys lists the nodes checked, in the order first checked. */
+  keys(): IterableIterator<string> {
+    return this.evaluated.values();
+  }
 }
 
 /** FilterOptions are the inputs of findNodesThatFitPod besides the pod. */
@@ -59,7 +112,8 @@ export function findNodesThatFitPod(fw: Framework, state: CycleState, pod: Pod, 
   const allNodes = opts.snapshot.nodeInfoList;
   const preFilter = fw.runPreFilterPlugins(state, pod, allNodes);
   for (const p of preFilter.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
-  const pass: FilterPass = { preFilter, feasible: [], diagnosis, verdicts: new Map(), nextStartNodeIndex: opts.nextStartNodeIndex };
+  const verdicts = new Verdicts(opts.snapshot.plainNodeNames);
+  const pass: FilterPass = { preFilter, feasible: [], diagnosis, verdicts, nextStartNodeIndex: opts.nextStartNodeIndex };
   const s = preFilter.status;
   if (s !== null && s.code !== Code.Success) {
     if (!isRejected(s)) return { ...pass, error: s };
@@ -72,7 +126,7 @@ export function findNodesThatFitPod(fw: Framework, state: CycleState, pod: Pod, 
   if (nominated) {
     const ni = opts.snapshot.get(nominated);
     if (ni) {
-      const verdict = checkNode(fw, state, pod, ni, pass);
+      const verdict = checkNode(fw, state, pod, ni, pass, true);
       if (pass.error) return pass;
       if (verdict === null) return { ...pass, feasible: [ni], nominatedNode: nominated };
     }
@@ -105,20 +159,20 @@ function passFilters(fw: Framework, state: CycleState, pod: Pod, nodes: readonly
       continue;
     }
     if (pass.feasible.length >= toFind) return;
-    pass.verdicts.set(ni.name, null);
+    pass.verdicts.record(ni.name, null);
     pass.feasible.push(ni);
   }
 }
 
 /** checkNode runs the filters on one node and records a rejection in the diagnosis, or the error in the pass. */
-function checkNode(fw: Framework, state: CycleState, pod: Pod, ni: NodeInfo, pass: FilterPass): PluginStatus {
+function checkNode(fw: Framework, state: CycleState, pod: Pod, ni: NodeInfo, pass: FilterPass, nominated = false): PluginStatus {
   const status = fw.runFilterPlugins(state, pod, ni);
   if (status === null) return null;
   if (status.code === Code.Error) {
     pass.error = status;
     return status;
   }
-  pass.verdicts.set(ni.name, status);
+  pass.verdicts.record(ni.name, status, nominated);
   pass.diagnosis.nodeToStatus.set(ni.name, status);
   addPluginStatus(pass.diagnosis, status);
   return status;

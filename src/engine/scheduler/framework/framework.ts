@@ -94,6 +94,7 @@ export class Framework implements Handle {
   readonly postBindPlugins: PostBindPlugin[] = [];
   readonly scoreWeights = new Map<string, number>();
   private currentSnapshot: Snapshot | undefined;
+  private runFilters: { skip: ReadonlySet<string>; plugins: FilterPlugin[] } | undefined;
   private currentRandom: Random | undefined;
   private currentListers: Listers = EMPTY_LISTERS;
 
@@ -221,14 +222,22 @@ export class Framework implements Handle {
 
   /** runFilterPlugins runs the Filter plugins on one node until the first that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus {
-    for (const pl of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    for (const pl of this.filterPluginsRun(state.skipFilterPlugins)) {
       let status = pl.filter(state, pod, nodeInfo);
       if (status === null || isSuccess(status)) continue;
       if (!isRejected(status)) status = newStatus(Code.Error, `running "${pl.name}" filter plugin: ${status.message()}`);
       return status.withPlugin(pl.name);
     }
     return null;
+  }
+
+  /**
+   * filterPluginsRun is the Filter plugins PreFilter did not skip. It is kept per skip set — a cycle's is fixed once
+   * PreFilter ran — so that filtering a node does not test every plugin against the set.
+   */
+  private filterPluginsRun(skip: ReadonlySet<string>): readonly FilterPlugin[] {
+    if (this.runFilters?.skip !== skip) this.runFilters = { skip, plugins: this.filterPlugins.filter((pl) => !skip.has(pl.name)) };
+    return this.runFilters.plugins;
   }
 
   /** runPostFilterPlugins runs PostFilter until a Success, Error or UnschedulableAndUnresolvable; otherwise joins the reasons. */

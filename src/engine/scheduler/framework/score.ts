@@ -51,7 +51,7 @@ export function runScorePlugins(fw: Framework, state: CycleState, pod: Pod, node
     const pl = plugins[i]!;
     if (!pl.normalizeScore) continue;
     const ps = perPlugin[i]!;
-    const list = nodeScoreList(nodes, ps.raw);
+    const list: NodeScore[] = nodes.map((ni, j) => ({ name: ni.name, score: ps.raw[j]! }));
     const status = pl.normalizeScore(state, pod, list);
     if (!isSuccess(status)) {
       return { status: newStatus(Code.Error, `running Normalize on Score plugins: plugin "${pl.name}" failed with: ${status!.message()}`) };
@@ -59,26 +59,6 @@ export function runScorePlugins(fw: Framework, state: CycleState, pod: Pod, node
     ps.normalized = list.map((n) => n.score);
   }
   return applyWeights(nodes, perPlugin);
-}
-
-/**
- * nodeScorePool holds the NodeScore objects NormalizeScore is handed, reused from one call to the next: plugins rescale
- * the scores in place and keep no reference. Fresh objects for every node of every cycle ended up allocated straight
- * into V8's old generation (allocation-site pretenuring), where, dead, they kept young garbage alive across minor
- * collections: a third of the benchmark's time went to garbage collection.
- */
-const nodeScorePool: NodeScore[] = [];
-
-/** nodeScoreList hands out pooled NodeScore objects holding the nodes' names and scores. */
-function nodeScoreList(nodes: readonly NodeInfo[], scores: readonly number[]): NodeScore[] {
-  const list: NodeScore[] = [];
-  for (let j = 0; j < nodes.length; j++) {
-    const ns = (nodeScorePool[j] ??= { name: '', score: 0 });
-    ns.name = nodes[j]!.name;
-    ns.score = scores[j]!;
-    list.push(ns);
-  }
-  return list;
 }
 
 /** NodeScores is one node's total; its per-plugin list is read from the plugins' weighted scores when asked for. */

@@ -23,7 +23,8 @@ export function havePodsWithAffinity(nodes: readonly NodeInfo[]): readonly NodeI
 
 /** havePodsWithRequiredAntiAffinity is havePodsWithAffinity for the nodes with a pod that has required anti-affinity. */
 export function havePodsWithRequiredAntiAffinity(nodes: readonly NodeInfo[]): readonly NodeInfo[] {
-  return listedBy.get(nodes)?.havePodsWithRequiredAntiAffinityNodeInfoList ?? nodes.filter((ni) => ni.podsWithRequiredAntiAffinity.length > 0);
+  const snapshot = listedBy.get(nodes);
+  return snapshot?.havePodsWithRequiredAntiAffinityNodeInfoList ?? nodes.filter((ni) => ni.podsWithRequiredAntiAffinity.length > 0);
 }
 
 /** Snapshot lists the NodeInfos in node order and finds them by name. */
@@ -39,6 +40,8 @@ export class Snapshot {
   private readonly byName: Map<string, NodeInfo>;
   /** affinityLists are the havePodsWith... lists, computed when first asked for after a change that may alter them. */
   private affinityLists: { withAffinity: NodeInfo[]; withRequiredAntiAffinity: NodeInfo[] } | undefined;
+  /** indexOfNode is each NodeInfo's place in nodeInfoList, made when the affinity lists first change. */
+  private indexOfNode: Map<NodeInfo, number> | undefined;
   /** usedPVCs counts the pods mounting each claim (`namespace/name`), computed like affinityLists. */
   private usedPVCs: Map<string, number> | undefined;
 
@@ -75,7 +78,7 @@ export class Snapshot {
     const ni = this.byName.get(nodeName);
     if (!ni) return false;
     ni.addPod(new PodInfo(pod));
-    if (podWithAffinity(pod)) this.affinityLists = undefined;
+    if (this.affinityLists && podWithAffinity(pod)) this.listAffinityNode(ni);
     if (this.usedPVCs && pod.spec?.volumes?.some((v) => v.persistentVolumeClaim)) this.usedPVCs = undefined;
     return true;
   }
@@ -118,6 +121,20 @@ export class Snapshot {
     return this.affinityLists;
   }
 
+  /**
+   * listAffinityNode puts a node that got a pod with affinity into the kept lists it now belongs to, in node order:
+   * placing such pods one by one then costs a binary search, not a pass over every node.
+   */
+  private listAffinityNode(ni: NodeInfo): void {
+    const lists = this.affinityLists!;
+    if (ni.podsWithAffinity.length > 0) insertInNodeOrder(lists.withAffinity, ni, this.nodeIndex());
+    if (ni.podsWithRequiredAntiAffinity.length > 0) insertInNodeOrder(lists.withRequiredAntiAffinity, ni, this.nodeIndex());
+  }
+
+  private nodeIndex(): Map<NodeInfo, number> {
+    return (this.indexOfNode ??= new Map(this.nodeInfoList.map((ni, i) => [ni, i])));
+  }
+
   private countPVCs(): Map<string, number> {
     const used = new Map<string, number>();
     for (const ni of this.nodeInfoList) {
@@ -151,4 +168,17 @@ export class Snapshot {
 
 function isArrayIndex(name: string): boolean {
   return ARRAY_INDEX.test(name) && Number(name) <= MAX_ARRAY_INDEX;
+}
+
+/** insertInNodeOrder inserts a node into a list kept in node order, unless it is there. */
+function insertInNodeOrder(list: NodeInfo[], ni: NodeInfo, index: ReadonlyMap<NodeInfo, number>): void {
+  const at = index.get(ni)!;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.get(list[mid]!)! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== ni) list.splice(lo, 0, ni);
 }

@@ -1,13 +1,13 @@
 // The Decision view's tables: each node's verdict from each filter plugin, and each plugin's scores per node.
 // The runner fills them from the framework's outcomes; the trace entries show slices of them. The per-node records are
-// built on first read (see lazy.ts), from compact data kept with the tables: a cycle over thousands of nodes then costs what its
-// filters and scores cost, while whoever reads the tables (the debugger, a test) sees the very records it always did.
+// laid out on first read (lazy.ts) from compact data kept with the tables: a cycle over thousands of nodes then costs
+// what its filters and scores cost, and whoever reads the tables (the debugger, a test) sees the records it always did.
 import type { Framework, PostFilterRun } from './framework';
-import type { FilterPass } from './filter';
+import type { FilterPass, Verdicts } from './filter';
 import type { PluginScores } from './score';
 import { hiddenData, lazyProperty } from './lazy';
 import type { Snapshot } from './snapshot';
-import { Code, viewOf, type PluginStatus, type StatusView } from './status';
+import { Code, viewOf, type StatusView } from './status';
 
 /** NOT_RUN marks a plugin that did not run on a node: an earlier one rejected it, or the search stopped first. */
 export const NOT_RUN = 'NotRun';
@@ -61,7 +61,7 @@ export interface FilterTally {
 interface CompactTables {
   nodeNames: readonly string[];
   plainNodeNames: boolean;
-  filter?: { verdicts: ReadonlyMap<string, PluginStatus>; plugins: readonly string[]; skipped: ReadonlySet<string>; tallies?: Map<string, FilterTally> };
+  filter?: { verdicts: Verdicts; plugins: readonly string[]; skipped: ReadonlySet<string>; tallies?: Map<string, FilterTally> };
   score?: { nodes: readonly string[]; perPlugin: readonly PluginScores[]; totals: readonly number[] };
 }
 
@@ -108,19 +108,20 @@ export function fillFilter(t: DecisionTables, fw: Framework, pass: FilterPass, s
   const c = compactOf(t);
   const data = { verdicts: pass.verdicts, plugins: fw.filterPlugins.map((p) => p.name), skipped };
   c.filter = data;
-  lazyProperty(t, 'evaluated', () => [...data.verdicts.keys()]);
+  lazyProperty(t, 'evaluated', () => [...data.verdicts.evaluated]);
   lazyProperty(t, 'filter', () => filterRows(c.nodeNames, data.verdicts, data.plugins, data.skipped));
 }
 
-/** filterRows lays out each node's verdict per plugin: Skip for skipped plugins, NotRun after the rejecting one or off the search. */
+/** filterRows lays out each node's verdict per plugin: Skip if skipped, NotRun after the rejecting one or off the search. */
 function filterRows(
-  nodes: readonly string[], verdicts: ReadonlyMap<string, PluginStatus>, plugins: readonly string[], skipped: ReadonlySet<string>,
+  nodes: readonly string[], verdicts: Verdicts, plugins: readonly string[], skipped: ReadonlySet<string>,
 ): Record<string, Record<string, FilterCell>> {
   const rows: Record<string, Record<string, FilterCell>> = {};
+  const checked = new Set(verdicts.evaluated);
   for (const node of nodes) {
     const row: Record<string, FilterCell> = {};
-    const verdict = verdicts.get(node);
-    const evaluated = verdicts.has(node);
+    const verdict = verdicts.rejected.get(node);
+    const evaluated = checked.has(node);
     const failedAt = verdict ? plugins.indexOf(verdict.plugin) : plugins.length;
     plugins.forEach((plugin, i) => {
       if (skipped.has(plugin)) row[plugin] = SKIPPED;
@@ -145,16 +146,17 @@ export function filterTally(t: DecisionTables, plugin: string): FilterTally | un
   return c.filter.tallies.get(plugin) ?? { ran: 0, rejected: 0, reasons: [] };
 }
 
-/** tallyFilter walks the verdicts once: a node rejected by plugin f was checked by plugins 0..f; a fitting node by all. */
-function tallyFilter(verdicts: ReadonlyMap<string, PluginStatus>, plugins: readonly string[], skipped: ReadonlySet<string>): Map<string, FilterTally> {
+/** tallyFilter walks the rejections once: a node rejected by plugin f was checked by plugins 0..f; a fitting node by all. */
+function tallyFilter(verdicts: Verdicts, plugins: readonly string[], skipped: ReadonlySet<string>): Map<string, FilterTally> {
   const rejected = new Array<number>(plugins.length).fill(0);
   const seen: (Set<string> | undefined)[] = [];
   // reachedFrom[f + 1] counts the nodes whose last checked plugin is f (plugins.length when all passed, -1 when none ran).
   const reachedFrom = new Array<number>(plugins.length + 2).fill(0);
-  for (const verdict of verdicts.values()) {
-    const failedAt = verdict ? plugins.indexOf(verdict.plugin) : plugins.length;
+  reachedFrom[plugins.length + 1] = verdicts.size - verdicts.rejected.size;
+  for (const verdict of verdicts.rejected.values()) {
+    const failedAt = plugins.indexOf(verdict.plugin);
     reachedFrom[failedAt + 1]!++;
-    if (!verdict || failedAt < 0 || verdict.code === Code.Success || verdict.code === Code.Skip) continue;
+    if (failedAt < 0 || verdict.code === Code.Success || verdict.code === Code.Skip) continue;
     rejected[failedAt]!++;
     const reasons = (seen[failedAt] ??= new Set());
     for (const r of verdict.reasons) reasons.add(r);
@@ -175,7 +177,9 @@ export function fillPostFilter(t: DecisionTables, run: PostFilterRun): void {
 }
 
 /** fillScores marks the skipped plugins; each scored node's cells and total are laid out when first read. */
-export function fillScores(t: DecisionTables, nodes: readonly string[], perPlugin: readonly PluginScores[], skipped: ReadonlySet<string>): void {
+export function fillScores(
+  t: DecisionTables, nodes: readonly string[], perPlugin: readonly PluginScores[], skipped: ReadonlySet<string>,
+): void {
   for (const sp of t.scorePlugins) sp.skipped = skipped.has(sp.name);
   const totals = nodes.map((_, j) => {
     let total = 0;

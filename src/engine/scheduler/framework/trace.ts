@@ -27,9 +27,19 @@ export function listNames(names: readonly string[]): string {
   return `${names.slice(0, MAX_NAMES_IN_RESULT).join(', ')} and ${names.length - MAX_NAMES_IN_RESULT} more`;
 }
 
-function field(ctx: TraceContext, plugin: Plugin, point: ExtensionPoint): Partial<TraceInput> {
-  const f = plugin.fieldPath?.(ctx.pod, point);
-  return f ? { field: f } : {};
+/**
+ * pluginEntry makes the entry of one plugin's sub-step, with the manifest field the plugin reads when it names one. The
+ * two literals keep the keys in the entry's usual order; object spreads of entries of varying shapes cost microseconds
+ * each in V8, and a cycle makes a score entry and a filter entry per plugin.
+ */
+function pluginEntry(
+  ctx: TraceContext, plugin: Plugin | undefined, point: ExtensionPoint, phase: TraceInput['phase'], name: string,
+  result: string, detail: Record<string, unknown>, outcome: TraceInput['outcome'],
+): TraceInput {
+  const step = { kind: 'plugin' as const, name };
+  const f = plugin?.fieldPath?.(ctx.pod, point);
+  if (f) return { phase, object: ctx.ref, field: f, step, result, detail, outcome };
+  return { phase, object: ctx.ref, step, result, detail, outcome };
 }
 
 /**
@@ -42,12 +52,13 @@ export function filterEntries(ctx: TraceContext): TraceInput[] {
   const t = ctx.tables;
   for (const plugin of filterPhasePlugins(ctx.fw)) {
     const pre = t.preFilter.find((r) => r.plugin === plugin.name);
-    const detail: Record<string, unknown> = { extensionPoint: isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter, nodes: {} };
+    const extensionPoint = isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter;
+    const detail: Record<string, unknown> = { extensionPoint, nodes: {} };
     const nodes = (): Record<string, FilterCell> => filterCells(t, plugin.name);
     lazyProperty(detail, 'nodes', nodes);
     if (pre) detail.preFilter = pre;
     const { result, outcome } = filterResult(plugin.name, pre, () => filterTally(t, plugin.name) ?? tallyCells(detail.nodes as Record<string, FilterCell>));
-    out.push({ phase: 'scheduler.filter', object: ctx.ref, ...field(ctx, plugin, ExtensionPoint.Filter), step: { kind: 'plugin', name: plugin.name }, result, detail, outcome });
+    out.push(pluginEntry(ctx, plugin, ExtensionPoint.Filter, 'scheduler.filter', plugin.name, result, detail, outcome));
   }
   return out;
 }
@@ -110,7 +121,7 @@ export function postFilterEntries(ctx: TraceContext, run: PostFilterRun): TraceI
     const detail: Record<string, unknown> = { ...view, ...(output.result?.detail ?? {}) };
     if (output.result?.nominatedNodeName !== undefined) detail.nominatedNodeName = output.result.nominatedNodeName;
     const outcome: TraceInput['outcome'] = view.code === Code.Error ? 'failed' : view.code === Code.Success ? 'ok' : 'rejected';
-    out.push({ phase: 'scheduler.postFilter', object: ctx.ref, ...(plugin ? field(ctx, plugin, ExtensionPoint.PostFilter) : {}), step: { kind: 'plugin', name }, result, detail, outcome });
+    out.push(pluginEntry(ctx, plugin, ExtensionPoint.PostFilter, 'scheduler.postFilter', name, result, detail, outcome));
   }
   return out;
 }
@@ -130,9 +141,10 @@ export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, Pl
   const scored = compact ? compact.nodes : Object.keys(t.scores);
   return t.scorePlugins.map(({ name, weight, skipped }) => {
     const plugin = ctx.fw.plugins.get(name);
-    const base = { phase: 'scheduler.score' as const, object: ctx.ref, ...(plugin ? field(ctx, plugin, ExtensionPoint.Score) : {}), step: { kind: 'plugin' as const, name } };
+    const entry = (result: string, detail: Record<string, unknown>): TraceInput =>
+      pluginEntry(ctx, plugin, ExtensionPoint.Score, 'scheduler.score', name, result, detail, 'ok');
     const pre = preScore.has(name) ? viewOf(preScore.get(name)!) : undefined;
-    if (skipped) return { ...base, result: `${name} skipped: its PreScore found nothing to score`, detail: { weight, preScore: pre, skipped: true }, outcome: 'ok' };
+    if (skipped) return entry(`${name} skipped: its PreScore found nothing to score`, { weight, preScore: pre, skipped: true });
     const detail: Record<string, unknown> = { weight, preScore: pre, nodes: {} };
     const nodes = (): Record<string, ScoreCell> => {
       const cells: Record<string, ScoreCell> = {};
@@ -145,7 +157,7 @@ export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, Pl
       : (j: number) => (detail.nodes as Record<string, ScoreCell>)[scored[j]!]!.weighted;
     const shown = scored.slice(0, MAX_NAMES_IN_RESULT).map((n, j) => `${n} ${weighted(j)}`).join(', ');
     const more = scored.length > MAX_NAMES_IN_RESULT ? ` and ${scored.length - MAX_NAMES_IN_RESULT} more` : '';
-    return { ...base, result: `${name} (weight ${weight}): ${shown}${more}`, detail, outcome: 'ok' };
+    return entry(`${name} (weight ${weight}): ${shown}${more}`, detail);
   });
 }
 

@@ -51,12 +51,13 @@ export function calculatePriority(sumScores: number, numSources: number): number
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
-/** PodImages is what ImageLocality reads of the pod in a cycle: its images, normalized, and the cluster's size. */
+/** PodImages is what ImageLocality reads of the pod in a cycle: its images (normalized), the cluster's size, a bare node's score. */
 interface PodImages {
   state: CycleState;
   pod: Pod;
   images: string[];
   totalNumNodes: number;
+  noImageScore: number;
 }
 
 /** ImageLocality scores nodes by the images they already hold. */
@@ -73,9 +74,12 @@ export class ImageLocality implements ScorePlugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     let p = this.podImages;
     if (p === undefined || p.state !== state || p.pod !== pod) {
-      p = { state, pod, images: imageSources(pod).map(normalizedImageName), totalNumNodes: this.handle.snapshot().numNodes };
+      const images = imageSources(pod).map(normalizedImageName);
+      const totalNumNodes = this.handle.snapshot().numNodes;
+      p = { state, pod, images, totalNumNodes, noImageScore: calculatePriority(0, images.length) };
       this.podImages = p;
     }
+    if (nodeInfo.imageStates.size === 0) return p.noImageScore;
     let sum = 0;
     for (const image of p.images) {
       const imageState = nodeInfo.imageStates.get(image);

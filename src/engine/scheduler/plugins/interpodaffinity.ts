@@ -8,6 +8,7 @@ import {
 } from '../framework/interfaces';
 import { EMPTY_LISTERS, type Listers } from '../framework/listers';
 import type { PodInfo } from '../framework/node-info';
+import { havePodsWithAffinity, havePodsWithRequiredAntiAffinity } from '../framework/snapshot';
 import { asError, Code, newStatus, type PluginStatus } from '../framework/status';
 import { resolveInterPodAffinityArgs, type ResolvedAffinityArgs } from './interpodaffinity/args';
 import {
@@ -58,7 +59,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const incoming = incomingPod(pod, listers, 'required');
     if (incoming.parseError !== undefined) return { status: newStatus(Code.UnschedulableAndUnresolvable, `parsing pod: ${incoming.parseError}`) };
     const nsLabels = namespaceLabels(pod, listers);
-    const existing = existingAntiAffinityCounts(pod, nsLabels, nodes);
+    // Why: Kubernetes walks HavePodsWithRequiredAntiAffinityList here, the snapshot's few nodes with such pods.
+    const existing = existingAntiAffinityCounts(pod, nsLabels, havePodsWithRequiredAntiAffinity(nodes));
     const { affinity, antiAffinity } = incomingAffinityCounts(incoming, nodes);
     const { requiredAffinityTerms, requiredAntiAffinityTerms } = incoming.terms;
     if (existing.size === 0 && requiredAffinityTerms.length === 0 && requiredAntiAffinityTerms.length === 0) return { status: newStatus(Code.Skip) };
@@ -107,7 +109,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const hasConstraints = (affinity?.podAffinity?.[PREFERRED]?.length ?? 0) > 0 || (affinity?.podAntiAffinity?.[PREFERRED]?.length ?? 0) > 0;
     if (this.args.ignorePreferredTermsOfExistingPods && !hasConstraints) return newStatus(Code.Skip);
     const all = this.handle?.snapshot().nodeInfoList ?? filteredNodes;
-    const nodes = hasConstraints ? all : all.filter((ni) => ni.podsWithAffinity.length > 0);
+    const nodes = hasConstraints ? all : havePodsWithAffinity(all);
     const listers = this.listers();
     const incoming = incomingPod(pod, listers, 'preferred');
     if (incoming.parseError !== undefined) return asError(`failed to parse pod: ${incoming.parseError}`);

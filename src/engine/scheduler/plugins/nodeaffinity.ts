@@ -1,6 +1,8 @@
 // NodeAffinity: nodeSelector and required node affinity filter nodes; preferred node affinity terms score them.
 // See pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go and component-helpers/scheduling/corev1/nodeaffinity.
-import { matchNodeSelectorTerms, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator } from '../../api/labels';
+import {
+  matchNodeSelectorTerms, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator,
+} from '../../api/labels';
 import type { PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types';
 import { stateKey, type CycleState } from '../framework/cycle-state';
@@ -55,7 +57,9 @@ const preFilterStateKey = stateKey<RequiredNodeAffinity>(`PreFilter${Name}`);
 const preScoreStateKey = stateKey<WeightedTerm[]>(`PreScore${Name}`);
 const EMPTY_NODE: Node = { metadata: {} };
 // Why: NODE_OPERATORS in api/labels.ts, which maps a NodeSelectorOperator to the labels package's operator.
-const NODE_OPERATORS: Readonly<Record<string, SelectorOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
+const NODE_OPERATORS: Readonly<Record<string, SelectorOperator>> = {
+  In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt',
+};
 
 /**
  * compileNodeSelectorTerms keeps the terms matchNodeSelectorTerms can match — it skips an empty term and one with a parse
@@ -68,14 +72,17 @@ export function compileNodeSelectorTerms(terms: readonly NodeSelectorTerm[]): Co
     const fields = term.matchFields ?? [];
     if (expressions.length === 0 && fields.length === 0) continue;
     if (matchNodeSelectorTerms(EMPTY_NODE, [term]).error !== undefined) continue;
-    out.push({ labels: expressions.map((e) => ({ key: e.key, operator: NODE_OPERATORS[e.operator]!, values: [...(e.values ?? [])] })), fields });
+    const labels = expressions.map((e): Requirement => ({
+      key: e.key, operator: NODE_OPERATORS[e.operator]!, values: [...(e.values ?? [])],
+    }));
+    out.push({ labels, fields });
   }
   return out;
 }
 
 /**
  * matchCompiledTerms is matchNodeSelectorTerms(node, terms).matches over compiled terms: the terms are ORed, a term's
- * requirements ANDed; matchFields compare metadata.name (In: equal, NotIn: different) and are skipped for a node without a name.
+ * requirements ANDed; matchFields compare metadata.name (In: equal, NotIn: different), skipped for a node without a name.
  */
 export function matchCompiledTerms(terms: readonly CompiledTerm[], node: Node): boolean {
   const labels = node.metadata?.labels;
@@ -115,7 +122,8 @@ export function getRequiredNodeAffinity(pod: Pod): RequiredNodeAffinity {
 /** matchRequired tells whether a node matches the nodeSelector and at least one required term; parse errors never match. */
 export function matchRequired(req: RequiredNodeAffinity, node: Node): boolean {
   // selectorMatches, written out: Filter runs this on every node checked.
-  if (req.labelSelector && (req.labelSelector.nothing || !matchesAll(req.labelSelector.requirements, node.metadata?.labels))) return false;
+  const selector = req.labelSelector;
+  if (selector && (selector.nothing || !matchesAll(selector.requirements, node.metadata?.labels))) return false;
   if (req.terms === undefined) return true;
   return req.compiled ? matchCompiledTerms(req.compiled, node) : matchNodeSelectorTerms(node, req.terms).matches;
 }

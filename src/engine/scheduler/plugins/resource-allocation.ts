@@ -49,19 +49,51 @@ export function allocatableRequest(nodeInfo: NodeInfo, name: string, podRequest:
   }
 }
 
-/** scoreNode gathers the per-resource amounts of a node and hands them to the scorer; resources with no allocatable stay 0. */
+/** ScoreLists are the three per-resource lists a Scorer reads. */
+interface ScoreLists {
+  requested: number[];
+  allocated: number[];
+  allocatable: number[];
+}
+
+/** scratchLists holds one set of lists per number of resources, reused by every scoreNode call (see scoreNode). */
+const scratchLists: ScoreLists[] = [];
+
+/**
+ * scoreNode gathers the per-resource amounts of a node and hands them to the scorer; resources with no allocatable stay 0.
+ * It runs for every node scored, twice per node with the default plugins, so it allocates nothing: the lists are scratch
+ * arrays reused from call to call (scorers read them before returning and keep no reference), and cpu and memory, the
+ * default resources, are read directly rather than through allocatableRequest's pair.
+ */
 export function scoreNode(
   nodeInfo: NodeInfo, podRequestList: readonly number[], resources: readonly ResourceSpec[], useRequested: boolean, scorer: Scorer,
 ): number {
-  const requested = new Array<number>(resources.length).fill(0);
-  const allocated = new Array<number>(resources.length).fill(0);
-  const allocatable = new Array<number>(resources.length).fill(0);
-  for (let i = 0; i < resources.length; i++) {
-    const [alloc, req] = allocatableRequest(nodeInfo, resources[i]!.name, podRequestList[i]!, useRequested);
-    if (alloc === 0) continue;
-    allocatable[i] = alloc;
-    requested[i] = req;
-    allocated[i] = req - podRequestList[i]!;
+  const n = resources.length;
+  const lists = (scratchLists[n] ??= { requested: zeros(n), allocated: zeros(n), allocatable: zeros(n) });
+  const requestedOnNode = useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+  for (let i = 0; i < n; i++) {
+    const name = resources[i]!.name;
+    const podRequest = podRequestList[i]!;
+    let alloc: number;
+    let req: number;
+    if (name === ResourceName.CPU) {
+      alloc = nodeInfo.allocatable.milliCPU;
+      req = requestedOnNode.milliCPU + podRequest;
+    } else if (name === ResourceName.Memory) {
+      alloc = nodeInfo.allocatable.memory;
+      req = requestedOnNode.memory + podRequest;
+    } else {
+      [alloc, req] = allocatableRequest(nodeInfo, name, podRequest, useRequested);
+    }
+    // A resource with nothing allocatable stays 0 in all three lists.
+    const counted = alloc !== 0;
+    lists.allocatable[i] = counted ? alloc : 0;
+    lists.requested[i] = counted ? req : 0;
+    lists.allocated[i] = counted ? req - podRequest : 0;
   }
-  return scorer(requested, allocated, allocatable);
+  return scorer(lists.requested, lists.allocated, lists.allocatable);
+}
+
+function zeros(n: number): number[] {
+  return new Array<number>(n).fill(0);
 }

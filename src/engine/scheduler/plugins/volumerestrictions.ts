@@ -4,7 +4,7 @@ import type { PersistentVolumeClaim, Pod, Volume } from '../../api/types';
 import { stateKey, type CycleState } from '../framework/cycle-state';
 import type { FilterPlugin, Handle, NodeInfo, Plugin, PreFilterOutput, PreFilterPlugin } from '../framework/interfaces';
 import { Code, newStatus, type PluginStatus } from '../framework/status';
-import { AccessMode, claimKey, Kind, NotFound } from './volume/claims';
+import { AccessMode, Kind, NotFound } from './volume/claims';
 import { Names } from './names';
 
 /** Name is the plugin's name in profiles. */
@@ -82,26 +82,13 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
       if (!pvc) return { status: newStatus(Code.UnschedulableAndUnresolvable, NotFound.pvc(name)) };
       if ((pvc.spec?.accessModes ?? []).includes(AccessMode.ReadWriteOncePod)) rwop.add(pvc.metadata?.name ?? name);
     }
-    const used = this.pvcsUsedByPods();
+    const snapshot = this.handle.snapshot();
     let conflicting = 0;
     // Why: at most one scheduled pod can use a ReadWriteOncePod claim, so each claim in use counts once.
-    for (const name of rwop) if (used.has(claimKey(ns, name))) conflicting++;
+    for (const name of rwop) if (snapshot.isPVCUsedByPods(ns, name)) conflicting++;
     if (!needsCheck && conflicting === 0) return { status: newStatus(Code.Skip) };
     state.write(preFilterStateKey, { readWriteOncePodPVCs: rwop, conflictingPVCRefCount: conflicting });
     return { status: null };
-  }
-
-  /** pvcsUsedByPods is the snapshot's StorageInfos: `namespace/claim` of every claim a pod on a node mounts. */
-  private pvcsUsedByPods(): Set<string> {
-    const used = new Set<string>();
-    for (const ni of this.handle.snapshot().nodeInfoList) {
-      for (const pi of ni.pods) {
-        for (const v of pi.pod.spec?.volumes ?? []) {
-          if (v.persistentVolumeClaim) used.add(claimKey(pi.pod.metadata?.namespace ?? '', v.persistentVolumeClaim.claimName));
-        }
-      }
-    }
-    return used;
   }
 
   /** filter rejects a node with a conflicting disk, then every node while a ReadWriteOncePod claim is in use (preemption may help). */
