@@ -1,7 +1,7 @@
 // LeastAllocated, NodeResourcesFit's default scoring strategy: the more of each resource stays free, the higher the score.
 // See pkg/scheduler/framework/plugins/noderesources/least_allocated.go.
 import { MAX_NODE_SCORE } from '../framework/profile';
-import type { ResourceSpec, Scorer } from './resource-allocation';
+import { type ResourceSpec, type Scorer, weightedAverageScorer } from './resource-allocation';
 
 /** leastRequestedScore is the free share of a resource on a 0-100 scale, 0 when over-requested or nothing is allocatable. */
 export function leastRequestedScore(requested: number, capacity: number): number {
@@ -11,15 +11,5 @@ export function leastRequestedScore(requested: number, capacity: number): number
 
 /** leastResourceScorer averages the resources' free shares by weight, with Go's integer divisions. */
 export function leastResourceScorer(resources: readonly ResourceSpec[]): Scorer {
-  return (requested, _allocated, allocatable) => {
-    let nodeScore = 0;
-    let weightSum = 0;
-    for (let i = 0; i < requested.length; i++) {
-      if (allocatable[i] === 0) continue;
-      const weight = resources[i]!.weight;
-      nodeScore += leastRequestedScore(requested[i]!, allocatable[i]!) * weight;
-      weightSum += weight;
-    }
-    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
-  };
+  return weightedAverageScorer(resources, leastRequestedScore);
 }

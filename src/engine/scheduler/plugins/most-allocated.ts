@@ -1,7 +1,7 @@
 // MostAllocated, a NodeResourcesFit scoring strategy for bin packing: the more of each resource is requested, the higher.
 // See pkg/scheduler/framework/plugins/noderesources/most_allocated.go.
 import { MAX_NODE_SCORE } from '../framework/profile';
-import type { ResourceSpec, Scorer } from './resource-allocation';
+import { type ResourceSpec, type Scorer, weightedAverageScorer } from './resource-allocation';
 
 /**
  * mostRequestedScore is the requested share of a resource on a 0-100 scale, 0 when nothing is allocatable. A request
@@ -15,15 +15,5 @@ export function mostRequestedScore(requested: number, capacity: number): number 
 
 /** mostResourceScorer averages the resources' requested shares by weight, with Go's integer divisions. */
 export function mostResourceScorer(resources: readonly ResourceSpec[]): Scorer {
-  return (requested, _allocated, allocatable) => {
-    let nodeScore = 0;
-    let weightSum = 0;
-    for (let i = 0; i < requested.length; i++) {
-      if (allocatable[i] === 0) continue;
-      const weight = resources[i]!.weight;
-      nodeScore += mostRequestedScore(requested[i]!, allocatable[i]!) * weight;
-      weightSum += weight;
-    }
-    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
-  };
+  return weightedAverageScorer(resources, mostRequestedScore);
 }

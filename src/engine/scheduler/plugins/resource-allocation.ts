@@ -97,3 +97,22 @@ export function scoreNode(
 function zeros(n: number): number[] {
   return new Array<number>(n).fill(0);
 }
+
+/**
+ * weightedAverageScorer scores a node as the weighted average of a per-resource score, skipping resources the node
+ * has none of, with Go's integer divisions: the shape of the LeastAllocated and MostAllocated scorers.
+ * See pkg/scheduler/framework/plugins/noderesources/least_allocated.go and most_allocated.go.
+ */
+export function weightedAverageScorer(resources: readonly ResourceSpec[], resourceScore: (requested: number, capacity: number) => number): Scorer {
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      const weight = resources[i]!.weight;
+      nodeScore += resourceScore(requested[i]!, allocatable[i]!) * weight;
+      weightSum += weight;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
+}
