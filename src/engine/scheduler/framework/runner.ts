@@ -178,20 +178,23 @@ function* prioritize(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
 }
 
 /**
- * selectHost takes the node with the highest total. Ties go to the highest random tie-breaker drawn per node from the
- * seeded source: a uniform pick among the tied nodes, as the scheduler's nodeScoreHeap with Randomizer does.
+ * selectHost takes the node with the highest total. Ties are broken by reservoir sampling on the seeded source: the
+ * k-th node tied at the top replaces the choice with probability 1/k, so every tied node is equally likely.
+ * See pkg/scheduler/schedule_one.go (selectHost: cntOfMaxScore, rand.Intn(cntOfMaxScore) == 0).
  */
 export function selectHost(nodeScores: readonly NodePluginScores[], random: Random): { chosen: string; tied: string[] } {
   let best = -1;
   let bestScore = -Infinity;
-  let bestRandomizer = -1;
+  let tiedCount = 0;
   for (let i = 0; i < nodeScores.length; i++) {
-    const randomizer = random.nextUint32();
     const score = nodeScores[i]!.totalScore;
-    if (score > bestScore || (score === bestScore && randomizer > bestRandomizer)) {
+    if (score > bestScore) {
       best = i;
       bestScore = score;
-      bestRandomizer = randomizer;
+      tiedCount = 1;
+    } else if (score === bestScore) {
+      tiedCount++;
+      if (random.intn(tiedCount) === 0) best = i;
     }
   }
   const tied = nodeScores.filter((n) => n.totalScore === bestScore).map((n) => n.name);
