@@ -22,6 +22,12 @@ export interface ContainerRuntimeState {
   ready: boolean;
   restartCount: number;
   init: boolean;
+  /** lastTerminated is the previous run of a restarted container (the status's lastState.terminated). */
+  lastTerminated?: { exitCode: number; reason: string; startedAt?: Millis; finishedAt?: Millis; containerID?: string };
+  /** backoff is the kubelet's CrashLoopBackOff entry for the container: the current delay and its last update. */
+  backoff?: { ms: number; lastUpdate: Millis };
+  /** killing is set while the kubelet kills the container after a failed liveness probe. */
+  killing?: boolean;
 }
 
 /** ConditionMark remembers a condition's status and when it last changed. */

@@ -1,11 +1,12 @@
 // A running container's life: its startup and readiness probes, and its exit when its Behavior says it exits.
-// See pkg/kubelet/prober/worker.go. The full probe timing (liveness restarts, back-off) grows here.
+// See pkg/kubelet/prober/worker.go. Liveness kills and restarts are in restarts.ts.
 import type { Container, Probe } from '../api/types';
 import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, fieldOf } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { restartAfterExit, runLiveness } from './restarts';
 
 /** probeDescription prints a probe's handler the way kubectl describe does: `http-get http://:80/healthz`. */
 export function probeDescription(p: Probe): string {
@@ -25,6 +26,9 @@ export function* watchContainer(ctx: EngineContext, kubelet: Kubelet, state: Pod
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
   const field = fieldOf(state, c);
   const startedAt = c.startedAt ?? ctx.clock.now;
+  // A restart gives the container a new id; this watch then belongs to the run before and stops.
+  const id = c.containerID;
+  const gone = () => state.terminating || c.state !== 'running' || c.containerID !== id;
   const readyAt = startedAt + (behavior.readyAfterSeconds ?? 0) * 1000;
   const exitAt = behavior.exitAfterSeconds !== undefined ? startedAt + behavior.exitAfterSeconds * 1000 : undefined;
   const probes = [spec.startupProbe && 'startup', spec.readinessProbe && 'readiness', spec.livenessProbe && 'liveness'].filter(Boolean);
@@ -35,23 +39,25 @@ export function* watchContainer(ctx: EngineContext, kubelet: Kubelet, state: Pod
   };
   if (spec.startupProbe) {
     const passAt = firstPass(spec.startupProbe, startedAt, readyAt);
-    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, exitAt, behavior.exitCode ?? 0);
+    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
     yield* sleep(passAt - ctx.clock.now);
-    if (state.terminating || c.state !== 'running') return;
+    if (gone()) return;
     yield { phase: 'kubelet.probes', object: state.ref, field: `${field}.startupProbe`, step: { kind: 'container', name: c.name }, result: `startup probe succeeded (${probeDescription(spec.startupProbe)})`, detail: {} };
   }
   c.started = true;
+  // The liveness probe runs from here, beside the readiness probe. See prober_manager.go (AddPod).
+  if (spec.livenessProbe) ctx.schedule(0, `kubelet ${kubelet.name}: liveness ${state.ref} ${c.name}`, () => runLiveness(ctx, kubelet, state, c, spec, exitAt));
   if (spec.readinessProbe) {
     const passAt = Math.max(ctx.clock.now, firstPass(spec.readinessProbe, startedAt, readyAt));
     yield* kubelet.writeStatus(state, `container ${c.name} started`);
-    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, exitAt, behavior.exitCode ?? 0);
+    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
     yield* sleep(passAt - ctx.clock.now);
-    if (state.terminating || c.state !== 'running') return;
+    if (gone()) return;
     yield { phase: 'kubelet.probes', object: state.ref, field: `${field}.readinessProbe`, step: { kind: 'container', name: c.name }, result: `readiness probe succeeded (${probeDescription(spec.readinessProbe)})`, detail: {} };
   }
   c.ready = true;
   yield* kubelet.writeStatus(state, `container ${c.name} ready`);
-  if (exitAt !== undefined) yield* exitContainer(ctx, kubelet, state, c, exitAt, behavior.exitCode ?? 0);
+  if (exitAt !== undefined) yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
 }
 
 /**
@@ -66,9 +72,10 @@ function firstPass(probe: Probe, startedAt: number, readyAt: number): number {
   return at;
 }
 
-function* exitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, at: number, exitCode: number): Steps<void> {
+function* exitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, at: number, exitCode: number): Steps<void> {
+  const id = c.containerID;
   yield* sleep(Math.max(0, at - ctx.clock.now));
-  if (state.terminating || c.state !== 'running') return;
+  if (state.terminating || c.state !== 'running' || c.containerID !== id || c.killing) return;
   c.state = 'terminated';
   c.exitCode = exitCode;
   c.reason = exitCode === 0 ? 'Completed' : 'Error';
@@ -79,4 +86,5 @@ function* exitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeS
     result: `container ${c.name} exited with code ${exitCode}`, detail: { exitCode }, outcome: exitCode === 0 ? 'ok' : 'failed',
   };
   yield* kubelet.writeStatus(state, `container ${c.name} exited`);
+  yield* restartAfterExit(ctx, kubelet, state, c, spec);
 }

@@ -23,7 +23,8 @@ export function podPhase(state: PodRuntimeState, podIsTerminal: boolean): PodSta
   const regular = state.containers.filter((c) => !c.init);
   const policy = state.pod.spec?.restartPolicy ?? 'Always';
   const running = regular.filter((c) => c.state === 'running').length;
-  const stopped = regular.filter((c) => c.state === 'terminated').length;
+  // A waiting container that ran before (CrashLoopBackOff) counts as stopped, as getPhase does.
+  const stopped = regular.filter((c) => c.state === 'terminated' || (c.state === 'waiting' && c.lastTerminated)).length;
   const succeeded = regular.filter((c) => c.state === 'terminated' && c.exitCode === 0).length;
   const waiting = regular.length - running - stopped;
   const initPending = state.containers.some((c) => c.init && !(c.state === 'terminated' && c.exitCode === 0));
@@ -111,7 +112,10 @@ function containerStatus(c: ContainerRuntimeState, clock: VirtualClock, pod: Pod
     ...(c.containerID ? { containerID: c.containerID } : {}),
     image: c.state === 'waiting' ? c.image : c.imageRef,
     imageID: c.imageID ?? '',
-    lastState: {},
+    lastState: c.lastTerminated ? { terminated: {
+      ...(c.lastTerminated.containerID ? { containerID: c.lastTerminated.containerID } : {}), exitCode: c.lastTerminated.exitCode,
+      finishedAt: clock.timestamp(c.lastTerminated.finishedAt), reason: c.lastTerminated.reason, startedAt: clock.timestamp(c.lastTerminated.startedAt),
+    } } : {},
     name: c.name,
     ready: c.ready,
     ...(spec?.resources && Object.keys(spec.resources).length ? { resources: spec.resources } : {}),

@@ -1,0 +1,157 @@
+// Whole runs of container restarts: the restart policy, the CrashLoopBackOff back-off and the liveness probe's kill.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../../../src/engine/api/types';
+import { embeddedCluster } from '../../../src/engine/cluster/files';
+import { defaultProfile } from '../../../src/engine/cluster/inputs';
+import { loadInputs } from '../../../src/engine/cluster/loader';
+import { goDuration, livenessFailures, shouldRestart } from '../../../src/engine/kubelet/restarts';
+import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
+
+function simulate(manifest: string, options: SimulationOptions = {}): Simulation {
+  const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: manifest }, clusters: [], identity: { kind: 'default' } });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  inputs.cluster.profile = defaultProfile();
+  const sim = new Simulation(inputs, options);
+  sim.run();
+  return sim;
+}
+
+const manifest = (policy: string, behavior: string, probe = '', pod = '') => `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  restartPolicy: ${policy}
+${pod}  containers:
+    - name: app
+      image: nginx:1.27
+${probe}---
+apiVersion: podlifecycle.debug/v1alpha1
+kind: Behavior
+containers:
+  app: ${behavior}
+`;
+
+const startedAt = (sim: Simulation) => sim.trace.filter((e) => e.phase === 'kubelet.containers' && e.result === 'started container app').map((e) => e.at);
+const webPod = (sim: Simulation) => sim.store.get<Pod>('Pod', 'default', 'web')!;
+
+interface Case {
+  name: string;
+  manifest: string;
+  options: SimulationOptions;
+  outcome?: string;
+  starts: number[];
+  restartCount: number;
+  waiting?: string;
+  last?: { exitCode: number; reason: string; startedAt: number; finishedAt: number };
+  events?: string[];
+  ready?: string;
+}
+
+const liveness = '      livenessProbe:\n        httpGet: {path: /healthz, port: 80}\n        periodSeconds: 5\n        failureThreshold: 3\n';
+
+const cases: Case[] = [
+  {
+    // Started at 2; exits at 7 and restarts at once; then back-offs of 10 s, 20 s, 40 s, 80 s after each exit.
+    name: 'Always: a container exiting 1 every 5 s restarts at the back-off times and waits in CrashLoopBackOff',
+    manifest: manifest('Always', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 200_000 },
+    starts: [2, 7, 22, 47, 92, 177], restartCount: 5, waiting: 'back-off 2m40s restarting failed container=app pod=web_default(UID)',
+    last: { exitCode: 1, reason: 'Error', startedAt: 177, finishedAt: 182 },
+    events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Container created', 'Normal Started: Container started'],
+    ready: 'False',
+  },
+  {
+    name: 'OnFailure: a container exiting 0 is not restarted and the pod completes',
+    manifest: manifest('OnFailure', '{exitAfterSeconds: 5}'), options: {}, outcome: 'Succeeded', starts: [2], restartCount: 0,
+  },
+  {
+    name: 'OnFailure: a container exiting 1 is restarted',
+    manifest: manifest('OnFailure', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 30_000 },
+    starts: [2, 7, 22], restartCount: 2, waiting: 'back-off 20s restarting failed container=app pod=web_default(UID)',
+    last: { exitCode: 1, reason: 'Error', startedAt: 22, finishedAt: 27 },
+  },
+  {
+    name: 'Never: a container exiting 1 stays down and the pod fails',
+    manifest: manifest('Never', '{exitAfterSeconds: 5, exitCode: 1}'), options: {}, outcome: 'Failed', starts: [2], restartCount: 0,
+  },
+  {
+    // Probes at 2, 7, ...; failing from 22 (2 + 20): 22, 27, 32, killed at 32 (SIGTERM, exits after 1 s), restarted at 33.
+    name: 'a liveness failure kills the container after failureThreshold failures and restarts it',
+    manifest: manifest('Always', '{livenessFailsAfterSeconds: 20}', liveness), options: { forMs: 40_000 },
+    starts: [2, 33], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 33 },
+    events: ['Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500', 'Normal Killing: Container app failed liveness probe, will be restarted'],
+  },
+  {
+    name: 'a liveness kill of a container that ignores SIGTERM ends in SIGKILL after the grace period',
+    manifest: manifest('Always', '{livenessFailsAfterSeconds: 20, sigtermSeconds: never}', liveness, '  terminationGracePeriodSeconds: 5\n'), options: { forMs: 40_000 },
+    starts: [2, 37], restartCount: 1, last: { exitCode: 137, reason: 'Error', startedAt: 2, finishedAt: 37 },
+  },
+  {
+    // The liveness probe runs beside the readiness probe: failing from 12 (12, 17, 22), the kill comes before readiness at 62.
+    name: 'a liveness failure kills a container that is not ready yet',
+    manifest: manifest('Always', '{livenessFailsAfterSeconds: 10, readyAfterSeconds: 60}', `${liveness}      readinessProbe:\n        httpGet: {path: /ready, port: 80}\n`), options: { forMs: 30_000 },
+    starts: [2, 23], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 23 }, ready: 'False',
+    events: ['Normal Killing: Container app failed liveness probe, will be restarted'],
+  },
+  {
+    // A back-off entry not updated for 10 minutes has expired: a container that ran 700 s restarts at once every time.
+    name: 'the back-off resets once the container ran longer than 10 minutes',
+    manifest: manifest('Always', '{exitAfterSeconds: 700, exitCode: 1}'), options: { forMs: 1_450_000 },
+    starts: [2, 702, 1402], restartCount: 2, last: { exitCode: 1, reason: 'Error', startedAt: 702, finishedAt: 1402 },
+  },
+];
+
+for (const c of cases) {
+  test(c.name, () => {
+    const sim = simulate(c.manifest, c.options);
+    const result = sim.result();
+    if (c.outcome) assert.equal(result.outcome, c.outcome);
+    assert.deepEqual(startedAt(sim), c.starts);
+    const pod = webPod(sim);
+    const uid = pod.metadata?.uid ?? '';
+    const status = pod.status?.containerStatuses?.[0];
+    assert.equal(status?.restartCount, c.restartCount);
+    if (c.waiting) {
+      assert.equal(status?.state?.waiting?.reason, 'CrashLoopBackOff');
+      assert.equal(status?.state?.waiting?.message, c.waiting.replace('UID', uid));
+    }
+    if (c.last) {
+      const t = status?.lastState?.terminated;
+      assert.equal(t?.exitCode, c.last.exitCode);
+      assert.equal(t?.reason, c.last.reason);
+      assert.equal(t?.startedAt, sim.clock.timestamp(c.last.startedAt * 1000));
+      assert.equal(t?.finishedAt, sim.clock.timestamp(c.last.finishedAt * 1000));
+      assert.match(t?.containerID ?? '', /^containerd:\/\/[0-9a-f]{64}$/);
+      // While it waits, the status still names the last container; once it runs again, the new one.
+      if (status?.state?.running) assert.notEqual(t?.containerID, status.containerID);
+      else assert.equal(t?.containerID, status?.containerID);
+    } else {
+      assert.deepEqual(status?.lastState, {});
+    }
+    const messages = result.events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
+    for (const e of c.events ?? []) assert.ok(messages.includes(e.replace('UID', uid)), `${e} in ${messages.join('\n')}`);
+    if (c.ready) assert.equal(pod.status?.conditions?.find((x) => x.type === 'Ready')?.status, c.ready);
+  });
+}
+
+test('each failed liveness probe is an Unhealthy event, then one Killing', () => {
+  const sim = simulate(manifest('Always', '{livenessFailsAfterSeconds: 20}', liveness), { forMs: 40_000 });
+  const unhealthy = sim.result().events.filter((e) => e.reason === 'Unhealthy');
+  assert.equal(unhealthy.length, 1);
+  assert.equal(unhealthy[0]?.count, 3);
+  const killing = sim.result().events.find((e) => e.reason === 'Killing');
+  assert.equal(killing?.at, 32);
+});
+
+const durations: [number, string][] = [[10_000, '10s'], [40_000, '40s'], [80_000, '1m20s'], [160_000, '2m40s'], [300_000, '5m0s']];
+for (const [ms, want] of durations) test(`back-off durations print as Go does: ${want}`, () => assert.equal(goDuration(ms), want));
+
+test('restart policies', () => {
+  assert.deepEqual([shouldRestart('Always', 0), shouldRestart('OnFailure', 0), shouldRestart('OnFailure', 1), shouldRestart('Never', 1)], [true, false, true, false]);
+});
+
+test('liveness failures start at the first probe after the Behavior says it fails', () => {
+  assert.deepEqual(livenessFailures({ periodSeconds: 10 }, 0, 0, 15), [20_000, 30_000, 40_000]);
+  assert.deepEqual(livenessFailures({ periodSeconds: 10 }, 0, 0, undefined), []);
+});
