@@ -24,17 +24,28 @@ export function validateLabelSelector(selector: LabelSelector | undefined | null
 
 /** validateLabelSelectorRequirement is ValidateLabelSelectorRequirement: operator and values, key, then each value. */
 export function validateLabelSelectorRequirement(req: LabelSelectorRequirement, path: string, allowInvalidLabelValue: boolean): FieldError[] {
+  return validateSelectorRequirement(req, path, allowInvalidLabelValue, false);
+}
+
+/**
+ * validateSelectorRequirement checks a requirement of a label selector, or of a node selector when `gtLt` admits
+ * the Gt and Lt operators: the values the operator calls for, the key, then each value. The two Kubernetes
+ * functions (ValidateLabelSelectorRequirement, ValidateNodeSelectorRequirement) differ only in those operators.
+ */
+export function validateSelectorRequirement(
+  req: { key?: string; operator?: string; values?: readonly string[] }, path: string, allowInvalidLabelValue: boolean, gtLt: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(required(child(path, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(child(path, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      errs.push(invalidValue(child(path, 'operator'), asJSON(req.operator ?? ''), 'not a valid selector operator'));
+  const operator = req.operator;
+  if (operator === 'In' || operator === 'NotIn') {
+    if (values.length === 0) errs.push(required(child(path, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+  } else if (operator === 'Exists' || operator === 'DoesNotExist') {
+    if (values.length > 0) errs.push(forbidden(child(path, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+  } else if (gtLt && (operator === 'Gt' || operator === 'Lt')) {
+    if (values.length !== 1) errs.push(required(child(path, 'values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+  } else {
+    errs.push(invalidValue(child(path, 'operator'), asJSON(operator ?? ''), 'not a valid selector operator'));
   }
   errs.push(...validateLabelName(req.key ?? '', child(path, 'key')));
   if (!allowInvalidLabelValue) {

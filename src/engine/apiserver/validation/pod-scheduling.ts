@@ -8,7 +8,7 @@ import type {
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { asJSON, child, duplicate, type FieldError, forbidden, index, invalidValue, notSupported, required } from './field-errors';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain } from './names';
-import { validateLabelName, validateLabelSelector } from './pod-label-selectors';
+import { validateLabelName, validateLabelSelector, validateSelectorRequirement } from './pod-label-selectors';
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
@@ -47,28 +47,9 @@ export function validateTolerations(tolerations: Toleration[] | undefined, path:
   return errs;
 }
 
-/** validateNodeSelectorRequirement is ValidateNodeSelectorRequirement: values for the operator, the key, each value. */
+/** validateNodeSelectorRequirement is ValidateNodeSelectorRequirement: a selector requirement that also admits Gt and Lt. */
 function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, allowInvalidLabelValue: boolean, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = rq.values ?? [];
-  switch (rq.operator) {
-    case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(required(child(path, 'values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(child(path, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt': case 'Lt':
-      if (values.length !== 1) errs.push(required(child(path, 'values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(invalidValue(child(path, 'operator'), asJSON(rq.operator ?? ''), 'not a valid selector operator'));
-  }
-  errs.push(...validateLabelName(rq.key ?? '', child(path, 'key')));
-  if (!allowInvalidLabelValue) {
-    values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((msg) => invalidValue(index(child(path, 'values'), i), v, msg))));
-  }
-  return errs;
+  return validateSelectorRequirement(rq, path, allowInvalidLabelValue, true);
 }
 
 /** validateNodeFieldSelectorRequirement is ValidateNodeFieldSelectorRequirement: In/NotIn on metadata.name with one value. */
