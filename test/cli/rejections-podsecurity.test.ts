@@ -3,40 +3,18 @@
 // Fixtures in test/fixtures/podsecurity/ (the cluster file carries the namespaces and the embedded cluster's nodes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { pluginStep, runJson, type Report, type TraceEntry } from './harness';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = 'test/fixtures/podsecurity';
 
-interface TraceEntry {
-  phase: string;
-  result: string;
-  step?: { kind: string; name: string };
-  detail: Record<string, unknown>;
-  outcome?: string;
-}
-
-interface Report {
-  outcome: string;
-  rejection?: { phase: string; code: number; reason: string; message: string };
-  kubectl: string;
-  objects: { kind: string; metadata: { name: string; namespace?: string } }[];
-  events: { type: string; reason: string; object: string; source: string; message: string }[];
-  trace: TraceEntry[];
-}
-
 /** run runs `pod-lifecycle run <manifest> --cluster cluster.yaml --json` and parses the report. */
-function run(manifest: string): { status: number | null; report: Report; stderr: string } {
-  const args = ['run', `${FIXTURES}/${manifest}`, '--cluster', `${FIXTURES}/cluster.yaml`, '--json'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+function run(manifest: string): ReturnType<typeof runJson> {
+  return runJson('run', `${FIXTURES}/${manifest}`, '--cluster', `${FIXTURES}/cluster.yaml`);
 }
 
-/** pluginStep finds PodSecurity's sub-step of the validating pass. */
+/** podSecurityStep finds PodSecurity's sub-step of the validating pass. */
 function podSecurityStep(report: Report): TraceEntry | undefined {
-  return report.trace.find((e) => e.phase === 'apiserver.admit.validating' && e.step?.kind === 'plugin' && e.step.name === 'PodSecurity');
+  return pluginStep(report, 'apiserver.admit.validating', 'PodSecurity');
 }
 
 // admission.go EvaluatePod: ForbiddenDetail joins "<reason> (<detail>)" of each failing check, baseline checks then

@@ -2,40 +2,15 @@
 // kubectl prints, and what a LimitRange's defaults leave on a stored pod. Fixtures in test/fixtures/quota/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { pluginStep, runJson } from './harness';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = 'test/fixtures/quota';
 
-interface TraceEntry {
-  phase: string;
-  result: string;
-  step?: { kind: string; name: string };
-  detail: Record<string, unknown>;
-  outcome?: string;
-}
-
-interface Report {
-  outcome: string;
-  rejection?: { phase: string; code: number; reason: string; message: string };
-  kubectl: string;
-  objects: { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> }[];
-  trace: TraceEntry[];
-}
-
 /** run runs `pod-lifecycle run <manifest> --cluster nodes.yaml --cluster <policy> --json` and parses the report. */
-function run(manifest: string, policy: string): { status: number | null; report: Report; stderr: string } {
-  const args = ['run', `${FIXTURES}/${manifest}`, '--cluster', `${FIXTURES}/nodes.yaml`, '--cluster', `${FIXTURES}/${policy}`, '--json'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+function run(manifest: string, policy: string): ReturnType<typeof runJson> {
+  return runJson('run', `${FIXTURES}/${manifest}`, '--cluster', `${FIXTURES}/nodes.yaml`, '--cluster', `${FIXTURES}/${policy}`);
 }
 
-/** pluginStep finds the sub-step of one admission plugin in one pass. */
-function pluginStep(report: Report, phase: string, plugin: string): TraceEntry | undefined {
-  return report.trace.find((e) => e.phase === phase && e.step?.kind === 'plugin' && e.step.name === plugin);
-}
 
 const rejections: { name: string; manifest: string; policy: string; phase: string; code: number; reason: string; message: string; kubectl: string }[] = [
   {

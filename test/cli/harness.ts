@@ -1,0 +1,50 @@
+// What the CLI tests share: the built CLI run as a process, and the --json report's shape.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/** ROOT is the project folder, the CLI's working directory in the tests. */
+export const ROOT = join(__dirname, '..', '..', '..');
+
+/** CLI is the bundled command line. */
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+/** TraceEntry is a trace entry as --json writes it. */
+export interface TraceEntry {
+  phase: string;
+  at?: number;
+  object?: string;
+  field?: string;
+  result: string;
+  step?: { kind: string; name: string };
+  detail: Record<string, unknown>;
+  outcome?: string;
+}
+
+/** StoredObject is an object of the report's `objects`. */
+export interface StoredObject {
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+/** Report is the --json report of `pod-lifecycle run`. */
+export interface Report {
+  outcome: string;
+  rejection?: { phase: string; code: number; reason: string; message: string };
+  kubectl: string;
+  objects: StoredObject[];
+  events: { at: number; type: string; reason: string; object: string; source: string; message: string }[];
+  trace: TraceEntry[];
+}
+
+/** runJson runs the CLI with `--json` added, without color, and parses its report. */
+export function runJson(...args: string[]): { status: number | null; report: Report; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+/** pluginStep finds the sub-step of one admission plugin in one pass. */
+export function pluginStep(report: Report, phase: string, plugin: string): TraceEntry | undefined {
+  return report.trace.find((e) => e.phase === phase && e.step?.kind === 'plugin' && e.step.name === plugin);
+}
