@@ -21,6 +21,8 @@ const bundles = [
   { entryPoints: ['src/debugger/main.ts'], outfile: 'dist/debugAdapter.js' },
   { entryPoints: ['src/language/server.ts'], outfile: 'dist/languageServer.js' },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The state tree page runs in the webview, a browser: one script, no Node.
+  { entryPoints: ['src/webview/page/main.ts'], outfile: 'dist/webview.js', format: 'iife', platform: 'browser', target: 'chrome120' },
 ];
 
 mkdirSync('dist', { recursive: true });

@@ -1,0 +1,143 @@
+// The state tree panel: a webview that follows the Pod Lifecycle debug session. At each stop the adapter sends a
+// `podLifecycle.state` custom event with the StateView; the panel hands it to the page. What the user picks in the
+// page comes back checked: `reveal` opens the manifest at the object's field, `goto` moves the session to a step.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { PAGE_STRINGS, renderPage } from './html';
+import { isStateView, type StateView } from './view';
+
+/** STATE_EVENT is the custom event the adapter sends at each stop; SOURCE_REQUEST and GOTO_REQUEST its custom requests. */
+export const STATE_EVENT = 'podLifecycle.state';
+export const SOURCE_REQUEST = 'podLifecycle.source';
+export const GOTO_REQUEST = 'podLifecycle.goto';
+
+/** SourceAnswer is the adapter's answer to SOURCE_REQUEST: the file and the range of the field (zero-based). */
+interface SourceAnswer {
+  path?: string;
+  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** StateTreePanel is the one state tree panel of the window. */
+export class StateTreePanel implements vscode.Disposable {
+  static readonly viewType = 'podLifecycle.stateTree';
+  private static current: StateTreePanel | undefined;
+  private latest: StateView | undefined;
+  private session: vscode.DebugSession | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  /** register wires the panel to the debug sessions and returns what to dispose on deactivation. */
+  static register(context: vscode.ExtensionContext, debugType: string): vscode.Disposable[] {
+    const follow = (session: vscode.DebugSession | undefined) => session?.type === debugType ? session : undefined;
+    return [
+      vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
+        if (e.session.type !== debugType || e.event !== STATE_EVENT || !isStateView(e.body)) return;
+        StateTreePanel.lastView = e.body;
+        StateTreePanel.lastSession = e.session;
+        StateTreePanel.current?.show(e.body, e.session);
+      }),
+      vscode.debug.onDidTerminateDebugSession((s) => {
+        if (StateTreePanel.lastSession === s) StateTreePanel.lastSession = undefined;
+        if (StateTreePanel.current?.session === s) StateTreePanel.current.session = undefined;
+      }),
+      vscode.commands.registerCommand('podLifecycle.showStateTree', () => StateTreePanel.open(context, follow(vscode.debug.activeDebugSession))),
+      vscode.window.registerWebviewPanelSerializer(StateTreePanel.viewType, {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel) => {
+          StateTreePanel.current = new StateTreePanel(panel, context);
+        },
+      }),
+    ];
+  }
+
+  private static lastView: StateView | undefined;
+  private static lastSession: vscode.DebugSession | undefined;
+
+  /** open shows the panel beside the editor, with the latest state of the session. */
+  static open(context: vscode.ExtensionContext, session: vscode.DebugSession | undefined): void {
+    if (StateTreePanel.current) {
+      StateTreePanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
+    } else {
+      const panel = vscode.window.createWebviewPanel(StateTreePanel.viewType, vscode.l10n.t('Pod Lifecycle State'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')],
+      });
+      StateTreePanel.current = new StateTreePanel(panel, context);
+    }
+    const view = StateTreePanel.lastView;
+    if (view) StateTreePanel.current.show(view, session ?? StateTreePanel.lastSession);
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, context: vscode.ExtensionContext) {
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist'), vscode.Uri.joinPath(context.extensionUri, 'media')] };
+    webview.html = renderPage({
+      cspSource: webview.cspSource,
+      nonce: nonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'media', 'state-tree.css')).toString(),
+      title: vscode.l10n.t('Pod Lifecycle State'),
+      strings: localizedStrings(),
+      lang: vscode.env.language,
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  private show(view: StateView, session: vscode.DebugSession | undefined): void {
+    this.latest = view;
+    if (session) this.session = session;
+    void this.panel.webview.postMessage({ type: 'state', view });
+  }
+
+  /** onMessage handles what the page posts; anything not of the expected shape is dropped. */
+  private async onMessage(m: unknown): Promise<void> {
+    if (!m || typeof m !== 'object') return;
+    const message = m as { type?: unknown; ref?: unknown; field?: unknown; seq?: unknown };
+    try {
+      if (message.type === 'ready' && this.latest) {
+        await this.panel.webview.postMessage({ type: 'state', view: this.latest });
+      } else if (message.type === 'reveal' && typeof message.ref === 'string' && typeof message.field === 'string') {
+        await this.reveal(message.ref, message.field);
+      } else if (message.type === 'goto' && typeof message.seq === 'number' && Number.isInteger(message.seq) && message.seq >= 0) {
+        if (!this.session) throw new Error(vscode.l10n.t('The debug session has ended.'));
+        await this.session.customRequest(GOTO_REQUEST, { seq: message.seq });
+      }
+    } catch (err) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Pod Lifecycle: {0}', (err as Error)?.message ?? String(err)));
+    }
+  }
+
+  /** reveal opens the file that declares the object and selects the field. */
+  private async reveal(ref: string, field: string): Promise<void> {
+    if (!this.session) throw new Error(vscode.l10n.t('The debug session has ended.'));
+    const answer = (await this.session.customRequest(SOURCE_REQUEST, { ref, field })) as SourceAnswer | undefined;
+    if (!answer?.path) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} was not created from a file: the controllers made it.', ref));
+      return;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(answer.path));
+    const range = answer.range ? new vscode.Range(answer.range.start.line, answer.range.start.character, answer.range.end.line, answer.range.end.character) : undefined;
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, ...(range ? { selection: range } : {}) });
+  }
+
+  dispose(): void {
+    if (StateTreePanel.current === this) StateTreePanel.current = undefined;
+    this.panel.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** localizedStrings translates the page's strings; the placeholders stay for the page to fill. */
+function localizedStrings(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, english] of Object.entries(PAGE_STRINGS)) {
+    const placeholders = [...english.matchAll(/\{(\d+)\}/g)].map((m) => `{${m[1]}}`);
+    out[key] = vscode.l10n.t(english, ...placeholders);
+  }
+  return out;
+}
+
+function nonce(): string {
+  return randomBytes(24).toString('base64url');
+}

@@ -1,0 +1,215 @@
+// The state tree's model: what the panel shows at one moment of a run, built from the stored objects and the
+// trace. Pure and JSON-safe, so the debug adapter can send it and the page can render it without the engine.
+import type { KubeObject, Node, Pod, Taint } from '../engine/api/types';
+import { refOf } from '../engine/api/types';
+import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
+import { podRequests, resourceListOf } from '../engine/scheduler/framework/pod-resources';
+import { type Decision, type DecisionCell, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem } from './view';
+
+export type { Decision, NodeView, StateView, TimelineItem, TreeItem } from './view';
+
+/** StateInput is what a view is built from: the stored objects at that moment and the history up to it. */
+export interface StateInput {
+  objects: readonly KubeObject[];
+  trace: readonly TraceEntry[];
+  events: readonly KubeEvent[];
+  /** statusOf prints a pod's STATUS column; defaults to a phase-and-reason summary. */
+  statusOf?: (pod: Pod) => string;
+  /** timelineLimit keeps the last items of the timeline (default 200), so a long run stays light. */
+  timelineLimit?: number;
+}
+
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'Job', 'Pod'];
+
+/** buildStateView builds the view at the end of `trace`. */
+export function buildStateView(input: StateInput): StateView {
+  const last = input.trace.at(-1);
+  const lastPhaseOf = new Map<string, string>();
+  for (const t of input.trace) if (t.object) lastPhaseOf.set(t.object, t.phase);
+  const statusOf = input.statusOf ?? summaryStatus;
+  const byUid = new Map<string, KubeObject>();
+  for (const o of input.objects) if (WORKLOAD_KINDS.includes(String(o.kind)) && o.metadata?.uid) byUid.set(o.metadata.uid, o);
+  const children = new Map<string, KubeObject[]>();
+  const roots: KubeObject[] = [];
+  for (const o of byUid.values()) {
+    const owner = o.metadata?.ownerReferences?.find((r) => r.controller && byUid.has(r.uid));
+    if (owner) children.set(owner.uid, [...(children.get(owner.uid) ?? []), o]);
+    else roots.push(o);
+  }
+  const item = (o: KubeObject): TreeItem => {
+    const ref = refOf(o);
+    const kids = (children.get(o.metadata?.uid ?? '') ?? []).sort(byName).map(item);
+    if (o.kind === 'Pod') kids.push(...containerItems(o as Pod, ref));
+    const { status, tone } = o.kind === 'Pod' ? podStatus(o as Pod, statusOf) : workloadStatus(o);
+    const phase = lastPhaseOf.get(ref);
+    return { id: ref, kind: String(o.kind), name: o.metadata?.name ?? '', ref, status, tone, ...(phase ? { phase } : {}), field: 'metadata.name', children: kids };
+  };
+  const view: StateView = {
+    version: STATE_VIEW_VERSION,
+    at: last?.at ?? 0,
+    seq: last?.seq ?? 0,
+    ...(last ? { phase: last.phase } : {}),
+    ...(last?.object ? { current: last.object } : {}),
+    workloads: roots.sort(byName).map(item),
+    nodes: nodeViews(input.objects),
+    timeline: timeline(input, input.timelineLimit ?? 200),
+  };
+  const decision = decisionOf(input.trace);
+  if (decision) view.decision = decision;
+  return view;
+}
+
+function byName(a: KubeObject, b: KubeObject): number {
+  return (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+}
+
+function containerItems(pod: Pod, ref: string): TreeItem[] {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const specs = [
+    ...(pod.spec?.initContainers ?? []).map((c, i) => ({ c, field: `spec.initContainers[${i}]`, kind: 'InitContainer' })),
+    ...(pod.spec?.containers ?? []).map((c, i) => ({ c, field: `spec.containers[${i}]`, kind: 'Container' })),
+  ];
+  return specs.map(({ c, field, kind }) => {
+    const s = statuses.find((x) => x.name === c.name);
+    let status = 'Waiting';
+    let tone: TreeItem['tone'] = 'warn';
+    if (s?.state?.running) { status = s.ready ? 'Running, Ready' : 'Running'; tone = s.ready ? 'ok' : 'warn'; }
+    else if (s?.state?.terminated) { status = `Terminated: ${s.state.terminated.reason ?? ''} (exit ${s.state.terminated.exitCode})`; tone = s.state.terminated.exitCode === 0 ? 'idle' : 'error'; }
+    else if (s?.state?.waiting?.reason) { status = s.state.waiting.reason; tone = /Err|BackOff|Error/.test(status) ? 'error' : 'warn'; }
+    if (s && s.restartCount > 0) status += `, ${s.restartCount} restart${s.restartCount === 1 ? '' : 's'}`;
+    return { id: `${ref}#${c.name}`, kind, name: c.name, ref, status, tone, field, children: [] };
+  });
+}
+
+function podStatus(pod: Pod, statusOf: (pod: Pod) => string): { status: string; tone: TreeItem['tone'] } {
+  const status = statusOf(pod);
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  if (pod.metadata?.deletionTimestamp) return { status, tone: 'idle' };
+  if (pod.status?.phase === 'Failed' || /Err|BackOff|Error|OOM|Unknown/.test(status)) return { status, tone: 'error' };
+  if (pod.status?.phase === 'Succeeded') return { status, tone: 'idle' };
+  return { status, tone: pod.status?.phase === 'Running' && ready ? 'ok' : 'warn' };
+}
+
+/** summaryStatus is the pod's phase, or the reason a container waits or ended, or Terminating. */
+function summaryStatus(pod: Pod): string {
+  if (pod.metadata?.deletionTimestamp) return 'Terminating';
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const reason = statuses.map((s) => s.state?.waiting?.reason ?? s.state?.terminated?.reason).find((r) => r && r !== 'Completed');
+  return reason ?? pod.status?.phase ?? 'Pending';
+}
+
+function workloadStatus(o: KubeObject): { status: string; tone: TreeItem['tone'] } {
+  const spec = (o['spec'] ?? {}) as { replicas?: number; completions?: number };
+  const status = (o['status'] ?? {}) as { readyReplicas?: number; succeeded?: number; conditions?: { type: string; status: string }[] };
+  if (o.kind === 'Job') {
+    const done = status.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    return { status: done ? done.type : `${status.succeeded ?? 0}/${spec.completions ?? 1} completions`, tone: done?.type === 'Failed' ? 'error' : done ? 'idle' : 'warn' };
+  }
+  const want = spec.replicas ?? 1;
+  const ready = status.readyReplicas ?? 0;
+  return { status: `${ready}/${want} ready`, tone: ready >= want ? 'ok' : 'warn' };
+}
+
+function nodeViews(objects: readonly KubeObject[]): NodeView[] {
+  const pods = objects.filter((o): o is KubeObject & Pod => o.kind === 'Pod') as Pod[];
+  return objects.filter((o) => o.kind === 'Node').map((o) => {
+    const node = o as Node;
+    const name = node.metadata?.name ?? '';
+    const mine = pods.filter((p) => p.spec?.nodeName === name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const requested = new Map<string, number>();
+    for (const p of mine) for (const [k, v] of podRequests(p)) requested.set(k, (requested.get(k) ?? 0) + v);
+    requested.set('pods', mine.length * 1000);
+    const allocatable = resourceListOf(node.status?.allocatable as Record<string, string> | undefined);
+    const resources = ['cpu', 'memory', 'pods'].map((r) => {
+      const want = requested.get(r) ?? 0;
+      const have = allocatable.get(r) ?? 0;
+      return { name: r, requested: formatAmount(r, want), allocatable: formatAmount(r, have), percent: have > 0 ? Math.round((want / have) * 100) : 0 };
+    });
+    return {
+      name, ref: refOf(node), ready: node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
+      taints: (node.spec?.taints ?? []).map(taintText), resources, pods: mine.map((p) => p.metadata?.name ?? '').sort(),
+    };
+  }).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** taintText prints a taint as kubectl taint takes it: key=value:Effect. */
+export function taintText(t: Taint): string {
+  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
+}
+
+/** formatAmount prints a milli-valued amount: cpu in millicores, memory in Mi, counts as they are. */
+function formatAmount(resource: string, milli: number): string {
+  if (resource === 'cpu') return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+  if (resource === 'memory') return `${Math.round(milli / 1000 / 1024 / 1024)}Mi`;
+  return String(Math.round(milli / 1000));
+}
+
+type NodeVerdicts = Record<string, { code?: string; reasons?: string[]; normalized?: number; weighted?: number }>;
+
+/** decisionOf is the last scheduling cycle's table: its Score stage when it got there, else its Filter stage. */
+function decisionOf(trace: readonly TraceEntry[]): Decision | undefined {
+  let start = lastIndex(trace, (t) => t.phase === 'scheduler.filter' && !t.step);
+  if (start < 0) start = lastIndex(trace, (t) => t.phase === 'scheduler.filter');
+  if (start < 0) return undefined;
+  const pod = trace[start]!.object ?? '';
+  const cycle = trace.slice(start).filter((t) => t.object === pod && (t.phase === 'scheduler.filter' || t.phase === 'scheduler.score'));
+  const scored = cycle.filter((t) => t.phase === 'scheduler.score' && t.step?.kind === 'plugin');
+  const stage: Decision['stage'] = scored.length ? 'Score' : 'Filter';
+  const rows = stage === 'Score' ? scored : cycle.filter((t) => t.phase === 'scheduler.filter' && t.step?.kind === 'plugin');
+  const nodes = new Set<string>();
+  const cells: Decision['cells'] = {};
+  const plugins: string[] = [];
+  for (const t of rows) {
+    const plugin = t.step?.name ?? '';
+    const verdicts = ((t.detail as { nodes?: NodeVerdicts } | undefined)?.nodes ?? {}) as NodeVerdicts;
+    plugins.push(plugin);
+    cells[plugin] = {};
+    for (const [node, v] of Object.entries(verdicts)) {
+      nodes.add(node);
+      cells[plugin]![node] = stage === 'Score' ? { text: String(v.weighted ?? 0), tone: 'ok' } : filterCell(v);
+    }
+  }
+  // A plugin whose PreScore or PreFilter skipped it has no per-node entries: every node shows it skipped.
+  for (const t of rows) {
+    const row = cells[t.step?.name ?? '']!;
+    if (Object.keys(row).length === 0) for (const node of nodes) row[node] = { text: 'skip', tone: 'idle' };
+  }
+  const decision: Decision = { pod, stage, plugins, nodes: [...nodes].sort(), cells };
+  const summary = cycle.find((t) => t.phase === 'scheduler.score' && !t.step)?.detail as { totals?: Record<string, number>; chosen?: string } | undefined;
+  if (summary?.totals) decision.totals = summary.totals;
+  if (summary?.chosen) decision.chosen = summary.chosen;
+  return decision;
+}
+
+function lastIndex<T>(list: readonly T[], test: (item: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
+  return -1;
+}
+
+function filterCell(v: { code?: string; reasons?: string[] }): DecisionCell {
+  switch (v.code) {
+    case 'Success': return { text: 'pass', tone: 'ok' };
+    case 'Skip': return { text: 'skip', tone: 'idle' };
+    case 'NotRun': return { text: '—', tone: 'idle' };
+    default: return { text: (v.reasons ?? []).join('; ') || v.code || '?', tone: 'error' };
+  }
+}
+
+function timeline(input: StateInput, limit: number): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  let previous = '';
+  for (const t of input.trace) {
+    // One row per phase an object enters; its sub-steps are in the debugger's stack.
+    const key = `${t.phase} ${t.object ?? ''}`;
+    if (key === previous) continue;
+    previous = key;
+    items.push({ at: t.at, seq: t.seq, kind: 'phase', label: t.phase, object: t.object ?? '', text: t.result, tone: t.outcome === 'failed' || t.outcome === 'rejected' ? 'error' : t.outcome === 'waiting' ? 'warn' : 'ok' });
+  }
+  const end = input.trace.at(-1)?.at ?? Infinity;
+  for (const e of input.events) {
+    if (e.at > end) continue;
+    items.push({ at: e.at, kind: 'event', label: e.reason, object: e.object, text: e.message, tone: e.type === 'Warning' ? 'warn' : 'ok' });
+  }
+  items.sort((a, b) => a.at - b.at || (a.seq ?? Infinity) - (b.seq ?? Infinity));
+  return items.slice(-limit);
+}

@@ -1,0 +1,270 @@
+// The state tree page in headless Chromium: it renders the views of real runs, updates, escapes hostile
+// strings, answers the keyboard, keeps its state when reloaded, ignores malformed messages and loads nothing
+// remote. It also writes the README's screenshot (out/screenshots/state-tree.png; `npm run screenshot` copies it).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { embeddedCluster } from '../../src/engine/cluster/files';
+import { defaultProfile } from '../../src/engine/cluster/inputs';
+import { loadInputs } from '../../src/engine/cluster/loader';
+import { Simulation } from '../../src/engine/simulation';
+import { PAGE_STRINGS, renderPage } from '../../src/webview/html';
+import { buildStateView, type StateView } from '../../src/webview/state';
+
+const ROOT = join(__dirname, '..', '..', '..');
+/** CHROMIUM is Debian's chromium; CHROMIUM_PATH points elsewhere. */
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const NONCE = 'test-nonce-0123456789';
+
+/** THEME stands in for the variables VS Code's dark theme gives a webview. */
+const THEME = `:root{--vscode-foreground:#cccccc;--vscode-editor-background:#1e1e1e;--vscode-font-family:sans-serif;--vscode-font-size:13px;
+--vscode-editor-font-family:monospace;--vscode-descriptionForeground:#9d9d9d;--vscode-focusBorder:#007fd4;--vscode-panel-border:#444;
+--vscode-list-activeSelectionBackground:#04395e;--vscode-list-activeSelectionForeground:#fff;--vscode-testing-iconPassed:#73c991;
+--vscode-editorWarning-foreground:#cca700;--vscode-errorForeground:#f48771;--vscode-sideBar-background:#252526}`;
+
+function run(manifest: string, behavior = ''): Simulation {
+  const inputs = loadInputs({ manifest: { file: 'app.yaml', text: manifest }, clusters: behavior ? [{ file: 'behavior.yaml', text: behavior }] : [], identity: { kind: 'default' } });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  inputs.cluster.profile = defaultProfile();
+  const sim = new Simulation(inputs, { snapshots: true });
+  sim.run();
+  return sim;
+}
+
+function viewOf(sim: Simulation, uptoSeq?: number): StateView {
+  const trace = uptoSeq === undefined ? sim.trace : sim.trace.slice(0, uptoSeq + 1);
+  return buildStateView({ objects: sim.snapshot(uptoSeq), trace, events: sim.events });
+}
+
+const deployment = run(readFileSync(join(ROOT, 'examples', 'deployment.yaml'), 'utf8'));
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const hostile = run(`apiVersion: v1
+kind: Pod
+metadata:
+  name: evil
+  labels: {app: x}
+spec:
+  containers:
+    - name: app
+      image: "nginx:1.27"
+      env: [{name: A, value: "${HOSTILE}"}]
+`);
+
+let server: Server;
+let base = '';
+let browser: Browser;
+const requested: string[] = [];
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `Chromium is needed for the page tests: ${CHROMIUM} does not exist (install Debian's chromium, or set CHROMIUM_PATH)`);
+  server = createServer((req, res) => {
+    requested.push(req.url ?? '');
+    const files: Record<string, [string, string]> = {
+      '/webview.js': [join(ROOT, 'dist', 'webview.js'), 'text/javascript'],
+      '/state-tree.css': [join(ROOT, 'media', 'state-tree.css'), 'text/css'],
+    };
+    if (req.url === '/') {
+      const html = renderPage({ cspSource: base, nonce: NONCE, scriptUri: `${base}/webview.js`, styleUri: `${base}/state-tree.css`, title: 'Pod Lifecycle State', strings: PAGE_STRINGS })
+        .replace('</head>', `<link rel="stylesheet" href="${base}/theme.css">\n</head>`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    } else if (req.url === '/theme.css') {
+      res.writeHead(200, { 'content-type': 'text/css' }).end(THEME);
+    } else if (req.url && files[req.url]) {
+      const [path, type] = files[req.url]!;
+      res.writeHead(200, { 'content-type': type }).end(readFileSync(path));
+    } else if (req.url === '/favicon.ico') {
+      // The browser's own request, not the page's.
+      requested.pop();
+      res.writeHead(204).end();
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+/** open loads the page with a stand-in for the webview API that records what the page posts and keeps its state. */
+async function open(savedState?: unknown): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const dialogs: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  // The page's script runs in the browser, so these stand-ins are source text (the tests compile without the DOM's types).
+  await page.addInitScript({ content: `window.__posted = []; window.__state = ${JSON.stringify(savedState ?? null)};
+    window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });` });
+  await page.goto(`${base}/`);
+  await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+  return { page, errors, dialogs };
+}
+
+async function post(page: Page, message: unknown): Promise<void> {
+  await page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+}
+
+async function posted(page: Page): Promise<{ type: string; [k: string]: unknown }[]> {
+  return page.evaluate('window.__posted');
+}
+
+test('with no session the page says how to start one', async () => {
+  const { page, errors } = await open();
+  assert.match(await page.locator('#root').innerText(), /Start a Pod Lifecycle debug session/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a Deployment renders as Deployment › ReplicaSet › Pods › containers, with nodes, the decision table and the timeline', async () => {
+  const { page, errors } = await open();
+  const view = viewOf(deployment);
+  await post(page, { type: 'state', view });
+  const tree = page.getByRole('tree');
+  await tree.waitFor();
+  const items = await page.evaluate<[string, string][]>('[...document.querySelectorAll(\'[role="treeitem"]\')].map((e) => [e.getAttribute("aria-level"), e.getAttribute("aria-label")])');
+  assert.equal(items[0]![0], '1');
+  assert.match(items[0]![1]!, /^Deployment web: 3\/3 ready$/);
+  assert.equal(items[1]![0], '2');
+  assert.match(items[1]![1]!, /^ReplicaSet web-[a-z0-9]+: \d\/3 ready$/);
+  const pods = items.filter(([level, label]) => level === '3' && /^Pod /.test(label ?? ''));
+  assert.equal(pods.length, 3);
+  assert.ok(pods.every(([, label]) => /: Running$/.test(label ?? '')), JSON.stringify(pods));
+  assert.ok(items.some(([level, label]) => level === '4' && /^Container app: Running, Ready$/.test(label ?? '')));
+  // The nodes: both workers carry the pods, the control plane its taint.
+  const nodes = await page.locator('.node').allInnerTexts();
+  assert.equal(nodes.length, 3);
+  assert.match(nodes.find((n) => n.startsWith('control-plane'))!, /node-role\.kubernetes\.io\/control-plane:NoSchedule/);
+  assert.equal(nodes.filter((n) => /web-/.test(n)).length, 2);
+  // The last scheduling cycle's score table names the chosen node.
+  const caption = await page.locator('.decision-table caption').innerText();
+  assert.match(caption, /^Score plugins by node for Pod\/default\/web-/);
+  assert.equal(await page.locator('.decision-table thead th.chosen').count(), 1);
+  assert.ok(await page.locator('.timeline li[data-seq]').count() > 10);
+  assert.deepEqual(errors, []);
+  mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
+  await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'state-tree.png'), fullPage: false });
+  await page.context().close();
+});
+
+test('a new state replaces the old one (the page follows the session)', async () => {
+  const { page } = await open();
+  const early = deployment.trace.findIndex((t) => t.phase === 'controllers.replicaset');
+  await post(page, { type: 'state', view: viewOf(deployment, early) });
+  await page.getByRole('tree').waitFor();
+  assert.equal(await page.locator('[role="treeitem"][aria-level="3"]').count(), 0);
+  assert.match(await page.locator('.summary .phase').innerText(), /^controllers\.replicaset$/);
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  await page.locator('[role="treeitem"][aria-level="3"]').first().waitFor();
+  assert.equal(await page.locator('[role="treeitem"][aria-level="3"]').count(), 3);
+  await post(page, { type: 'clear' });
+  await page.locator('.empty').waitFor();
+  await page.context().close();
+});
+
+test('strings from a manifest render as text: a hostile value never becomes markup', async () => {
+  const { page, dialogs, errors } = await open();
+  const view = viewOf(hostile);
+  // The hostile string goes everywhere a manifest string can reach.
+  const evil: StateView = {
+    ...view,
+    current: HOSTILE,
+    workloads: [{ ...view.workloads[0]!, name: HOSTILE, status: HOSTILE, children: view.workloads[0]!.children }],
+    nodes: view.nodes.map((n) => ({ ...n, taints: [HOSTILE], pods: [HOSTILE] })),
+    timeline: [...view.timeline, { at: 9, kind: 'event', label: HOSTILE, object: HOSTILE, text: `<script>alert(2)</script>${HOSTILE}`, tone: 'warn' }],
+  };
+  await post(page, { type: 'state', view: evil });
+  await page.getByRole('tree').waitFor();
+  assert.equal(await page.locator('#root img').count(), 0);
+  assert.equal(await page.locator('#root script').count(), 0);
+  assert.ok((await page.locator('#root').innerText()).includes(HOSTILE));
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+const malformed: { name: string; message: unknown }[] = [
+  { name: 'not an object', message: 'state' },
+  { name: 'an unknown type', message: { type: 'eval', view: viewOf(hostile) } },
+  { name: 'another version', message: { type: 'state', view: { ...viewOf(hostile), version: 2 } } },
+  { name: 'a tree item without a name', message: { type: 'state', view: { ...viewOf(hostile), workloads: [{ id: 'x', kind: 'Pod', ref: 'x', status: 'x', tone: 'ok', children: [] }] } } },
+  { name: 'a tone that is not one', message: { type: 'state', view: { ...viewOf(hostile), timeline: [{ at: 0, kind: 'event', label: 'a', object: 'b', text: 'c', tone: 'red"><img>' }] } } },
+  { name: 'a number where a string goes', message: { type: 'state', view: { ...viewOf(hostile), phase: 7 } } },
+];
+
+test('malformed messages are ignored and the page keeps what it shows', async () => {
+  const { page, errors } = await open();
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  await page.getByRole('tree').waitFor();
+  const before = await page.locator('#root').innerHTML();
+  for (const m of malformed) await post(page, m.message);
+  // A valid message after them proves each was handled (the page is still listening) before we compare.
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  assert.equal(await page.locator('#root').innerHTML(), before);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the keyboard walks the tree: arrows move and fold, Enter reveals the object in the manifest', async () => {
+  const { page } = await open();
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  const first = page.locator('[role="treeitem"]').first();
+  await first.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.match(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""'), /^ReplicaSet web-/);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate<string>('document.activeElement?.getAttribute("aria-expanded")'), 'false');
+  assert.equal(await page.locator('[role="treeitem"][aria-level="3"]').count(), 0);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('[role="treeitem"][aria-level="3"]').count(), 3);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  const reveal = (await posted(page)).find((m) => m.type === 'reveal');
+  assert.deepEqual(reveal, { type: 'reveal', ref: 'Deployment/default/web', field: 'metadata.name' });
+  await page.context().close();
+});
+
+test('clicking a phase in the timeline asks to go to that step', async () => {
+  const { page } = await open();
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  const item = page.locator('.timeline li[data-seq]').nth(3);
+  const seq = Number(await item.getAttribute('data-seq'));
+  await item.click();
+  assert.deepEqual((await posted(page)).find((m) => m.type === 'goto'), { type: 'goto', seq });
+  await page.context().close();
+});
+
+test('the state survives the page being hidden and shown again (getState)', async () => {
+  const first = await open();
+  await post(first.page, { type: 'state', view: viewOf(deployment) });
+  await first.page.locator('[role="treeitem"]').nth(1).focus();
+  await first.page.keyboard.press('ArrowLeft');
+  const saved = await first.page.evaluate<unknown>('window.__state');
+  await first.page.context().close();
+  const second = await open(saved);
+  await second.page.getByRole('tree').waitFor();
+  assert.equal(await second.page.locator('[role="treeitem"][aria-expanded="false"]').count(), 1);
+  assert.equal(await second.page.locator('[role="treeitem"][aria-level="3"]').count(), 0);
+  await second.page.context().close();
+});
+
+test('the page has a nonce-only Content-Security-Policy and loads nothing but its own script and style', async () => {
+  requested.length = 0;
+  const { page } = await open();
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.equal(csp, `default-src 'none'; style-src ${base}; img-src ${base} data:; script-src 'nonce-${NONCE}'`);
+  assert.deepEqual([...new Set(requested)].sort(), ['/', '/state-tree.css', '/theme.css', '/webview.js']);
+  await page.context().close();
+});
