@@ -3,14 +3,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { registerCommands } from './commands';
 import { PodLifecycleSession } from './debugger/session';
+import { StateTreePanel } from './webview/panel';
 
 /** DEBUG_TYPE is the debugger type contributed in package.json. */
 export const DEBUG_TYPE = 'pod-lifecycle';
 
 let client: LanguageClient | undefined;
 
-/** activate registers the debugger, the two commands and starts the language server. */
+/** activate registers the debugger, the commands and the state tree, and starts the language server. */
 export function activate(context: vscode.ExtensionContext): void {
   const provider = new PodLifecycleConfigurationProvider();
   context.subscriptions.push(
@@ -23,6 +25,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new InlineDebugAdapterFactory()),
     vscode.commands.registerCommand('podLifecycle.debugFile', (resource?: vscode.Uri) => startOnFile(resource, false)),
     vscode.commands.registerCommand('podLifecycle.runFile', (resource?: vscode.Uri) => startOnFile(resource, true)),
+    ...registerCommands(context),
+    ...StateTreePanel.register(context, DEBUG_TYPE),
   );
   client = startLanguageClient(context);
 }
