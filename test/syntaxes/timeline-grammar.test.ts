@@ -34,6 +34,9 @@ const lines: { name: string; line: string; scopes: string[] }[] = [
   { name: 'a Normal event is marked as normal', line: '2.000s   Normal   Pulled   pod/web   kubelet   Successfully pulled image "nginx:1.27" in 2s (2s including waiting).', scopes: ['markup.inserted.event-normal.pod-lifecycle', 'support.constant.reason.pod-lifecycle', 'string.quoted.double.pod-lifecycle', 'constant.numeric.duration.pod-lifecycle'] },
   { name: 'a good outcome is inserted, a bad one deleted', line: 'OUTCOME Running', scopes: ['markup.inserted.outcome.pod-lifecycle'] },
   { name: 'a rejection is marked as a failure', line: 'OUTCOME Rejected: pods is forbidden', scopes: ['markup.deleted.outcome.pod-lifecycle'] },
+  { name: 'any event reason is marked, not only the common ones', line: '300.000s   Normal   TaintManagerEviction   pod/web   taint-eviction-controller   Marking for deletion Pod default/web', scopes: ['support.constant.reason.pod-lifecycle'] },
+  { name: 'a container state reason in a status line is marked', line: 'kubelet.status  Pod/default/web  container app in CrashLoopBackOff', scopes: ['support.constant.reason.pod-lifecycle'] },
+  { name: 'the explanation\'s headings are headings', line: 'WHAT WOULD MAKE IT SCHEDULE', scopes: ['markup.heading.pod-lifecycle'] },
   { name: 'kubectl errors are marked illegal', line: 'Error from server (Forbidden): error when creating "pod.yaml": pods is forbidden', scopes: ['invalid.illegal.kubectl-error.pod-lifecycle'] },
 ];
 for (const c of lines) {
