@@ -32,8 +32,11 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 /** deactivate stops the language server. */
-export function deactivate(): Thenable<void> | undefined {
-  return client?.stop();
+export async function deactivate(): Promise<void> {
+  const running = client;
+  client = undefined;
+  // A client still starting cannot be stopped yet; the server process ends with the extension host anyway.
+  if (running?.isRunning()) await running.stop();
 }
 
 /** PodLifecycleConfigurationProvider fills in a launch configuration when there is no launch.json. */
