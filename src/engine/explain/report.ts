@@ -5,6 +5,7 @@ import type { Rejection } from '../outcome';
 import type { TraceEntry } from '../runtime/recorder';
 import type { Simulation, SimulationResult } from '../simulation';
 import { readSchedulingTrace } from './attempt';
+import { diagnosePod, type PodDiagnosis } from './diagnosis';
 import { schedulingFacts } from './facts';
 import { explainAttempt, explainUnattempted, type SchedulingExplanation } from './pod';
 import { adviseRejection, findRefusingEntry } from './rejection';
@@ -22,6 +23,8 @@ export interface PodReport {
   /** last is the pod's last phase-level trace entry: where its road ended. */
   last?: { phase: string; result: string };
   scheduling: SchedulingExplanation;
+  /** diagnosis answers why the pod is stuck Terminating, not Ready, restarting or Failed (absent once it is deleted). */
+  diagnosis?: PodDiagnosis;
 }
 
 /** ExplainReport is the explanation of a run. */
@@ -83,6 +86,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     scheduling = explainUnattempted(trace, now, condition?.message);
   }
   const last = lastEntry(result.trace, ref);
+  const diagnosis = live ? diagnosePod({ objects: result.objects, events: result.events, trace: result.trace, now: sim.clock.seconds, epoch: sim.clock.epoch }, live) : undefined;
   return {
     pod: `${now.metadata?.namespace ?? 'default'}/${now.metadata?.name ?? ''}`,
     ...(now.spec?.nodeName ? { node: now.spec.nodeName } : {}),
@@ -91,6 +95,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     ...(live ? {} : { deleted: true }),
     ...(last ? { last: { phase: last.phase, result: last.result } } : {}),
     scheduling,
+    ...(diagnosis ? { diagnosis } : {}),
   };
 }
 
