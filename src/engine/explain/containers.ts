@@ -133,7 +133,10 @@ export function crashLoopCause(view: PodView, c: ContainerView): Cause | undefin
   evidence.push(...view.events.filter((e) => e.reason === 'BackOff' && e.message.startsWith(`Back-off restarting failed container ${c.name} in pod `)).map(eventEvidence));
   const step = view.trace.filter((e) => e.phase === 'kubelet.containers' && e.step?.name === c.name && /CrashLoopBackOff/.test(e.result)).at(-1);
   if (step) evidence.push(traceEvidence(step));
-  const exit = t ? `exits with code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}: ${exitMeaning(t.exitCode, t.reason)}` : 'keeps exiting';
+  const probe = probeKills(view, c, 'liveness').length > 0 ? 'liveness' : probeKills(view, c, 'startup').length > 0 ? 'startup' : undefined;
+  const code = t ? ` (last exit code ${t.exitCode}${t.reason ? `, ${t.reason}` : ''})` : '';
+  const exit = probe ? `keeps being killed on its failed ${probe} probe${code}`
+    : t ? `exits with code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}: ${exitMeaning(t.exitCode, t.reason)}` : 'keeps exiting';
   const completed = t?.exitCode === 0;
   return {
     kind: c.init && !c.sidecar ? 'InitContainer' : 'CrashLoopBackOff', container: c.name,

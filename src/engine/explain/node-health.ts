@@ -92,7 +92,7 @@ export function nodeNotReadyCause(view: PodView, terminating: boolean): Cause | 
  * grace period; until then only the missing status and events show it.
  */
 export function kubeletSilentCause(view: PodView, since: number, terminating: boolean): Cause | undefined {
-  if (!view.nodeName || !kubeletSilentSince(view, since) || view.now <= since) return undefined;
+  if (!view.nodeName || !kubeletSilentSince(view, since) || view.now < since) return undefined;
   const node = view.nodeName;
   // Only a trace that saw the binding or the deletion can tell that the kubelet did nothing since.
   const started = view.trace.filter((e) => e.at <= since && (e.phase === 'scheduler.bind' || e.phase === 'etcd.persist' || e.phase === 'apiserver.delete')).at(-1);
@@ -107,8 +107,8 @@ export function kubeletSilentCause(view: PodView, since: number, terminating: bo
   return {
     kind: terminating ? 'KubeletNotResponding' : 'NodeNotReady',
     title: terminating
-      ? `the kubelet on ${node} has not acted on the deletion for ${formatSeconds(view.now - since)}`
-      : `the kubelet on ${node} has not started the pod ${formatSeconds(view.now - since)} after it was bound there`,
+      ? `the kubelet on ${node} has not acted on the deletion requested at ${formatSeconds(since)} (no step, no event from it since)`
+      : `the kubelet on ${node} has not started the pod bound there at ${formatSeconds(since)} (no status, no event from it since)`,
     detail: `the node still reads Ready only because the node lifecycle controller marks it Unknown (taint ${TAINT_UNREACHABLE}:NoExecute) once no ` +
       'heartbeat came for the node monitor grace period; a kubelet that is down or cut off does nothing with its pods',
     evidence,
