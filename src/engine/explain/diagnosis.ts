@@ -17,7 +17,7 @@ import { containerCauses } from './containers';
 import { kubeletSilentCause, nodeNotReadyCause } from './node-health';
 import { condition, formatSeconds, isReady, podView, type DiagnosisInput, type PodView } from './pod-view';
 import { readinessCause, startupCause } from './probes';
-import { deadlineCause, evictedCause, failedMountCause, readinessGatesCause } from './pod-status';
+import { deadlineCause, podFailedCause, failedMountCause, readinessGatesCause } from './pod-status';
 import { deletionOf, diagnoseTerminating, terminatingSummary } from './terminating';
 
 export type { Cause, CauseKind, Evidence } from './cause';
@@ -65,7 +65,7 @@ function runningCauses(view: PodView, question: Question): Cause[] {
     const silent = at !== undefined ? kubeletSilentCause(view, at, false) : undefined;
     if (silent) return [silent];
   }
-  out.push(...[deadlineCause(view), evictedCause(view), failedMountCause(view)].filter((c): c is Cause => c !== undefined));
+  out.push(...[deadlineCause(view), podFailedCause(view), failedMountCause(view)].filter((c): c is Cause => c !== undefined));
   for (const c of view.containers) {
     out.push(...containerCauses(view, c));
     if (question === 'notReady') {

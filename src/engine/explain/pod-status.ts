@@ -101,16 +101,24 @@ export function deadlineCause(view: PodView): Cause | undefined {
   };
 }
 
-/** evictedCause says the kubelet evicted the pod (node pressure) or an eviction reason failed it. */
-export function evictedCause(view: PodView): Cause | undefined {
+/** failedSource is where the kubelet writes a failed pod's status.reason. */
+function failedSource(reason: string): string {
+  if (reason === 'Evicted') return 'pkg/kubelet/eviction/eviction_manager.go';
+  // pkg/kubelet/lifecycle/predicate.go: admission refusals (OutOfcpu, OutOfmemory, NodeAffinity, ...) fail the pod.
+  if (/^(OutOf|NodeAffinity|NodeName|Taint|UnexpectedAdmissionError)/.test(reason)) return 'pkg/kubelet/lifecycle/predicate.go';
+  return 'pkg/kubelet/status/status_manager.go';
+}
+
+/** podFailedCause says the kubelet failed the pod with a status.reason: Evicted, an admission refusal, or another. */
+export function podFailedCause(view: PodView): Cause | undefined {
   const status = view.pod.status;
   if (status?.phase !== 'Failed' || !status.reason || status.reason === DEADLINE_EXCEEDED) return undefined;
   return {
-    kind: 'Evicted',
+    kind: 'PodFailed',
     title: `the pod failed with reason ${status.reason}${status.message ? `: ${status.message}` : ''}`,
     evidence: [fieldEvidence('status.reason', `${status.reason}: ${status.message ?? ''}`)],
-    checks: [`kubectl describe pod ${kubectlPod(view)}`, `kubectl describe node ${view.nodeName ?? '<node>'}   # Conditions: MemoryPressure, DiskPressure`],
+    checks: [`kubectl describe pod ${kubectlPod(view)}`, `kubectl describe node ${view.nodeName ?? '<node>'}   # Conditions: MemoryPressure, DiskPressure; Allocated resources`],
     ...(status.reason === 'Evicted' ? { fix: 'give the pod requests that match its use, or free the node\'s memory or disk; its controller (if any) makes a new pod' } : {}),
-    source: 'pkg/kubelet/eviction/eviction_manager.go',
+    source: failedSource(status.reason),
   };
 }

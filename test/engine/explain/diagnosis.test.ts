@@ -209,6 +209,17 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'An evicted pod is failed with reason Evicted, and the node\'s pressure is what to look at',
+    // pkg/kubelet/eviction/helpers.go (evictionMessage): "The node was low on resource: %v. "
+    input: input(new PodBuilder().podStatus({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory. ', conditions: conditions(false, 'PodFailed', ''), containerStatuses: [] }).build(), { now: 10 }),
+    question: 'failed', kinds: ['PodFailed'],
+    want: (d) => {
+      assert.equal(d.causes[0]!.title, 'the pod failed with reason Evicted: The node was low on resource: memory. ');
+      assert.equal(d.causes[0]!.source, 'pkg/kubelet/eviction/eviction_manager.go');
+      assert.match(d.causes[0]!.checks[1]!, /^kubectl describe node worker-1 /);
+    },
+  },
+  {
     name: 'A container that exits with an error under restartPolicy Never fails the pod',
     input: input(new PodBuilder().spec({ restartPolicy: 'Never' }).podStatus({ phase: 'Failed', conditions: conditions(false, 'PodFailed', ''), containerStatuses: [{ ...running('app', 2, false), state: { terminated: { exitCode: 127, reason: 'Error' } } }] }).build(), { now: 3 }),
     question: 'failed', kinds: ['ContainerExited'],
