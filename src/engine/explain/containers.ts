@@ -13,7 +13,8 @@ export const CREATE_CONFIG_ERROR = 'CreateContainerConfigError';
 // "back-off <duration> restarting failed container=<name> pod=<name>_<namespace>(<uid>)".
 export const CRASH_LOOP = 'CrashLoopBackOff';
 const BACK_OFF_MESSAGE = /^back-off (\S+) restarting failed container=/;
-// pkg/kubelet/kubelet.go: backOffPeriod 10s, MaxContainerBackOff 300s.
+// pkg/kubelet/kubelet.go: backOffPeriod 10s, MaxContainerBackOff 300s; the back-off resets once the container ran
+// twice the maximum without a crash (staging/src/k8s.io/client-go/util/flowcontrol/backoff.go, hasExpired).
 export const BACK_OFF_INITIAL_SECONDS = 10;
 export const BACK_OFF_MAX_SECONDS = 300;
 
@@ -142,7 +143,7 @@ export function crashLoopCause(view: PodView, c: ContainerView): Cause | undefin
     kind: c.init && !c.sidecar ? 'InitContainer' : 'CrashLoopBackOff', container: c.name,
     title: `${name(c)} ${exit}; the kubelet waits ${backOff ?? 'a back-off'} before restarting it (CrashLoopBackOff, ${c.status?.restartCount ?? 0} restarts)`,
     detail: `${c.init && !c.sidecar ? 'the app containers start only after every init container succeeds. ' : ''}the back-off starts at ${BACK_OFF_INITIAL_SECONDS}s and doubles after each crash up to ${formatSeconds(BACK_OFF_MAX_SECONDS)}; it resets once the container ` +
-      `has run 10 minutes without crashing${completed ? '. Exit code 0 under restartPolicy Always still restarts: a long-running pod\'s container must not exit; use a Job for work that completes' : ''}`,
+      `has run ${formatSeconds(2 * BACK_OFF_MAX_SECONDS)} without crashing${completed ? '. Exit code 0 under restartPolicy Always still restarts: a long-running pod\'s container must not exit; use a Job for work that completes' : ''}`,
     evidence,
     checks: [logsCheck(view, c, true), describe(view), eventsCheck(view)],
     fix: completed ? 'keep the process in the foreground, or run the work as a Job (restartPolicy OnFailure or Never)' : 'read the previous container\'s log and fix what makes the process exit',

