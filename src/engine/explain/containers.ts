@@ -206,10 +206,31 @@ export function waitingCause(view: PodView, c: ContainerView): Cause | undefined
   };
 }
 
+/** initRunningCause says a (non-sidecar) init container is still running, so the app containers have not started. */
+export function initRunningCause(view: PodView, c: ContainerView): Cause | undefined {
+  const since = c.status?.state?.running?.startedAt;
+  if (!c.init || c.sidecar || !since) return undefined;
+  const at = view.seconds(since);
+  // pkg/kubelet/status/generate.go (GeneratePodInitializedCondition): Initialized False, ContainersNotInitialized,
+  // "containers with incomplete status: [<names>]".
+  const initialized = view.pod.status?.conditions?.find((x) => x.type === 'Initialized');
+  const evidence: Evidence[] = [fieldEvidence(`${c.statusField}.state.running`, `startedAt ${since}`, at, c.field)];
+  if (initialized && initialized.status !== 'True') evidence.push(fieldEvidence('status.conditions[Initialized]', [initialized.status, initialized.reason, initialized.message].filter(Boolean).join(', ')));
+  return {
+    kind: 'InitContainer', container: c.name,
+    title: `${name(c)} is still running${at !== undefined ? ` (since ${formatSeconds(at)}, ${formatSeconds(view.now - at)} so far)` : ''}: the app containers start only after it exits with 0`,
+    detail: 'init containers run one at a time, each to completion; one that waits for something (a service, a file) holds the pod in Init',
+    evidence,
+    checks: [logsCheck(view, c, false), describe(view)],
+    fix: 'make what the init container waits for available, or give it a timeout so that it fails visibly',
+    source: 'pkg/kubelet/kuberuntime/kuberuntime_manager.go (computeInitContainerActions)',
+  };
+}
+
 /** containerCauses lists the causes of one container, the most specific first. */
 export function containerCauses(view: PodView, c: ContainerView): Cause[] {
   const out: Cause[] = [];
-  for (const f of [imagePullCause, configErrorCause, waitingCause, oomCause, livenessCause, crashLoopCause]) {
+  for (const f of [imagePullCause, configErrorCause, waitingCause, oomCause, livenessCause, crashLoopCause, initRunningCause]) {
     const cause = f(view, c);
     if (cause) out.push(cause);
   }

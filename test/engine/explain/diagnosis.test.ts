@@ -159,6 +159,18 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'An init container still running holds the pod in Init',
+    input: input(new PodBuilder().notReady().podStatus({ phase: 'Pending', conditions: [{ type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [wait-db]' }] })
+      .status({ ready: false, started: false, state: { waiting: { reason: 'PodInitializing' } } })
+      .initContainer({ name: 'wait-db', image: 'busybox:1.36' }, { name: 'wait-db', image: 'busybox:1.36', imageID: '', ready: false, restartCount: 0, state: { running: { startedAt: ts(3) } } }).build(), { now: 63 }),
+    question: 'notReady', kinds: ['InitContainer'],
+    want: (d) => {
+      assert.equal(d.causes[0]!.title, 'init container wait-db is still running (since 3s, 1m0s so far): the app containers start only after it exits with 0');
+      assert.deepEqual(d.causes[0]!.evidence.map((e) => e.text), [`startedAt ${ts(3)}`, 'False, ContainersNotInitialized, containers with incomplete status: [wait-db]']);
+      assert.equal(d.causes[0]!.checks[0], 'kubectl logs web -c wait-db');
+    },
+  },
+  {
     name: 'A readiness probe that fails: Unhealthy events, the probe, and no restart',
     input: input(new PodBuilder().container({ readinessProbe: HTTP_PROBE }).notReady().status({ ready: false, started: true, state: { running: { startedAt: ts(2) } } }).build(), {
       now: 30, events: [ev(28, 'Warning', 'Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', 3)],
