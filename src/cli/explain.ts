@@ -1,5 +1,7 @@
-// The human output of `pod-lifecycle explain`: per pod its end, the filter and score tables of its last scheduling
-// attempt, why this node and not the others, and what would make it schedule; then a refusal and its advice.
+// The human output of `pod-lifecycle explain`: per pod its end and, when it is stuck Terminating, not Ready, restarting
+// or Failed, the causes with their evidence; the filter and score tables of its last scheduling attempt, why this node
+// and not the others, and what would make it schedule; then a refusal and its advice.
+import type { Cause, Evidence, PodDiagnosis, Question } from '../engine/explain/diagnosis';
 import type { ExplainReport, PodReport } from '../engine/explain/report';
 import type { SchedulingExplanation } from '../engine/explain/pod';
 import type { Advice } from '../engine/explain/scheduling';
@@ -81,11 +83,53 @@ function podHeadline(p: PodReport, st: Style): string {
   return `${st.bold('POD')} ${p.pod}  ${phase}${where}${ip}${p.deleted ? ' (deleted since)' : ''}`;
 }
 
+const QUESTIONS: Partial<Record<Question, string>> = {
+  terminating: 'WHY IT IS STUCK TERMINATING',
+  notReady: 'WHY IT IS NOT READY',
+  restarting: 'WHY IT RESTARTS',
+  failed: 'WHY IT FAILED',
+};
+
+function atText(at: number | undefined): string {
+  if (at === undefined) return '-';
+  return `${Math.round(at * 10) / 10}s`;
+}
+
+function evidenceRows(evidence: readonly Evidence[]): Cell[][] {
+  return evidence.map((e) => [
+    cell(`       ${atText(e.at)}`),
+    cell(`${e.kind} ${e.ref}${e.count ? ` (×${e.count})` : ''}`),
+    cell(e.text),
+  ]);
+}
+
+function renderCause(c: Cause, n: number, st: Style): string[] {
+  const out = [`  ${n}. ${st.warn(c.title)}`];
+  if (c.detail) out.push(`     ${c.detail}`);
+  if (c.evidence.length > 0) out.push(`     ${st.bold('evidence:')}`, ...renderTable(['', '', ''], evidenceRows(c.evidence), st.bold).slice(1));
+  c.checks.forEach((x, i) => out.push(`     ${i === 0 ? st.bold('check:') : '      '}   ${x}`));
+  if (c.fix) out.push(`     ${st.bold('fix:')}     ${c.fix}`);
+  if (c.caution) out.push(`     ${st.bold('caution:')} ${st.bad(c.caution)}`);
+  out.push(st.dim(`     source:  ${c.source}`));
+  return out;
+}
+
+/** renderDiagnosis prints why the pod is stuck Terminating, not Ready, restarting or Failed; nothing for other questions. */
+export function renderDiagnosis(d: PodDiagnosis, st: Style): string[] {
+  const title = QUESTIONS[d.question];
+  if (!title) return [];
+  const out = ['', `${st.bold(title)} ${d.summary}`];
+  if (d.causes.length === 0) out.push(st.dim('  no cause found in the pod\'s status, its events, its node or the trace'));
+  d.causes.forEach((c, i) => out.push(...renderCause(c, i + 1, st)));
+  return out;
+}
+
 /** renderPod prints one pod's explanation. */
 export function renderPod(p: PodReport, st: Style): string[] {
   const s = p.scheduling;
   const out = ['', podHeadline(p, st)];
   if (p.last && p.last.result !== s.message) out.push(st.dim(`last step: ${p.last.phase}: ${p.last.result}`));
+  if (p.diagnosis) out.push(...renderDiagnosis(p.diagnosis, st));
   out.push('', st.bold(`SCHEDULING`) + (s.attempts > 0 ? st.dim(` (last of ${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`) : ''));
   if (s.attempts > 0) out.push(...renderFilter(s, st), ...renderScores(s, st));
   out.push(...renderWhy(s, st), ...renderAdvice('WHAT WOULD MAKE IT SCHEDULE', s.advice, st));

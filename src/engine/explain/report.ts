@@ -5,6 +5,7 @@ import type { Rejection } from '../outcome';
 import type { TraceEntry } from '../runtime/recorder';
 import type { Simulation, SimulationResult } from '../simulation';
 import { readSchedulingTrace } from './attempt';
+import { diagnosePod, type PodDiagnosis } from './diagnosis';
 import { schedulingFacts } from './facts';
 import { explainAttempt, explainUnattempted, type SchedulingExplanation } from './pod';
 import { adviseRejection, findRefusingEntry } from './rejection';
@@ -22,6 +23,8 @@ export interface PodReport {
   /** last is the pod's last phase-level trace entry: where its road ended. */
   last?: { phase: string; result: string };
   scheduling: SchedulingExplanation;
+  /** diagnosis answers why the pod is stuck Terminating, not Ready, restarting or Failed (absent once it is deleted). */
+  diagnosis?: PodDiagnosis;
 }
 
 /** ExplainReport is the explanation of a run. */
@@ -64,6 +67,18 @@ function lastEntry(trace: readonly TraceEntry[], ref: string): TraceEntry | unde
   return undefined;
 }
 
+/**
+ * runEnd is the virtual second the run stopped at. With --for, virtual time runs that long from the stage's start (the
+ * create, or the delete request) whether or not anything happens, so the clock may stand at the last step before it.
+ */
+export function runEnd(sim: Simulation, trace: readonly TraceEntry[]): number {
+  const clock = sim.clock.seconds;
+  const forMs = sim.options.forMs;
+  if (forMs === undefined) return clock;
+  const stageStart = sim.options.delete !== undefined ? trace.find((e) => e.phase === 'apiserver.delete')?.at : 0;
+  return stageStart === undefined ? clock : Math.max(clock, stageStart + forMs / 1000);
+}
+
 /** explainPod explains one pod: its end and its last scheduling attempt, on the cluster as that attempt saw it. */
 export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod): PodReport {
   const ref = refOf(pod);
@@ -83,6 +98,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     scheduling = explainUnattempted(trace, now, condition?.message);
   }
   const last = lastEntry(result.trace, ref);
+  const diagnosis = live ? diagnosePod({ objects: result.objects, events: result.events, trace: result.trace, now: runEnd(sim, result.trace), epoch: sim.clock.epoch }, live) : undefined;
   return {
     pod: `${now.metadata?.namespace ?? 'default'}/${now.metadata?.name ?? ''}`,
     ...(now.spec?.nodeName ? { node: now.spec.nodeName } : {}),
@@ -91,6 +107,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     ...(live ? {} : { deleted: true }),
     ...(last ? { last: { phase: last.phase, result: last.result } } : {}),
     scheduling,
+    ...(diagnosis ? { diagnosis } : {}),
   };
 }
 

@@ -1,0 +1,168 @@
+// `pod-lifecycle explain` as a process on pods that crash-loop, fail liveness, lack their image, are slow to get Ready,
+// ignore SIGTERM, keep a finalizer or sit on a node whose kubelet is down: the diagnosis in --json and for a person.
+// Fixtures in test/fixtures/explain/diagnosis/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { CLI, ROOT } from './harness';
+
+const FIXTURES = 'test/fixtures/explain/diagnosis';
+
+interface Evidence {
+  kind: string;
+  ref: string;
+  at?: number;
+  text: string;
+  count?: number;
+  field?: string;
+}
+
+interface Cause {
+  kind: string;
+  container?: string;
+  title: string;
+  detail?: string;
+  evidence: Evidence[];
+  checks: string[];
+  fix?: string;
+  caution?: string;
+  source: string;
+}
+
+interface Diagnosis {
+  pod: string;
+  question: string;
+  summary: string;
+  causes: Cause[];
+}
+
+interface Report {
+  outcome: string;
+  pods: { pod: string; phase: string; node?: string; deleted?: boolean; diagnosis?: Diagnosis; scheduling: { chosen?: string } }[];
+}
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function explain(...args: string[]): { status: number | null; report: Report; diagnosis: Diagnosis } {
+  const r = cli(['explain', ...args, '--json']);
+  assert.equal(r.stderr, '');
+  const report = JSON.parse(r.stdout) as Report;
+  assert.equal(report.pods.length, 1);
+  return { status: r.status, report, diagnosis: report.pods[0]!.diagnosis! };
+}
+
+function kinds(d: Diagnosis): string[] {
+  return d.causes.map((c) => c.kind);
+}
+
+test('A crash loop: not Ready, CrashLoopBackOff with exit code 1, the back-off and kubectl logs --previous', () => {
+  const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/crash-loop.behavior.yaml`);
+  assert.equal(status, 1);
+  assert.deepEqual([report.outcome, report.pods[0]!.phase, d.question], ['Pending', 'Running', 'notReady']);
+  assert.deepEqual(kinds(d), ['CrashLoopBackOff']);
+  const c = d.causes[0]!;
+  // pkg/kubelet/kubelet.go: the back-off doubles from 10s to MaxContainerBackOff 300s (5m0s).
+  assert.match(c.title, /^container app exits with code 1 \(Error\): .*; the kubelet waits 5m0s before restarting it \(CrashLoopBackOff, \d+ restarts\)$/);
+  assert.equal(c.checks[0], 'kubectl logs web -c app --previous');
+  // pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff)
+  const backOff = c.evidence.find((e) => e.ref === 'Warning BackOff');
+  assert.match(backOff?.text ?? '', /^Back-off restarting failed container app in pod web_default\(/);
+  assert.ok(c.evidence.some((e) => e.ref === 'status.containerStatuses[0].state.waiting' && /^CrashLoopBackOff: back-off 5m0s restarting failed container=app pod=web_default\(/.test(e.text)));
+  assert.ok(c.evidence.some((e) => e.kind === 'trace' && e.ref === 'kubelet.containers' && typeof e.at === 'number'));
+});
+
+test('A failing liveness probe: the pod restarts, and the Killing and Unhealthy events say why', () => {
+  const { status, report, diagnosis: d } = explain(`${FIXTURES}/liveness.yaml`, '--behavior', `${FIXTURES}/liveness.behavior.yaml`, '--for', '2m');
+  assert.equal(status, 0);
+  assert.deepEqual([report.outcome, d.question], ['Running', 'restarting']);
+  assert.deepEqual(kinds(d), ['LivenessProbe']);
+  const c = d.causes[0]!;
+  assert.match(c.title, /^the liveness probe of app failed and the kubelet killed the container \d+ times? \("failed liveness probe, will be restarted"\)$/);
+  assert.equal(c.evidence[0]!.text, 'http-get http://:80/healthz delay=0s timeout=1s period=10s #success=1 #failure=3');
+  assert.ok(c.evidence.some((e) => e.ref === 'Normal Killing' && e.text === 'Container app failed liveness probe, will be restarted'));
+  assert.ok(c.evidence.some((e) => e.ref === 'Warning Unhealthy' && e.text.startsWith('Liveness probe failed: ')));
+  assert.match(d.summary, /^Running and Ready on worker-[12], but restarted: app \d+×$/);
+});
+
+test('An image that does not exist: ImagePullBackOff, the registry\'s not found, and kubectl describe', () => {
+  const { status, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/missing-image.behavior.yaml`);
+  assert.equal(status, 1);
+  assert.equal(d.question, 'notReady');
+  assert.deepEqual(kinds(d), ['ImagePull']);
+  assert.equal(d.causes[0]!.title, 'the image "nginx:1.27" of container app cannot be pulled (ImagePullBackOff): the registry has no such image or tag');
+  assert.ok(d.causes[0]!.evidence.some((e) => e.kind === 'event' && e.text.startsWith('Failed to pull image "nginx:1.27": ')));
+  assert.ok(d.causes[0]!.checks.includes('kubectl describe pod web'));
+});
+
+test('A slow readiness probe stopped by --for: not Ready yet, with the probe and how long it has waited', () => {
+  const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/slow-ready.behavior.yaml`, '--for', '30s');
+  assert.equal(status, 1);
+  assert.deepEqual([report.pods[0]!.phase, d.question], ['Running', 'notReady']);
+  assert.deepEqual(kinds(d), ['ReadinessProbe']);
+  assert.equal(d.causes[0]!.title, 'the readiness probe of app has not succeeded yet for 28s since the container started at 2s');
+  assert.ok(d.causes[0]!.evidence.some((e) => e.field === 'spec.containers[0].readinessProbe' && e.text === 'http-get http://:80/ delay=0s timeout=1s period=5s #success=1 #failure=3'));
+  assert.match(d.summary, /not Ready at 30s \(Ready False: ContainersNotReady: containers with unready status: \[app\]\)$/);
+});
+
+test('--delete of a container that ignores SIGTERM, stopped by --for mid-grace: SIGKILL at the grace period\'s end, exit 137', () => {
+  const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/ignores-sigterm.behavior.yaml`, '--delete', '--grace-period', '120', '--for', '60s');
+  assert.equal(status, 1);
+  assert.deepEqual([report.outcome, d.question], ['Terminating', 'terminating']);
+  assert.deepEqual(kinds(d), ['SigtermIgnored']);
+  const c = d.causes[0]!;
+  assert.equal(c.title, 'app got SIGTERM at 2s and is still running at 1m2s: it does not exit on SIGTERM');
+  assert.equal(c.detail, 'the kubelet sends SIGKILL when the grace period of 120s runs out, at about 2m2s (1m0s from now); the container then ends with exit code 137 (128 + SIGKILL 9)');
+  assert.ok(c.evidence.some((e) => e.ref === 'kubelet.terminate' && e.at === 2));
+  assert.ok(c.evidence.some((e) => e.ref === 'Normal Killing' && e.text === 'Stopping container app'));
+  assert.match(d.summary, /^deleted at 2s with a grace period of 120s \(metadata\.deletionTimestamp 2026-01-01T00:02:02Z\); still Terminating at 1m2s$/);
+});
+
+test('--delete of a pod with a finalizer nobody removes names the finalizer and kubectl patch, with its caution', () => {
+  const { status, report, diagnosis: d } = explain(`${FIXTURES}/finalizer.yaml`, '--behavior', `${FIXTURES}/finalizer.behavior.yaml`, '--delete');
+  assert.equal(status, 1);
+  assert.deepEqual([report.outcome, d.question], ['Terminating', 'terminating']);
+  assert.deepEqual(kinds(d), ['Finalizer']);
+  const c = d.causes[0]!;
+  assert.match(c.title, /^finalizer example\.com\/protect is still on the pod/);
+  assert.match(c.fix ?? '', /kubectl patch pod web -p '\{"metadata":\{"finalizers":null\}\}'$/);
+  assert.ok(c.caution);
+  assert.ok(c.evidence.some((e) => e.kind === 'trace' && e.ref === 'apiserver.finalize'));
+});
+
+test('A kubelet that is down: the pod is bound but never started, and deleting it leaves it Terminating', () => {
+  const created = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`);
+  assert.equal(created.diagnosis.question, 'notReady');
+  assert.deepEqual(kinds(created.diagnosis), ['NodeNotReady']);
+  const node = created.report.pods[0]!.node!;
+  assert.equal(created.diagnosis.causes[0]!.title, `the kubelet on ${node} has not started the pod bound there at 0s (no status, no event from it since)`);
+  assert.ok(created.diagnosis.causes[0]!.checks.includes(`journalctl -u kubelet   # on ${node}`));
+
+  const deleted = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`, '--delete');
+  assert.equal(deleted.status, 1);
+  assert.deepEqual([deleted.report.outcome, deleted.diagnosis.question], ['Terminating', 'terminating']);
+  assert.deepEqual(kinds(deleted.diagnosis), ['KubeletNotResponding']);
+  assert.match(deleted.diagnosis.causes[0]!.fix ?? '', /only a force deletion \(kubectl delete pod web --grace-period=0 --force\) or the node's removal/);
+});
+
+test('A healthy pod has nothing to diagnose and prints no diagnosis', () => {
+  const { report, diagnosis: d } = explain('examples/pod.yaml');
+  assert.deepEqual([report.outcome, d.question, d.causes], ['Running', 'none', []]);
+  const run = cli(['explain', 'examples/pod.yaml']);
+  assert.doesNotMatch(run.stdout, /^WHY IT /m);
+});
+
+test('The human form puts the diagnosis under the pod, with numbered causes, evidence, checks and fix', () => {
+  const run = cli(['explain', `${FIXTURES}/finalizer.yaml`, '--behavior', `${FIXTURES}/finalizer.behavior.yaml`, '--delete']);
+  assert.equal(run.status, 1, run.stderr);
+  assert.match(run.stdout, /\nPOD default\/web .*\n(.*\n)?\nWHY IT IS STUCK TERMINATING deleted at 2s with a grace period of 30s /);
+  assert.match(run.stdout, /\n {2}1\. finalizer example\.com\/protect is still on the pod/);
+  assert.match(run.stdout, /\n {5}evidence:\n {7}- +field metadata\.finalizers +\["example\.com\/protect"\]\n/);
+  assert.match(run.stdout, /\n {7}3s +trace apiserver\.finalize +kept: finalizers example\.com\/protect must be removed before the object goes\n/);
+  assert.match(run.stdout, /\n {5}check: {3}kubectl get pod web -o jsonpath='\{\.metadata\.finalizers\}'\n/);
+  assert.match(run.stdout, /\n {5}fix: {5}let the owning controller finish; by hand: kubectl patch pod web/);
+  assert.match(run.stdout, /\n {5}caution: removing a finalizer by hand/);
+  assert.match(run.stdout, /\nOUTCOME Terminating\n$/);
+});
