@@ -7,8 +7,7 @@ import type { Simulation } from '../simulation';
 import { checkAccess, credentialsOf, requestUser } from './auth';
 import { PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, quantityString } from './describe-helpers';
 import { rfc1123z, since } from './duration';
-import { describeEvents, type CoreEvent } from './events';
-import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
+import { type CoreEvent, withEvents } from './events';
 import { nodeRoles } from './tables';
 
 /** describeNode prints a node as kubectl describe node does, with the pods on it and its events. */
@@ -69,7 +68,7 @@ export function describeNode(sim: Simulation, node: Node, events: readonly CoreE
   } else {
     w.write(0, 'Pods:\tnot authorized\n');
   }
-  return tabwrite(w.toString(), DESCRIBE_TABWRITER) + tabwrite(describeEvents(events, nowMs), DESCRIBE_TABWRITER);
+  return withEvents(w.toString(), events, nowMs);
 }
 
 type Totals = Map<string, { milli: number; format: QuantityFormat }>;

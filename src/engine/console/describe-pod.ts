@@ -3,9 +3,8 @@
 import type { Container, ContainerState, ContainerStatus, Pod, Probe, Toleration, Volume } from '../api/types';
 import { getPodQOS } from '../api/qos';
 import { rfc1123z, since } from './duration';
-import { describeEvents, type CoreEvent } from './events';
+import { type CoreEvent, withEvents } from './events';
 import { describeResources, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline } from './describe-helpers';
-import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
 
 /** describePod prints the pod as kubectl describe pod does, with its events, at wall-clock time `nowMs`. */
 export function describePod(pod: Pod, events: readonly CoreEvent[] | undefined, nowMs: number): string {
@@ -68,9 +67,7 @@ export function describePod(pod: Pod, events: readonly CoreEvent[] | undefined, 
   printLabelsMultiline(w, 'Node-Selectors', spec?.nodeSelector);
   printTolerations(w, spec?.tolerations ?? []);
   describeTopologySpread(w, spec?.topologySpreadConstraints ?? []);
-  // DescribeEvents flushes the tab writer before its table: what came before is aligned on its own.
-  const head = tabwrite(w.toString(), DESCRIBE_TABWRITER);
-  return events ? head + tabwrite(describeEvents(events, nowMs), DESCRIBE_TABWRITER) : head;
+  return withEvents(w.toString(), events, nowMs);
 }
 
 function describeContainers(w: PrefixWriter, label: string, containers: readonly Container[], statuses: readonly ContainerStatus[], pod: Pod): void {

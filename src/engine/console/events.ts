@@ -3,6 +3,7 @@ import { RESOURCES } from '../cluster/store';
 import type { KubeEvent } from '../runtime/recorder';
 import type { Simulation } from '../simulation';
 import { since } from './duration';
+import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
 
 /** CoreEvent is the part of a core/v1 Event that kubectl reads. */
 export interface CoreEvent {
@@ -78,4 +79,14 @@ export function describeEvents(events: readonly CoreEvent[], nowMs: number): str
 /** eventsFor are the events whose involved object is the given one (kubectl describe's field selector). */
 export function eventsFor(sim: Simulation, kind: string, namespace: string | undefined, name: string): CoreEvent[] {
   return listEvents(sim, undefined).filter((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.involvedObject.namespace ?? undefined) === namespace);
+}
+
+/**
+ * withEvents finishes a description: with no events, `Events:\t<none>` joins the writer's last column block;
+ * otherwise DescribeEvents flushes the tab writer first, so the events table is aligned on its own.
+ */
+export function withEvents(described: string, events: readonly CoreEvent[] | undefined, nowMs: number): string {
+  if (!events) return tabwrite(described, DESCRIBE_TABWRITER);
+  if (events.length === 0) return tabwrite(described + describeEvents(events, nowMs), DESCRIBE_TABWRITER);
+  return tabwrite(described, DESCRIBE_TABWRITER) + tabwrite(describeEvents(events, nowMs), DESCRIBE_TABWRITER);
 }

@@ -1,5 +1,4 @@
-// JSON and YAML as kubectl prints objects it read as unstructured maps: keys sorted, Go's escaping.
-import { stringify } from 'yaml';
+// JSON as kubectl prints objects it read as unstructured maps: keys sorted, Go's escaping.
 
 /** sortKeys copies a JSON value with every object's keys in sorted order, as Go's encoding/json writes maps. */
 export function sortKeys(value: unknown): unknown {
@@ -20,12 +19,4 @@ function goEscape(json: string): string {
 /** goJson is json.Marshal (indent '') or json.MarshalIndent(v, "", indent) of an unstructured value. */
 export function goJson(value: unknown, indent = ''): string {
   return goEscape(JSON.stringify(sortKeys(value), null, indent || undefined) ?? 'null');
-}
-
-/**
- * goYaml is sigs.k8s.io/yaml's JSONToYAML as kubectl -o yaml prints: keys sorted, lists not indented under
- * their key. Folding and quoting follow the yaml package, close to but not exactly go-yaml's.
- */
-export function goYaml(value: unknown): string {
-  return stringify(sortKeys(value), { indentSeq: false, lineWidth: 0, nullStr: 'null' });
 }
