@@ -23,11 +23,14 @@ export interface CoreEvent {
   reportingInstance: string;
 }
 
-/** EPOCH_NS_HEX_WIDTH: event names end in the hex UnixNano of their first occurrence (client-go tools/record/event.go makeEvent). */
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** coreEvent turns a recorded event into the Event object the event recorder would have written. */
-export function coreEvent(sim: Simulation, e: KubeEvent): CoreEvent {
+/**
+ * coreEvent turns a recorded event into the Event object the event recorder would have written. Its name is the
+ * object's name and the hex UnixNano of its first occurrence (client-go tools/record/event.go makeEvent); the
+ * event's place in the record stands in for the nanoseconds that tell apart events of the same millisecond.
+ */
+export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.events.indexOf(e)): CoreEvent {
   const [kind = '', a = '', b] = e.object.split('/');
   const namespaced = b !== undefined;
   const name = namespaced ? b : a;
@@ -41,7 +44,7 @@ export function coreEvent(sim: Simulation, e: KubeEvent): CoreEvent {
   const namespace = namespaced ? a : 'default';
   return {
     apiVersion: 'v1', kind: 'Event',
-    metadata: { name: `${name}.${(BigInt(firstMs) * 1_000_000n).toString(16)}`, namespace, creationTimestamp: iso(firstMs) },
+    metadata: { name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace, creationTimestamp: iso(firstMs) },
     involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}) },
     reason: e.reason, message: e.message,
     source: { component: e.source, ...(e.host ? { host: e.host } : {}) },
@@ -52,7 +55,7 @@ export function coreEvent(sim: Simulation, e: KubeEvent): CoreEvent {
 
 /** listEvents lists the events as the API server would: in one namespace (or all), in key (name) order. */
 export function listEvents(sim: Simulation, namespace: string | undefined): CoreEvent[] {
-  return sim.recorder.events.map((e) => coreEvent(sim, e))
+  return sim.recorder.events.map((e, i) => coreEvent(sim, e, i))
     .filter((e) => namespace === undefined || e.metadata.namespace === namespace)
     .sort((x, y) => cmp(x.metadata.namespace, y.metadata.namespace) || cmp(x.metadata.name, y.metadata.name));
 }

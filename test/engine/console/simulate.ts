@@ -1,0 +1,21 @@
+// Runs a manifest on the embedded cluster for the console's tests, as test/engine/simulation.test.ts does.
+import { readFileSync } from 'node:fs';
+import { embeddedCluster } from '../../../src/engine/cluster/files';
+import { defaultProfile, type Identity } from '../../../src/engine/cluster/inputs';
+import { loadInputs } from '../../../src/engine/cluster/loader';
+import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
+
+/** simulate runs a manifest text to its end (or for options.forMs) and returns the simulation. */
+export function simulate(manifest: string, options: SimulationOptions = {}, identity: Identity = { kind: 'default' }): Simulation {
+  const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: manifest }, clusters: [], identity });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  inputs.cluster.profile = defaultProfile();
+  const sim = new Simulation(inputs, options);
+  sim.run();
+  return sim;
+}
+
+/** fixture reads a file under test/fixtures (tests run from the repository root). */
+export function fixture(path: string): string {
+  return readFileSync(`test/fixtures/${path}`, 'utf8');
+}
