@@ -10,6 +10,7 @@ import { DEFAULT_CREDENTIALS } from '../apiserver/authn/x509';
 import { type StatusError, unauthorized, type UserInfo } from '../apiserver/request';
 import { checkErr } from '../kubectl/errors';
 import type { Simulation } from '../simulation';
+import type { CommandResult } from './get';
 
 /** credentialsOf is what kubectl presents for the run's identity (the same as the run's own kubectl). */
 export function credentialsOf(sim: Simulation, as?: { user: string; groups: string[] }): Credentials {
@@ -62,19 +63,19 @@ export interface CanIRequest {
  * in a namespace gets kubectl's warning first. See staging/src/k8s.io/kubectl/pkg/cmd/auth/cani.go (RunAccessCheck)
  * and pkg/registry/authorization/selfsubjectaccessreview/rest.go.
  */
-export function canI(sim: Simulation, req: CanIRequest): string {
+export function canI(sim: Simulation, req: CanIRequest): CommandResult {
   const lines: string[] = [];
   if (req.namespace && !req.namespaced && req.resource) {
     lines.push(req.group ? `Warning: resource '${req.resource}' is not namespace scoped in group '${req.group}'` : `Warning: resource '${req.resource}' is not namespace scoped`);
   }
   if (!KNOWN_VERBS.includes(req.verb)) lines.push(`Warning: verb '${req.verb}' is not a known verb`);
   const user = requestUser(sim, credentialsOf(sim, req.as));
-  if ('status' in user) return [...lines, checkErr(user)].join('\n');
+  if ('status' in user) return { error: [...lines, checkErr(user)].join('\n') };
   // The question is itself a request: creating a SelfSubjectAccessReview, which system:basic-user grants the authenticated.
   const refused = checkAccess(sim, user, 'create', { resource: 'selfsubjectaccessreviews', group: 'authorization.k8s.io' }, '');
-  if (refused) return [...lines, checkErr(refused)].join('\n');
+  if (refused) return { error: [...lines, checkErr(refused)].join('\n') };
   const attrs = resourceAttributes(user, req.verb, req.resource, req.subresource, req.group, req.namespace, req.name);
   const verdict = authorize(attrs, sim.store, sim.ctx.profile);
   lines.push(verdict.allowed ? 'yes' : `no${verdict.reason ? ` - ${verdict.reason}` : ''}`);
-  return lines.join('\n');
+  return { output: lines.join('\n') };
 }

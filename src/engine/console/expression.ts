@@ -128,7 +128,9 @@ export function evaluateExpression(sim: Simulation, pod: Pod | undefined, text: 
   for (let i = 0; i < list.nodes.length; i++) {
     const node = list.nodes[i]!;
     const type = typeAfter(ROOT_TYPES[root], list.nodes.slice(0, i));
-    if (node.type === 'field') {
+    // After `..` the values are of every shape: a field is looked up where it exists, as JSONPath does.
+    const descended = list.nodes.slice(0, i).some((n) => n.type === 'recursive');
+    if (node.type === 'field' && !descended) {
       for (const v of values) {
         if (v !== null && v !== undefined && (typeof v !== 'object' || Array.isArray(v))) {
           throw new ConsoleError(`${where(i)} is ${Array.isArray(v) ? 'a list' : `a ${typeof v}`}, it has no field ${JSON.stringify(node.name)}${Array.isArray(v) ? '; index it first, e.g. [0] or [*]' : ''}`);
@@ -139,6 +141,7 @@ export function evaluateExpression(sim: Simulation, pod: Pod | undefined, text: 
       values = evalNode(values, node, {
         allowMissingKeys: true,
         missingField: (map, field) => {
+          if (descended) return;
           const known = schemaProperties(type);
           if (known === undefined || known.includes(field.name)) return;
           const hint = suggest(field.name, [...new Set([...known, ...Object.keys(map)])]);

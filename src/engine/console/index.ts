@@ -93,5 +93,5 @@ function kubectlAuth(sim: Simulation, words: string[]): CommandResult {
     namespace: lastFlag(p, 'all-namespaces') === 'true' ? '' : lastFlag(p, 'namespace') ?? 'default', namespaced: r?.namespaced ?? true,
     ...(as ? { as: { user: as, groups: p.flags.get('as-group') ?? [] } } : {}),
   });
-  return { output: [...warn, answer].join('\n') };
+  return 'error' in answer ? { error: [...warn, answer.error].join('\n') } : { output: [...warn, answer.output].join('\n') };
 }
