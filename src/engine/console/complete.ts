@@ -45,7 +45,9 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
       .map((l) => ({ label: l, text: l, start: current.start + 1, length: current.text.length, type }));
 
     if (before.length === 0) {
-      if (/[.[{]/.test(current.text) || /^[$@]/.test(current.text)) return completeExpression(sim, scopePod(sim, scope), current);
+      // An expression is read as typed: its quotes belong to JSONPath, not to a shell.
+      const raw: Word = { text: prefix.slice(current.start), start: current.start, end: cursor };
+      if (/[.[{]/.test(raw.text) || /^[$@]/.test(raw.text)) return completeExpression(sim, scopePod(sim, scope), raw);
       return [...items(['kubectl', 'etcdctl', 'help'], 'keyword'), ...items([...ROOTS], 'variable'), ...items(schemaProperties('#core.v1.Pod') ?? [], 'property')];
     }
     if (before[0] === 'etcdctl') {
@@ -127,7 +129,7 @@ function completeExpression(sim: Simulation, pod: Pod | undefined, current: Word
   const braced = current.text.startsWith('{');
   const body = braced ? current.text.slice(1) : current.text;
   const offset = current.start + (braced ? 1 : 0);
-  const cut = Math.max(body.lastIndexOf('.'), body.lastIndexOf('['));
+  const cut = lastSegmentStart(body);
   if (cut < 0) return [];
   const base = body.slice(0, cut);
   const partial = body.slice(cut + (body[cut] === '.' ? 1 : 0));
@@ -156,4 +158,27 @@ function completeExpression(sim: Simulation, pod: Pod | undefined, current: Word
   const fields = new Set<string>(schemaProperties(type) ?? []);
   for (const v of values) if (v && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) fields.add(k);
   return [...fields].filter((f) => f.startsWith(partial)).sort().map((f) => ({ label: f, text: f, start, length: partial.length, type: 'property' }));
+}
+
+/** lastSegmentStart finds the last `.` or `[` outside brackets and quotes: where the segment being typed begins. */
+function lastSegmentStart(body: string): number {
+  let depth = 0;
+  let quote = '';
+  let last = -1;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (quote) {
+      if (c === quote && body[i - 1] !== '\\') quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '[') {
+      if (depth === 0) last = i;
+      depth++;
+    } else if (c === ']') {
+      depth = Math.max(0, depth - 1);
+    } else if (c === '.' && depth === 0) {
+      last = i;
+    }
+  }
+  return last;
 }
