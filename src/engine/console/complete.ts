@@ -121,7 +121,7 @@ function etcdKeys(sim: Simulation, current: Word): ConsoleCompletion[] {
     next.add(slash < 0 ? k : k.slice(0, slash + 1));
   }
   if (current.text === '') next.add('/registry/');
-  return [...next].sort().slice(0, 200).map((k) => ({ label: k, text: k, start: current.start + 1, length: current.text.length, type: k.endsWith('/') ? 'folder' : 'file' }));
+  return [...next].sort().slice(0, 200).map((k) => ({ label: k, text: k, start: current.start + 1, length: current.text.length, type: k.endsWith('/') ? 'module' : 'file' }));
 }
 
 /** completeExpression proposes the fields (or list selectors) that may follow the expression's last complete segment. */

@@ -22,6 +22,9 @@ export const GET_FLAGS: FlagSpec = {
 /** OUTPUT_FORMATS are the -o values the console prints. */
 export const OUTPUT_FORMATS = ['wide', 'name', 'json', 'yaml', 'jsonpath='];
 
+/** KUBECTL_FORMATS are kubectl get's -o formats, as its error lists them (cli-runtime/pkg/genericclioptions/print_flags.go AllowedFormats). */
+const KUBECTL_FORMATS = ['custom-columns', 'custom-columns-file', 'go-template', 'go-template-file', 'json', 'jsonpath', 'jsonpath-as-json', 'jsonpath-file', 'name', 'template', 'templatefile', 'wide', 'yaml'];
+
 /** CommandResult is a command's printed text, or kubectl's error line. */
 export type CommandResult = { output: string } | { error: string };
 
@@ -53,7 +56,10 @@ export function kubectlGet(sim: Simulation, words: readonly string[]): CommandRe
   const namespace = all || !r.namespaced ? undefined : lastFlag(parsed, 'namespace') ?? 'default';
   const output = lastFlag(parsed, 'output') ?? '';
   if (output && !OUTPUT_FORMATS.some((f) => (f.endsWith('=') ? output.startsWith(f) : output === f))) {
-    return { error: `error: unable to match a printer suitable for the output format "${output}", allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml` };
+    const format = output.split('=')[0]!;
+    // kubectl knows these formats; the console does not print them.
+    if (KUBECTL_FORMATS.includes(format)) return { error: `error: the console prints -o wide, name, json, yaml and jsonpath=TEMPLATE, not -o ${format}` };
+    return { error: `error: unable to match a printer suitable for the output format "${output}", allowed formats are: ${KUBECTL_FORMATS.join(',')}` };
   }
 
   const user = requestUser(sim, credentialsOf(sim));

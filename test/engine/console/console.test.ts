@@ -98,6 +98,8 @@ test('kubectl get -o yaml quotes timestamps and resource versions as go-yaml doe
 const errors: { name: string; line: string; message: string }[] = [
   { name: 'a missing pod is the API server\'s NotFound', line: 'kubectl get pod nope', message: 'Error from server (NotFound): pods "nope" not found' },
   { name: 'an unknown resource type is kubectl\'s own error', line: 'kubectl get foos', message: 'error: the server doesn\'t have a resource type "foos"' },
+  { name: 'a kubectl format the console does not print says which it does', line: 'kubectl get pods -o custom-columns=NAME:.metadata.name', message: 'error: the console prints -o wide, name, json, yaml and jsonpath=TEMPLATE, not -o custom-columns' },
+  { name: 'a format kubectl does not know is kubectl\'s error', line: 'kubectl get pods -o table', message: 'error: unable to match a printer suitable for the output format "table", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml' },
   { name: 'an unknown flag is cobra\'s error', line: 'kubectl get pods --bogus', message: 'error: unknown flag: --bogus' },
   { name: 'a template that cannot parse is reported as kubectl does', line: "kubectl get pod web -o jsonpath='{.a && .b}'", message: "error: error parsing jsonpath {.a && .b}, unrecognized character in action: U+0026 '&'" },
   {

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateConsole } from '../../../src/engine/console/index';
-import type { Simulation } from '../../../src/engine/simulation';
-import { fixture, simulate } from './simulate';
+import { Simulation } from '../../../src/engine/simulation';
+import { fixture, inputsFor, simulate } from './simulate';
 
 let podRun: Simulation | undefined;
 const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
@@ -168,4 +168,14 @@ test('kubectl describe node prints the node, the pods on it with their share of 
 
 test('describing a pod that does not exist is the API server\'s NotFound', () => {
   assert.deepEqual(evaluateConsole(pod(), 'kubectl describe pod nope'), { error: true, message: 'Error from server (NotFound): pods "nope" not found' });
+});
+
+test('a pod being deleted reads Terminating, and describe counts its deletion timestamp, still in the future, as <invalid>', () => {
+  // The API server sets deletionTimestamp to the deletion time plus the grace period; HumanDuration of a
+  // negative span below -1 s is <invalid>, which describe prints as it is.
+  const sim = new Simulation(inputsFor(fixture('../../examples/pod.yaml')), { delete: {} });
+  assert.equal(sim.runUntil((e) => e.phase === 'kubelet.terminate')?.phase, 'kubelet.terminate');
+  assert.match(output(sim, 'kubectl get pods'), /\nweb {4}1\/1 {5}Terminating {3}0 {10}2s$/);
+  const text = output(sim, 'kubectl describe pod web');
+  assert.match(text, /\nStatus: {20}Terminating \(lasts <invalid>\)\nTermination Grace Period: {2}30s\n/);
 });
