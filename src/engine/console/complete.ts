@@ -4,7 +4,7 @@ import type { Pod } from '../api/types';
 import type { Simulation } from '../simulation';
 import { keyOf } from '../cluster/store';
 import { splitWords, type Word } from './args';
-import { ROOTS, type RootName, rootValue, schemaProperties, splitRoot, typeAfter } from './expression';
+import { ROOTS, type RootName, rootValue, schemaProperties, scopePod, splitRoot, typeAfter } from './expression';
 import { evalNode, type Value } from './jsonpath/evaluate';
 import { type JsonPathNode, parseAction } from './jsonpath/parser';
 import { OUTPUT_FORMATS } from './get';
@@ -47,7 +47,7 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
     if (before.length === 0) {
       // An expression is read as typed: its quotes belong to JSONPath, not to a shell.
       const raw: Word = { text: prefix.slice(current.start), start: current.start, end: cursor };
-      if (/[.[{]/.test(raw.text) || /^[$@]/.test(raw.text)) return completeExpression(sim, scopePod(sim, scope), raw);
+      if (/[.[{]/.test(raw.text) || /^[$@]/.test(raw.text)) return completeExpression(sim, scopePod(sim, scope?.podRef), raw);
       return [...items(['kubectl', 'etcdctl', 'help'], 'keyword'), ...items([...ROOTS], 'variable'), ...items(schemaProperties('#core.v1.Pod') ?? [], 'property')];
     }
     if (before[0] === 'etcdctl') {
@@ -83,12 +83,6 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
   } catch {
     return [];
   }
-}
-
-function scopePod(sim: Simulation, scope?: { podRef?: string }): Pod | undefined {
-  const [kind, ns, name] = scope?.podRef?.split('/') ?? [];
-  if (kind === 'Pod' && ns && name) return sim.store.get<Pod>('Pod', ns, name);
-  return sim.pods()[0] ?? sim.store.list<Pod>('Pod', 'default')[0];
 }
 
 /** positionalArgs drops flags and their values from words after the subcommand. */

@@ -19,6 +19,13 @@ const ROOT_TYPES: Readonly<Record<RootName, string>> = { pod: '#core.v1.Pod', no
 /** ConsoleError is an error the console shows as its answer. */
 export class ConsoleError extends Error {}
 
+/** scopePod finds the pod a `Pod/namespace/name` reference names, else the workload's first pod, else the first pod in default. */
+export function scopePod(sim: Simulation, podRef?: string): Pod | undefined {
+  const [kind, ns, name] = podRef?.split('/') ?? [];
+  if (kind === 'Pod' && ns && name) return sim.store.get<Pod>('Pod', ns, name);
+  return sim.pods()[0] ?? sim.store.list<Pod>('Pod', 'default')[0];
+}
+
 /** rootValue is the value of a root for the current pod. */
 export function rootValue(sim: Simulation, pod: Pod | undefined, root: RootName): Value {
   if (root === 'events') return sim.recorder.events.map((e, i) => coreEvent(sim, e, i));

@@ -1,12 +1,11 @@
 // The debug console: commands (kubectl get/describe/auth can-i, etcdctl get, help) and expressions over the
 // paused simulation, plus their completions. Pure: it reads the simulation and changes nothing.
-import type { Pod } from '../api/types';
 import type { Simulation } from '../simulation';
 import { FlagError, lastFlag, parseFlags, splitWords } from './args';
 import { canI } from './auth';
 import { kubectlDescribe } from './describe';
 import { etcdctlGet } from './etcdctl';
-import { ConsoleError, evaluateExpression } from './expression';
+import { ConsoleError, evaluateExpression, scopePod } from './expression';
 import { type CommandResult, kubectlGet } from './get';
 import { HELP_TEXT } from './help';
 import { resolveResource } from './resources';
@@ -19,15 +18,6 @@ export type ConsoleResult = { output: string; error?: false } | { error: true; m
 /** ConsoleScope says which pod the expressions speak of: `Pod/default/web`; the workload's first pod otherwise. */
 export interface ConsoleScope {
   podRef?: string;
-}
-
-/** scopePod finds the pod of the scope, or the workload's first pod, or the first pod stored. */
-export function scopePod(sim: Simulation, scope?: ConsoleScope): Pod | undefined {
-  if (scope?.podRef) {
-    const [kind, ns, name] = scope.podRef.split('/');
-    if (kind === 'Pod' && ns && name) return sim.store.get<Pod>('Pod', ns, name);
-  }
-  return sim.pods()[0] ?? sim.store.list<Pod>('Pod', 'default')[0];
 }
 
 const result = (r: CommandResult): ConsoleResult => ('error' in r ? { error: true, message: r.error } : { output: r.output });
@@ -51,7 +41,7 @@ export function evaluateConsole(sim: Simulation, text: string, scope?: ConsoleSc
     if (/^[A-Za-z][\w-]*\s/.test(line)) {
       return { error: true, message: `unknown command "${command}"; type help for what the console understands` };
     }
-    return { output: evaluateExpression(sim, scopePod(sim, scope), line) };
+    return { output: evaluateExpression(sim, scopePod(sim, scope?.podRef), line) };
   } catch (e) {
     // A lone word may have been meant as a command.
     if (e instanceof ConsoleError) return { error: true, message: /^[A-Za-z][\w-]*$/.test(line) ? `${e.message}; type help for the commands` : e.message };

@@ -144,3 +144,19 @@ test('an expression for a pod that does not exist yet says so', () => {
   const sim = simulate(fixture('../../examples/pod.yaml'), {}, { kind: 'anonymous' });
   fails(sim, 'status.phase', 'there is no pod yet: the manifest has not been applied, or it made none');
 });
+
+test('the scope names the pod expressions speak of; without it, the workload\'s first pod', () => {
+  const sim = simulate(fixture('../../examples/deployment.yaml'));
+  const names = sim.pods().map((p) => p.metadata?.name ?? '');
+  assert.equal(names.length, 3);
+  assert.deepEqual(evaluateConsole(sim, 'metadata.name'), { output: names[0] });
+  assert.deepEqual(evaluateConsole(sim, 'metadata.name', { podRef: `Pod/default/${names[2]}` }), { output: names[2] });
+  assert.deepEqual(evaluateConsole(sim, 'metadata.ownerReferences[0].kind', { podRef: `Pod/default/${names[1]}` }), { output: 'ReplicaSet' });
+});
+
+test('nothing typed is answered, never thrown', () => {
+  for (const line of ['', '   ', '{', '}}', '[[', '..', 'pod[', "kubectl get pods -o jsonpath='{", 'etcdctl get', 'kubectl auth can-i']) {
+    const r = evaluateConsole(pod(), line);
+    assert.ok('output' in r || (r.error === true && r.message.length > 0), line);
+  }
+});

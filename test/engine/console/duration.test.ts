@@ -1,4 +1,5 @@
-// Ages as kubectl prints them. Cases from staging/src/k8s.io/apimachinery/pkg/util/duration/duration_test.go.
+// Ages as kubectl prints them: one case on each side of every branch of HumanDuration
+// (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { humanDuration, rfc1123z, since } from '../../../src/engine/console/duration';
