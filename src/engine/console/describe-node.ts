@@ -5,7 +5,7 @@ import type { Node, Pod } from '../api/types';
 import { podRequests } from '../scheduler/framework/pod-resources';
 import type { Simulation } from '../simulation';
 import { checkAccess, credentialsOf, requestUser } from './auth';
-import { PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, quantityString } from './describe-helpers';
+import { PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, quantityString } from './describe-common';
 import { rfc1123z, since } from './duration';
 import { type CoreEvent, withEvents } from './events';
 import { nodeRoles } from './tables';

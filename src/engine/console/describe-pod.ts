@@ -4,7 +4,7 @@ import type { Container, ContainerState, ContainerStatus, Pod, Probe, Toleration
 import { getPodQOS } from '../api/qos';
 import { rfc1123z, since } from './duration';
 import { type CoreEvent, withEvents } from './events';
-import { describeResources, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline } from './describe-helpers';
+import { describeResources, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline } from './describe-common';
 
 /** describePod prints the pod as kubectl describe pod does, with its events, at wall-clock time `nowMs`. */
 export function describePod(pod: Pod, events: readonly CoreEvent[] | undefined, nowMs: number): string {
