@@ -22,7 +22,7 @@ export interface ConsoleCompletion {
 const ROOT_TYPES: Readonly<Record<RootName, string>> = { pod: '#core.v1.Pod', node: '#core.v1.Node', events: '[]#core.v1.Event' };
 const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'bind', 'escalate', 'use', '*'];
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
-  get: ['-n', '--namespace', '-A', '--all-namespaces', '-o', '--output', '--show-labels'],
+  get: ['-n', '--namespace', '-A', '--all-namespaces', '-o', '--output', '--show-labels', '--sort-by'],
   describe: ['-n', '--namespace'],
   'can-i': ['-n', '--namespace', '-A', '--all-namespaces', '--as', '--as-group', '--subresource', '-q', '--quiet'],
   etcdctl: ['--prefix', '--keys-only', '--print-value-only', '--count-only', '--limit'],
@@ -90,7 +90,7 @@ function positionalArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (['-n', '--namespace', '-o', '--output', '--as', '--as-group', '--subresource', '--limit'].includes(a)) i++;
+    if (['-n', '--namespace', '-o', '--output', '--as', '--as-group', '--subresource', '--limit', '--sort-by'].includes(a)) i++;
     else if (!a.startsWith('-')) out.push(a);
   }
   return out;

@@ -16,7 +16,7 @@ import { printTable } from './tables';
 
 /** GET_FLAGS are the flags of `kubectl get` the console understands. */
 export const GET_FLAGS: FlagSpec = {
-  values: ['namespace', 'output'], booleans: ['all-namespaces', 'show-labels'], short: { n: 'namespace', o: 'output', A: 'all-namespaces' },
+  values: ['namespace', 'output', 'sort-by'], booleans: ['all-namespaces', 'show-labels'], short: { n: 'namespace', o: 'output', A: 'all-namespaces' },
 };
 
 /** OUTPUT_FORMATS are the -o values the console prints. */
@@ -85,6 +85,12 @@ export function kubectlGet(sim: Simulation, words: readonly string[]): CommandRe
   const denied = checkAccess(sim, user, 'list', r, namespace ?? '');
   if (denied) return { error: checkErr(denied) };
   objects = objectsOf(sim, r, namespace);
+  const sortBy = lastFlag(parsed, 'sort-by');
+  if (sortBy) {
+    const sorted = sortObjects(objects, sortBy);
+    if ('error' in sorted) return sorted;
+    objects = sorted.objects;
+  }
   if (objects.length === 0 && (output === '' || output === 'wide' || output === 'name')) {
     return { output: namespace ? `No resources found in ${namespace} namespace.` : 'No resources found' };
   }
@@ -126,4 +132,32 @@ export function jsonPathError(template: string, e: JsonPathError): string {
     return `error: error executing jsonpath ${JSON.stringify(template)}: Error executing template: ${e.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}`;
   }
   return `error: error parsing jsonpath ${template}, ${e.message}`;
+}
+
+/**
+ * sortObjects is --sort-by: the field is read from each item with a relaxed JSONPath (`.lastTimestamp` or
+ * `{.lastTimestamp}`); numbers compare as numbers, everything else as text (RFC 3339 times sort as text);
+ * items without the field come first. See staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go.
+ */
+function sortObjects(objects: KubeObject[], field: string): { objects: KubeObject[] } | { error: string } {
+  const template = field.startsWith('{') ? field : `{${field.startsWith('.') ? field : `.${field}`}}`;
+  const keys: (string | number | undefined)[] = [];
+  try {
+    for (const o of objects) {
+      const out = executeTemplate(template, o);
+      keys.push(out === '' ? undefined : /^-?\d+(\.\d+)?$/.test(out) ? Number(out) : out);
+    }
+  } catch (e) {
+    if (e instanceof JsonPathError) return { error: jsonPathError(template, e) };
+    throw e;
+  }
+  if (objects.length > 0 && keys.every((k) => k === undefined)) return { error: `error: couldn't find any field with path "${template}" in the list of objects` };
+  const order = objects.map((o, i) => ({ o, k: keys[i] }));
+  order.sort((a, b) => {
+    if (a.k === b.k) return 0;
+    if (a.k === undefined) return -1;
+    if (b.k === undefined) return 1;
+    return typeof a.k === 'number' && typeof b.k === 'number' ? a.k - b.k : String(a.k) < String(b.k) ? -1 : 1;
+  });
+  return { objects: order.map((x) => x.o) };
 }

@@ -2,7 +2,8 @@
 
 /** HELP_TEXT lists the commands and expressions the console understands. */
 export const HELP_TEXT = `Commands (run against the simulated cluster as it is at this step):
-  kubectl get RESOURCE [NAME...] [-n NAMESPACE | -A] [-o wide|name|json|yaml|jsonpath=TEMPLATE] [--show-labels]
+  kubectl get RESOURCE [NAME...] [-n NAMESPACE | -A] [-o wide|name|json|yaml|jsonpath=TEMPLATE]
+                [--sort-by FIELD] [--show-labels]
   kubectl describe (pod|node) [NAME...] [-n NAMESPACE]
   kubectl auth can-i VERB RESOURCE[/SUBRESOURCE] [NAME] [-n NAMESPACE | -A] [--as USER] [--as-group GROUP]...
   etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N]

@@ -179,3 +179,9 @@ test('a pod being deleted reads Terminating, and describe counts its deletion ti
   const text = output(sim, 'kubectl describe pod web');
   assert.match(text, /\nStatus: {20}Terminating \(lasts <invalid>\)\nTermination Grace Period: {2}30s\n/);
 });
+
+test('kubectl get events --sort-by=.lastTimestamp orders the events by when they were last seen', () => {
+  const reasons = output(crash(), 'kubectl get events --sort-by=.lastTimestamp').split('\n').slice(1).map((l) => l.split(/\s+/)[2]);
+  assert.deepEqual(reasons, ['Scheduled', 'Pulling', 'Pulled', 'Pulling', 'Pulled', 'Created', 'Started', 'Pulled', 'BackOff']);
+  assert.deepEqual(evaluateConsole(crash(), 'kubectl get events --sort-by=.nope'), { error: true, message: 'error: couldn\'t find any field with path "{.nope}" in the list of objects' });
+});
