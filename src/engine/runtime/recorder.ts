@@ -42,6 +42,8 @@ export interface KubeEvent {
   host?: string;
   /** count is how many times the same event repeated (the event series count). */
   count: number;
+  /** firstAt is when a repeated event was first seen (its firstTimestamp); `at` is then the last time. */
+  firstAt?: number;
 }
 
 /** TraceInput is what a phase hands the recorder; seq and time are filled in. */
@@ -72,6 +74,7 @@ export class Recorder {
   event(input: EventInput): KubeEvent {
     const same = [...this.events].reverse().find((e) => e.object === input.object && e.reason === input.reason && e.message === input.message && e.type === input.type);
     if (same) {
+      same.firstAt ??= same.at;
       same.count++;
       same.at = toSeconds(this.now());
       return same;

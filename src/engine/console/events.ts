@@ -1,0 +1,95 @@
+// The recorded events as the core/v1 Event objects kubectl lists and describes.
+import { RESOURCES } from '../cluster/store';
+import type { KubeEvent } from '../runtime/recorder';
+import type { Simulation } from '../simulation';
+import { since } from './duration';
+import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
+
+/** CoreEvent is the part of a core/v1 Event that kubectl reads. */
+export interface CoreEvent {
+  apiVersion: 'v1';
+  kind: 'Event';
+  metadata: { name: string; namespace: string; creationTimestamp: string };
+  involvedObject: { apiVersion?: string; kind: string; namespace?: string; name: string; uid?: string };
+  reason: string;
+  message: string;
+  source: { component: string; host?: string };
+  firstTimestamp: string;
+  lastTimestamp: string;
+  count: number;
+  type: string;
+  eventTime: null;
+  reportingComponent: string;
+  reportingInstance: string;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * coreEvent turns a recorded event into the Event object the event recorder would have written. Its name is the
+ * object's name and the hex UnixNano of its first occurrence (client-go tools/record/event.go makeEvent); the
+ * event's place in the record stands in for the nanoseconds that tell apart events of the same millisecond.
+ */
+export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.events.indexOf(e)): CoreEvent {
+  const [kind = '', a = '', b] = e.object.split('/');
+  const namespaced = b !== undefined;
+  const name = namespaced ? b : a;
+  const epoch = sim.clock.epoch.getTime();
+  const firstMs = epoch + Math.round((e.firstAt ?? e.at) * 1000);
+  const lastMs = epoch + Math.round(e.at * 1000);
+  const obj = sim.store.get(kind, namespaced ? a : undefined, name);
+  const info = RESOURCES[kind];
+  const apiVersion = obj?.apiVersion ?? (info ? (info.group ? `${info.group}/v1` : 'v1') : undefined);
+  // Events about cluster-scoped objects (nodes) are written to the default namespace.
+  const namespace = namespaced ? a : 'default';
+  return {
+    apiVersion: 'v1', kind: 'Event',
+    metadata: { name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace, creationTimestamp: iso(firstMs) },
+    involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}) },
+    reason: e.reason, message: e.message,
+    source: { component: e.source, ...(e.host ? { host: e.host } : {}) },
+    firstTimestamp: iso(firstMs), lastTimestamp: iso(lastMs), count: e.count, type: e.type, eventTime: null,
+    reportingComponent: e.source, reportingInstance: e.host ?? '',
+  };
+}
+
+/** listEvents lists the events as the API server would: in one namespace (or all), in key (name) order. */
+export function listEvents(sim: Simulation, namespace: string | undefined): CoreEvent[] {
+  return sim.recorder.events.map((e, i) => coreEvent(sim, e, i))
+    .filter((e) => namespace === undefined || e.metadata.namespace === namespace)
+    .sort((x, y) => cmp(x.metadata.namespace, y.metadata.namespace) || cmp(x.metadata.name, y.metadata.name));
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * describeEvents writes the Events section of kubectl describe: sorted by last timestamp, Age from the first
+ * timestamp, `<last> (xN over <first>)` for a repeated event, From the source component.
+ * See staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeEvents) and kubectl/pkg/util/event (SortableEvents).
+ */
+export function describeEvents(events: readonly CoreEvent[], nowMs: number): string {
+  if (events.length === 0) return 'Events:\t<none>\n';
+  const sorted = [...events].sort((x, y) => Date.parse(x.lastTimestamp) - Date.parse(y.lastTimestamp));
+  let out = 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n  ----\t------\t----\t----\t-------\n';
+  for (const e of sorted) {
+    const first = since(e.firstTimestamp, nowMs);
+    const interval = e.count > 1 ? `${since(e.lastTimestamp, nowMs)} (x${e.count} over ${first})` : first;
+    out += `  ${e.type}\t${e.reason}\t${interval}\t${e.source.component || e.reportingComponent}\t${e.message.trim()}\n`;
+  }
+  return out;
+}
+
+/** eventsFor are the events whose involved object is the given one (kubectl describe's field selector). */
+export function eventsFor(sim: Simulation, kind: string, namespace: string | undefined, name: string): CoreEvent[] {
+  return listEvents(sim, undefined).filter((e) => e.involvedObject.kind === kind && e.involvedObject.name === name && (e.involvedObject.namespace ?? undefined) === namespace);
+}
+
+/**
+ * withEvents finishes a description: with no events, `Events:\t<none>` joins the writer's last column block;
+ * otherwise DescribeEvents flushes the tab writer first, so the events table is aligned on its own.
+ */
+export function withEvents(described: string, events: readonly CoreEvent[] | undefined, nowMs: number): string {
+  if (!events) return tabwrite(described, DESCRIBE_TABWRITER);
+  if (events.length === 0) return tabwrite(described + describeEvents(events, nowMs), DESCRIBE_TABWRITER);
+  return tabwrite(described, DESCRIBE_TABWRITER) + tabwrite(describeEvents(events, nowMs), DESCRIBE_TABWRITER);
+}

@@ -1,0 +1,21 @@
+// The console's `help`: what can be typed while the run is paused.
+
+/** HELP_TEXT lists the commands and expressions the console understands. */
+export const HELP_TEXT = `Commands (run against the simulated cluster as it is at this step):
+  kubectl get RESOURCE [NAME...] [-n NAMESPACE | -A] [-o wide|name|json|yaml|jsonpath=TEMPLATE]
+                [--sort-by FIELD] [--show-labels]
+  kubectl describe (pod|node) [NAME...] [-n NAMESPACE]
+  kubectl auth can-i VERB RESOURCE[/SUBRESOURCE] [NAME] [-n NAMESPACE | -A] [--as USER] [--as-group GROUP]...
+  etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N]
+  help
+
+Expressions (over the current pod; values print as JSON, strings as they are):
+  status.phase                      a field path on the pod (pod. may be written first)
+  spec.containers[0].image          list items by index; [*] for all of them; [1:3] for a slice
+  node.status.allocatable           the node the pod is bound to
+  events[*].reason                  the recorded events, as core/v1 Events
+  pod.status.conditions[?(@.type=="Ready")].status
+                                    a filter, as kubectl's JSONPath writes it (==, !=, <, <=, >, >=)
+  {.metadata.name}{" "}{.status.podIP}
+                                    a kubectl -o jsonpath template, braces and all
+  ..image                           every "image" field, at any depth`;

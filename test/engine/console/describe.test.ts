@@ -1,0 +1,187 @@
+// kubectl describe over real runs, compared whole with DescribePod's layout
+// (staging/src/k8s.io/kubectl/pkg/describe/describe.go: describePod, describeContainers, DescribeEvents).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluateConsole } from '../../../src/engine/console/index';
+import { Simulation } from '../../../src/engine/simulation';
+import { fixture, inputsFor, simulate } from './simulate';
+
+let podRun: Simulation | undefined;
+const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
+let crashRun: Simulation | undefined;
+// The container exits 1 five seconds after each start; 55 s in, it has restarted three times and waits in back-off.
+const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 55_000 }));
+
+const output = (sim: Simulation, line: string): string => {
+  const r = evaluateConsole(sim, line);
+  if ('message' in r) assert.fail(r.message);
+  return r.output;
+};
+
+test('kubectl describe pod prints the running pod as DescribePod does, events last', () => {
+  assert.equal(output(pod(), 'kubectl describe pod web'), [
+    'Name:             web',
+    'Namespace:        default',
+    'Priority:         0',
+    'Service Account:  default',
+    'Node:             worker-1/192.168.49.3',
+    'Start Time:       Thu, 01 Jan 2026 00:00:00 +0000',
+    'Labels:           app=web',
+    // The last-applied-configuration annotation is one describe skips.
+    'Annotations:      <none>',
+    'Status:           Running',
+    'IP:               10.244.1.2',
+    'IPs:',
+    '  IP:  10.244.1.2',
+    'Containers:',
+    '  app:',
+    '    Container ID:   containerd://7de8ace2f2353e7d847fe2d4437e0ab38d8f5fc981866e6afbdc89400bd5af25',
+    '    Image:          nginx:1.27',
+    '    Image ID:       docker.io/library/nginx@sha256:6965a10c15290ad0b29ca7fd1866de1850408b3cb15fb11a3bbbbc2fddb158bd',
+    '    Port:           80/TCP',
+    '    Host Port:      0/TCP',
+    '    State:          Running',
+    '      Started:      Thu, 01 Jan 2026 00:00:02 +0000',
+    '    Ready:          True',
+    '    Restart Count:  0',
+    '    Limits:',
+    '      memory:  128Mi',
+    '    Requests:',
+    '      cpu:        250m',
+    '      memory:     64Mi',
+    '    Readiness:    http-get http://:80/ delay=0s timeout=1s period=5s #success=1 #failure=3',
+    '    Environment:  <none>',
+    '    Mounts:',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    'Conditions:',
+    '  Type                        Status',
+    // describe writes each condition as "%v \t%v \n": the trailing space is kubectl's.
+    '  PodReadyToStartContainers   True ',
+    '  Initialized                 True ',
+    '  Ready                       True ',
+    '  ContainersReady             True ',
+    '  PodScheduled                True ',
+    'Volumes:',
+    '  kube-api-access-ppmgh:',
+    '    Type:                    Projected (a volume that contains injected data from multiple sources)',
+    '    TokenExpirationSeconds:  3607',
+    '    ConfigMapName:           kube-root-ca.crt',
+    '    Optional:                false',
+    '    DownwardAPI:             true',
+    'QoS Class:                   Burstable',
+    'Node-Selectors:              <none>',
+    'Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s',
+    '                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s',
+    'Events:',
+    '  Type    Reason     Age   From               Message',
+    '  ----    ------     ----  ----               -------',
+    '  Normal  Scheduled  2s    default-scheduler  Successfully assigned default/web to worker-1',
+    '  Normal  Pulling    2s    kubelet            Pulling image "nginx:1.27"',
+    '  Normal  Pulled     0s    kubelet            Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
+    '  Normal  Created    0s    kubelet            Container created',
+    '  Normal  Started    0s    kubelet            Container started',
+  ].join('\n'));
+});
+
+test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago the last one ended', () => {
+  assert.equal(output(crash(), 'kubectl get pods'), [
+    'NAME      READY   STATUS             RESTARTS     AGE',
+    'crasher   0/1     CrashLoopBackOff   3 (0s ago)   55s',
+  ].join('\n'));
+});
+
+test('describe shows the init container, the command, Last State, the env and the liveness probe', () => {
+  const text = output(crash(), 'kubectl describe pod crasher');
+  const section = (from: string, to: string) => text.slice(text.indexOf(from), text.indexOf(to));
+  assert.equal(section('Init Containers:', 'Containers:\n  app:'), [
+    'Init Containers:',
+    '  setup:',
+    '    Container ID:  containerd://7de8ace2f2353e7d847fe2d4437e0ab38d8f5fc981866e6afbdc89400bd5af25',
+    '    Image:         busybox:1.36',
+    '    Image ID:      docker.io/library/busybox@sha256:d55432289a2f69dad7e00346d00e8d4df4d0053a44dffb3f8cf463f6e3fb4b04',
+    '    Port:          <none>',
+    '    Host Port:     <none>',
+    // A line without a tab (Command:) ends the tab writer's column block: what follows aligns anew.
+    '    Command:',
+    '      sh',
+    '      -c',
+    '      echo ready',
+    '    State:          Terminated',
+    '      Reason:       Completed',
+    '      Exit Code:    0',
+    '      Started:      Thu, 01 Jan 2026 00:00:02 +0000',
+    '      Finished:     Thu, 01 Jan 2026 00:00:03 +0000',
+    '    Ready:          False',
+    '    Restart Count:  0',
+    '    Environment:    <none>',
+    '    Mounts:',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    '',
+  ].join('\n'));
+  assert.equal(section('    State:          Waiting', 'Conditions:'), [
+    '    State:          Waiting',
+    '      Reason:       CrashLoopBackOff',
+    '    Last State:     Terminated',
+    '      Reason:       Error',
+    '      Exit Code:    1',
+    '      Started:      Thu, 01 Jan 2026 00:00:50 +0000',
+    '      Finished:     Thu, 01 Jan 2026 00:00:55 +0000',
+    '    Ready:          False',
+    '    Restart Count:  3',
+    '    Liveness:       exec [cat /tmp/healthy] delay=3s timeout=1s period=10s #success=1 #failure=3',
+    '    Environment:',
+    '      MODE:      debug',
+    '      POD_NAME:  crasher (v1:metadata.name)',
+    '    Mounts:',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    '',
+  ].join('\n'));
+  assert.match(text, /\nQoS Class:                   BestEffort\n/);
+});
+
+test('a repeated event shows its last age, its count and its first age', () => {
+  const text = output(crash(), 'kubectl describe pod crasher');
+  assert.match(text, /\n {2}Warning {2}BackOff {4}0s \(x3 over 40s\) {2}kubelet {12}Back-off restarting failed container app in pod crasher_default\(/);
+});
+
+test('kubectl describe node prints the node, the pods on it with their share of allocatable, and its events', () => {
+  const text = output(pod(), 'kubectl describe node worker-1');
+  assert.ok(text.startsWith('Name:               worker-1\nRoles:              <none>\nLabels:             beta.kubernetes.io/arch=amd64\n'));
+  assert.ok(text.includes([
+    'Non-terminated Pods:          (1 in total)',
+    '  Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age',
+    '  ---------                   ----    ------------  ----------  ---------------  -------------  ---',
+    '  default                     web     250m (6%)     0 (0%)      64Mi (0%)        128Mi (1%)     2s',
+    'Allocated resources:',
+    '  (Total limits may be over 100 percent, i.e., overcommitted.)',
+    '  Resource           Requests   Limits',
+    '  --------           --------   ------',
+    '  cpu                250m (6%)  0 (0%)',
+    '  memory             64Mi (0%)  128Mi (1%)',
+    '  ephemeral-storage  0 (0%)     0 (0%)',
+    '  hugepages-1Gi      0 (0%)     0 (0%)',
+    '  hugepages-2Mi      0 (0%)     0 (0%)',
+    // With no events, "Events:\t<none>" joins the last column block (DescribeEvents flushes only before a table).
+    'Events:              <none>',
+  ].join('\n')));
+});
+
+test('describing a pod that does not exist is the API server\'s NotFound', () => {
+  assert.deepEqual(evaluateConsole(pod(), 'kubectl describe pod nope'), { error: true, message: 'Error from server (NotFound): pods "nope" not found' });
+});
+
+test('a pod being deleted reads Terminating, and describe counts its deletion timestamp, still in the future, as <invalid>', () => {
+  // The API server sets deletionTimestamp to the deletion time plus the grace period; HumanDuration of a
+  // negative span below -1 s is <invalid>, which describe prints as it is.
+  const sim = new Simulation(inputsFor(fixture('../../examples/pod.yaml')), { delete: {} });
+  assert.equal(sim.runUntil((e) => e.phase === 'kubelet.terminate')?.phase, 'kubelet.terminate');
+  assert.match(output(sim, 'kubectl get pods'), /\nweb {4}1\/1 {5}Terminating {3}0 {10}2s$/);
+  const text = output(sim, 'kubectl describe pod web');
+  assert.match(text, /\nStatus: {20}Terminating \(lasts <invalid>\)\nTermination Grace Period: {2}30s\n/);
+});
+
+test('kubectl get events --sort-by=.lastTimestamp orders the events by when they were last seen', () => {
+  const reasons = output(crash(), 'kubectl get events --sort-by=.lastTimestamp').split('\n').slice(1).map((l) => l.split(/\s+/)[2]);
+  assert.deepEqual(reasons, ['Scheduled', 'Pulling', 'Pulled', 'Pulling', 'Pulled', 'Created', 'Started', 'Pulled', 'BackOff']);
+  assert.deepEqual(evaluateConsole(crash(), 'kubectl get events --sort-by=.nope'), { error: true, message: 'error: couldn\'t find any field with path "{.nope}" in the list of objects' });
+});
