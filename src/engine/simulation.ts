@@ -256,7 +256,8 @@ export class Simulation {
   /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
   private advanceStage(): void {
     const next = this.queue.peek();
-    const limit = this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS;
+    // --for bounds the create stage; the deletion runs to its end (at most maxMs).
+    const limit = this.stage === 'create' ? this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS : this.options.maxMs ?? DEFAULT_MAX_MS;
     const stageStart = this.stageStartedAt;
     const timeUp = next !== undefined && next.at - stageStart > limit;
     const idle = next === undefined;
@@ -266,9 +267,11 @@ export class Simulation {
       const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
+        // With --for the delete comes once that much virtual time has passed.
+        const at = this.options.forMs !== undefined ? Math.max(this.clock.now, stageStart + limit) : this.clock.now;
         this.stage = 'delete';
-        this.stageStartedAt = this.clock.now;
-        this.queue.push(this.clock.now, 'kubectl delete', () => this.deleteAll());
+        this.stageStartedAt = at;
+        this.queue.push(at, 'kubectl delete', () => this.deleteAll());
       } else {
         this.stage = 'done';
       }
