@@ -247,7 +247,11 @@ export class Simulation {
   }
 
   private *deleteAll(): Steps<void> {
+    let first = true;
     for (const obj of this.applied.values()) {
+      // Between two requests kubectl waits for the answer: the controllers' reactions to the last one come first.
+      if (!first) yield { sleep: 0 };
+      first = false;
       const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {});
       this.kubectlOutput.push(out.printed);
     }

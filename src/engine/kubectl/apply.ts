@@ -155,7 +155,7 @@ export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Cre
   const deleteBody = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...(sent !== undefined ? { gracePeriodSeconds: sent } : {}), propagationPolicy });
   yield {
     phase: 'kubectl.validate', object: ref,
-    result: `kubectl sends DELETE ${path} with ${sent === undefined ? 'no grace period (the server uses the pod\'s own)' : `gracePeriodSeconds ${sent}`}`,
+    result: `kubectl sends DELETE ${path} with ${sent === undefined ? 'no grace period (the server decides)' : `gracePeriodSeconds ${sent}`}`,
     detail: { gracePeriod: grace, requested: options.gracePeriodSeconds ?? null, force: options.force === true, request: requestDetail({ verb: 'DELETE', path, accept: ACCEPT.json, body: deleteBody }, credentials) },
   };
   const outcome = yield* api.serve(
