@@ -106,7 +106,7 @@ const cases: Case[] = [
     ],
     check: (r) => {
       const mark = r.trace.find((e) => e.phase === 'apiserver.delete' && e.object === 'Pod/default/web')!;
-      assert.equal(mark.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:07Z, deletionGracePeriodSeconds 5');
+      assert.equal(mark.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:07Z, grace period 5s');
       assert.equal(r.trace.find((e) => e.phase === 'kubectl.validate' && /DELETE/.test(e.result))!.result, 'kubectl sends DELETE /api/v1/namespaces/default/pods/web with gracePeriodSeconds 5');
     },
   },
@@ -128,7 +128,7 @@ const cases: Case[] = [
     args: ['run', `${FIXTURES}/plain.yaml`, '--delete', '--grace-period=-1'], status: 0, outcome: 'Deleted', kubectl: `${created}\n${deleted}`,
     check: (r) => {
       assert.equal(r.trace.find((e) => e.phase === 'kubectl.validate' && /DELETE/.test(e.result))!.result, 'kubectl sends DELETE /api/v1/namespaces/default/pods/web with no grace period (the server decides)');
-      assert.equal(r.trace.find((e) => e.phase === 'apiserver.delete')!.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, deletionGracePeriodSeconds 30');
+      assert.equal(r.trace.find((e) => e.phase === 'apiserver.delete')!.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s');
     },
   },
   {
@@ -292,7 +292,7 @@ test('a kubelet down from the start: the node turns Unknown at 55 s, the pod is 
   // rest/delete.go BeforeDelete: a second delete with no shorter grace period leaves the pending deletion as it is.
   const deletes = report.trace.filter((e) => e.phase === 'apiserver.delete' && e.object === 'Pod/default/web').map(line);
   assert.deepEqual(deletes, [
-    '355 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:06:25Z, deletionGracePeriodSeconds 30',
+    '355 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:06:25Z, grace period 30s',
     '355 apiserver.delete already terminating (deletionTimestamp 2026-01-01T00:06:25Z, grace period 30s): a delete may only shorten it',
   ]);
 });
@@ -307,4 +307,18 @@ test('a delete while the kubelet is down is never confirmed: the pod stays Termi
   assert.ok(!report.trace.some((e) => /kubelet\.(preStop|terminate|cleanup)/.test(e.phase)));
   // taint_eviction.go addConditionAndDeletePod: a pod already being deleted is left alone (the event still comes first).
   assert.equal(report.trace.find((e) => e.phase === 'controllers.taintEviction')!.result, 'the pod is already being deleted: nothing to do');
+});
+
+test('a later delete with a shorter grace period moves the deletionTimestamp back by the difference', () => {
+  // rest/delete.go BeforeDelete: "only a shorter grace period may be provided by a user"; the new deletionTimestamp is
+  // the old one minus the old grace period plus the new: 00:06:25 - 30 s + 5 s.
+  const { status, report } = runJson('run', `${FIXTURES}/kubelet-down-from-start.yaml`, '--delete', '--grace-period=5');
+  assert.equal(report.outcome, 'Terminating');
+  assert.equal(status, 1);
+  const deletes = report.trace.filter((e) => e.phase === 'apiserver.delete' && e.object === 'Pod/default/web').map(line);
+  assert.deepEqual(deletes, [
+    '355 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:06:25Z, grace period 30s',
+    '355 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:06:00Z, grace period 5s (shortened)',
+  ]);
+  assert.equal(pod(report)!.metadata.deletionGracePeriodSeconds, 5);
 });

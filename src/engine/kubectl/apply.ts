@@ -146,6 +146,12 @@ export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Cre
   const version = apiVersion.split('/').pop()!;
   const ref = `${kind}/${namespace ? `${namespace}/` : ''}${name}`;
   const grace = kubectlGracePeriod(options.gracePeriodSeconds, options.force === true);
+  if (options.force && grace > 0) {
+    // delete.go Validate refuses the pair before any request is sent.
+    const printed = `error: ${FORCE_WITH_GRACE_ERROR}`;
+    yield { phase: 'kubectl.validate', object: ref, result: printed, detail: { gracePeriod: grace, force: true }, outcome: 'rejected' };
+    return { ok: false, printed, clientError: 'InvalidFlags' };
+  }
   const sent = grace >= 0 ? grace : undefined;
   const resourceWord = mapping.group ? `${kind.toLowerCase()}.${mapping.group}` : kind.toLowerCase();
   const path = requestPath(mapping, version, namespace, name);
