@@ -141,6 +141,8 @@ export class Simulation {
         const task = this.queue.pop();
         if (!task) continue;
         this.clock.now = Math.max(this.clock.now, task.at);
+        // A stopped kubelet does nothing more: its syncs, probes and kills are dropped where they stand.
+        if (this.kubeletDown(task.label)) continue;
         this.running = { gen: task.task(), label: task.label };
       }
       let r: IteratorResult<StepYield, void>;
@@ -289,6 +291,12 @@ export class Simulation {
   }
 
   private stageStartedAt = 0;
+
+  /** kubeletDown tells whether a task belongs to a kubelet the Behavior has stopped by now (labels `kubelet NODE: ...`). */
+  private kubeletDown(label: string): boolean {
+    const node = /^kubelet ([^:]+): /.exec(label)?.[1];
+    return node !== undefined && this.kubelets.get(node)?.down === true;
+  }
 
   /** kubeletsTerminating tells whether a kubelet still kills or cleans up a pod. */
   private kubeletsTerminating(): boolean {

@@ -54,7 +54,7 @@ export function watchNode(ctx: EngineContext, nodeName: string, onTainted: (node
   if (behavior?.kubelet !== 'down') return;
   const downAt = (behavior.downAfterSeconds ?? 0) * 1000;
   const heartbeat = lastHeartbeatAt(downAt);
-  ctx.schedule(downAt, `kubelet ${nodeName}: stops`, () => kubeletStops(ctx, nodeName, downAt, heartbeat));
+  ctx.schedule(downAt, `node ${nodeName}: the kubelet stops`, () => kubeletStops(ctx, nodeName, downAt, heartbeat));
   ctx.schedule(unknownAt(heartbeat), `node-lifecycle-controller: monitor ${nodeName}`, () => markUnknown(ctx, nodeName, heartbeat, onTainted));
 }
 
@@ -129,16 +129,4 @@ function* markPodsNotReady(ctx: EngineContext, nodeName: string): Steps<void> {
       result: `node ${nodeName} is not ready: the pod's Ready condition is now False (MarkPodsNotReady)`, detail: { node: nodeName },
     };
   }
-}
-
-/** nodeHasUnreachableNoExecute tells whether a node carries the unreachable NoExecute taint. */
-export function nodeHasUnreachableNoExecute(node: Node): boolean {
-  return (node.spec?.taints ?? []).some((t) => t.key === UNREACHABLE_TAINT_KEY && t.effect === 'NoExecute');
-}
-
-/** describeDown is the Behavior's kubelet stop of a node, for other components' notes. */
-export function describeDown(ctx: EngineContext, nodeName: string): string | undefined {
-  const b = ctx.behavior.nodes[nodeName];
-  if (b?.kubelet !== 'down') return undefined;
-  return b.downAfterSeconds ? `the kubelet of ${nodeName} stops after ${b.downAfterSeconds}s` : `the kubelet of ${nodeName} is down`;
 }
