@@ -154,6 +154,7 @@ const cases: Case[] = [
     check: (r) => {
       const p = pod(r)!;
       assert.deepEqual(p.metadata.finalizers, ['podlifecycle.debug/held']);
+      assert.equal(r.trace.find((e) => e.phase === 'apiserver.delete')!.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s; an outside controller (Behavior finalizers) holds finalizer podlifecycle.debug/held');
       assert.equal(p.metadata.deletionTimestamp, '2026-01-01T00:00:02Z');
       assert.equal(p.metadata.deletionGracePeriodSeconds, 0);
       assert.equal(p.status?.phase, 'Failed');

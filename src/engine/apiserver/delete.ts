@@ -140,7 +140,7 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   if (plan.action === 'mark' && plan.gracePeriodSeconds > 0) {
     yield {
       phase, object: ref, field: requested === null ? 'spec.terminationGracePeriodSeconds' : undefined,
-      result: `graceful deletion: deletionTimestamp ${obj.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s${plan.shortened ? ' (shortened)' : ''}`,
+      result: `graceful deletion: deletionTimestamp ${obj.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s${plan.shortened ? ' (shortened)' : ''}${held ? `; an outside controller (Behavior finalizers) holds finalizer ${HELD_FINALIZER}` : ''}`,
       detail: { deletionTimestamp: obj.metadata?.deletionTimestamp, deletionGracePeriodSeconds: plan.gracePeriodSeconds, requested, ...(held ? { finalizers: [HELD_FINALIZER] } : {}) },
     };
     return { ok: true, code: 200, object: obj };
