@@ -254,8 +254,17 @@ export class Simulation {
       // Between two requests kubectl waits for the answer: the controllers' reactions to the last one come first.
       if (!first) yield { sleep: 0 };
       first = false;
-      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {});
+      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {}, this.sources.get(refOf(obj))?.file ?? '');
       this.kubectlOutput.push(out.printed);
+      if (!out.ok && !this.rejection) {
+        // A refused delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
+        const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
+        const status = failed?.error.status;
+        this.rejection = {
+          phase: failed?.phase ?? 'kubectl.validate', code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown',
+          message: status?.message ?? out.printed, ...(obj.metadata?.name ? { object: `${obj.kind}/${obj.metadata.name}` } : {}),
+        };
+      }
     }
   }
 

@@ -323,3 +323,14 @@ test('a later delete with a shorter grace period moves the deletionTimestamp bac
   ]);
   assert.equal(pod(report)!.metadata.deletionGracePeriodSeconds, 5);
 });
+
+test('a delete the authorizer refuses is the run\'s rejection, printed as kubectl delete -f prints it', () => {
+  // delete.go deleteResource wraps the error with cmdutil.AddSourceToErr("deleting", info.Source, err).
+  const { status, report } = runJson('run', `${FIXTURES}/plain.yaml`, '--cluster', `${FIXTURES}/deny-delete-cluster.yaml`, '--delete');
+  assert.equal(report.outcome, 'Rejected');
+  assert.equal(status, 1);
+  const message = 'pods "web" is forbidden: User "kubernetes-admin" cannot delete resource "pods" in API group "" in the namespace "default": pods are deleted by the release pipeline';
+  assert.deepEqual(report.rejection, { phase: 'apiserver.authorize', code: 403, reason: 'Forbidden', message, object: 'Pod/web' });
+  assert.equal(report.kubectl, `${created}\nError from server (Forbidden): error when deleting "${FIXTURES}/plain.yaml": ${message}`);
+  assert.ok(pod(report) && !pod(report)!.metadata.deletionTimestamp);
+});

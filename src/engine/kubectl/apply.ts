@@ -131,13 +131,13 @@ function requestDetail(req: HttpRequest, credentials: Credentials): Record<strin
 }
 
 /**
- * deleteRequest runs `kubectl delete KIND NAME [--grace-period N] [--force]`: kubectl's Complete turns
+ * deleteRequest runs `kubectl delete -f FILE [--grace-period N] [--force]` for one object: kubectl's Complete turns
  * --grace-period=0 without --force into 1 and --force without a grace period into 0; Validate prints the warning
  * of an immediate deletion; only a grace period of 0 or more is sent (metav1.NewDeleteOptions); PrintObj writes
  * `pod "web" deleted from default namespace`, or `force deleted` for a grace period of 0. Discovery comes from
  * kubectl's disk cache, filled by the apply. See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go.
  */
-export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Credentials, options: DeleteOptions & { force?: boolean }): Steps<KubectlOutcome> {
+export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Credentials, options: DeleteOptions & { force?: boolean }, source = ''): Steps<KubectlOutcome> {
   const apiVersion = String(obj.apiVersion);
   const kind = String(obj.kind);
   const name = obj.metadata?.name ?? '';
@@ -168,7 +168,11 @@ export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Cre
     { verb: 'delete', method: 'DELETE', path, apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), name, credentials },
     ref, { ...(sent !== undefined ? { gracePeriodSeconds: sent } : {}), propagationPolicy },
   );
-  if (!outcome.ok) return { ok: false, printed: `${warning}${renderKubectlError(outcome.error)}`, error: outcome.error, outcome };
+  if (!outcome.ok) {
+    // delete.go deleteResource: cmdutil.AddSourceToErr("deleting", info.Source, err) for `kubectl delete -f FILE`.
+    const err = addSourceToError('deleting', source, outcome.error);
+    return { ok: false, printed: `${warning}${renderKubectlError(err)}`, error: err, outcome };
+  }
   // delete.go PrintObj: "force deleted" when the grace period is 0, then " from NS namespace" for a namespaced object.
   const operation = `${grace === 0 ? 'force deleted' : 'deleted'}${namespace ? ` from ${namespace} namespace` : ''}`;
   return { ok: true, printed: `${warning}${resourceWord} "${name}" ${operation}`, ...(outcome.object ? { object: outcome.object } : {}), outcome };
