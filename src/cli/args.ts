@@ -2,6 +2,7 @@
 // flag is a usage error (exit 2).
 import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
+import { FORCE_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
 
 /** Command is what the program was asked to do with the manifest. */
 export type Command = 'run' | 'explain';
@@ -91,6 +92,8 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
       args.delete.gracePeriodSeconds = Number(grace);
     }
     if (bools.has('--force')) args.delete.force = true;
+    // kubectl delete refuses this pair before sending anything. See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go (Validate).
+    if (args.delete.force && (args.delete.gracePeriodSeconds ?? -1) > 0) throw new UsageError(FORCE_WITH_GRACE_ERROR);
   }
   return args;
 }

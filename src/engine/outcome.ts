@@ -47,7 +47,8 @@ function desiredReplicas(store: Store, obj: KubeObject): number {
 /**
  * computeOutcome judges the workload: Rejected when a request was refused; after a delete, Deleted
  * once every applied object and pod is gone, else Terminating; otherwise Running when every replica
- * runs and is Ready, Succeeded when all completed, Failed when one failed, else Pending.
+ * runs and is Ready, Succeeded when all completed, Failed when one failed, Terminating when every pod is being
+ * deleted (a taint eviction no kubelet confirms), else Pending.
  */
 export function computeOutcome(store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, knownPodUids: ReadonlySet<string> = new Set()): Outcome {
   if (rejection) return 'Rejected';
@@ -68,5 +69,7 @@ export function computeOutcome(store: Store, applied: KubeObject[], rejection: R
   if (phases.includes('Failed')) return 'Failed';
   if (pods.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';
   if (pods.length === want && pods.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
+  // Pods deleted without a delete of ours (a taint eviction) that nothing confirms stay Terminating.
+  if (pods.length > 0 && pods.every((p) => p.metadata?.deletionTimestamp)) return 'Terminating';
   return 'Pending';
 }

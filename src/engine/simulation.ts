@@ -8,6 +8,8 @@ import type { SimulationInputs, SourceDocument } from './cluster/inputs';
 import { RESOURCES, Store, type StoreSnapshot } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { Controllers } from './controllers/manager';
+import { watchNode } from './controllers/node-lifecycle';
+import { TaintEviction } from './controllers/taint-eviction';
 import { apply, deleteRequest, type Credentials } from './kubectl/apply';
 import { DEFAULT_CREDENTIALS } from './apiserver/authn/x509';
 import { Kubelet } from './kubelet/kubelet';
@@ -82,15 +84,20 @@ export class Simulation {
     for (const node of this.store.list('Node')) this.kubelets.set(node.metadata?.name ?? '', new Kubelet(this.ctx, node as never));
     const scheduler = new KubeScheduler(this.ctx, inputs.cluster.config);
     const controllers = new Controllers(this.ctx, this.api);
+    const taintEviction = new TaintEviction(this.ctx, this.api);
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && this.pods().some((p) => p.metadata?.uid === obj.metadata?.uid)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
       }
       scheduler.onChange(type, obj, old);
       controllers.onChange(type, obj, old);
-      if (obj.kind === 'Pod' && type !== 'DELETED') {
+      if (obj.kind === 'Pod') {
         const nodeName = (obj as Pod).spec?.nodeName;
-        if (nodeName) this.kubelets.get(nodeName)?.onPodChange(obj as Pod);
+        const kubelet = nodeName ? this.kubelets.get(nodeName) : undefined;
+        if (type === 'DELETED') {
+          kubelet?.onPodRemoved(obj as Pod);
+          taintEviction.onPodDeleted(obj as Pod);
+        } else kubelet?.onPodChange(obj as Pod);
       }
     });
     this.credentials = credentialsOf(inputs);
@@ -101,6 +108,8 @@ export class Simulation {
       if (meta?.name) this.sources.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
     }
     this.queue.push(0, 'kubectl apply', () => this.applyAll());
+    // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
+    for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => taintEviction.onNodeTainted(node));
   }
 
   /** now is the current virtual time in seconds. */
@@ -132,6 +141,8 @@ export class Simulation {
         const task = this.queue.pop();
         if (!task) continue;
         this.clock.now = Math.max(this.clock.now, task.at);
+        // A stopped kubelet does nothing more: its syncs, probes and kills are dropped where they stand.
+        if (this.kubeletDown(task.label)) continue;
         this.running = { gen: task.task(), label: task.label };
       }
       let r: IteratorResult<StepYield, void>;
@@ -238,16 +249,30 @@ export class Simulation {
   }
 
   private *deleteAll(): Steps<void> {
+    let first = true;
     for (const obj of this.applied.values()) {
-      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {});
+      // Between two requests kubectl waits for the answer: the controllers' reactions to the last one come first.
+      if (!first) yield { sleep: 0 };
+      first = false;
+      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {}, this.sources.get(refOf(obj))?.file ?? '');
       this.kubectlOutput.push(out.printed);
+      if (!out.ok && !this.rejection) {
+        // A refused delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
+        const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
+        const status = failed?.error.status;
+        this.rejection = {
+          phase: failed?.phase ?? 'kubectl.validate', code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown',
+          message: status?.message ?? out.printed, ...(obj.metadata?.name ? { object: `${obj.kind}/${obj.metadata.name}` } : {}),
+        };
+      }
     }
   }
 
   /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
   private advanceStage(): void {
     const next = this.queue.peek();
-    const limit = this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS;
+    // --for bounds the create stage; the deletion runs to its end (at most maxMs).
+    const limit = this.stage === 'create' ? this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS : this.options.maxMs ?? DEFAULT_MAX_MS;
     const stageStart = this.stageStartedAt;
     const timeUp = next !== undefined && next.at - stageStart > limit;
     const idle = next === undefined;
@@ -257,9 +282,11 @@ export class Simulation {
       const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
+        // With --for the delete comes once that much virtual time has passed.
+        const at = this.options.forMs !== undefined ? Math.max(this.clock.now, stageStart + limit) : this.clock.now;
         this.stage = 'delete';
-        this.stageStartedAt = this.clock.now;
-        this.queue.push(this.clock.now, 'kubectl delete', () => this.deleteAll());
+        this.stageStartedAt = at;
+        this.queue.push(at, 'kubectl delete', () => this.deleteAll());
       } else {
         this.stage = 'done';
       }
@@ -267,11 +294,23 @@ export class Simulation {
     }
     if (this.stage === 'delete') {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, this.workloadPodUids) === 'Deleted';
-      if ((gone && !this.deletePending()) || idle || timeUp) this.stage = 'done';
+      // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
+      if ((gone && !this.deletePending() && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
     }
   }
 
   private stageStartedAt = 0;
+
+  /** kubeletDown tells whether a task belongs to a kubelet the Behavior has stopped by now (labels `kubelet NODE: ...`). */
+  private kubeletDown(label: string): boolean {
+    const node = /^kubelet ([^:]+): /.exec(label)?.[1];
+    return node !== undefined && this.kubelets.get(node)?.down === true;
+  }
+
+  /** kubeletsTerminating tells whether a kubelet still kills or cleans up a pod. */
+  private kubeletsTerminating(): boolean {
+    return [...this.kubelets.values()].some((k) => !k.down && [...k.pods.values()].some((p) => p.terminating));
+  }
 
   private deletePending(): boolean {
     return this.queue.peek()?.label === 'kubectl delete';
@@ -293,7 +332,13 @@ export class Simulation {
       const b = this.inputs.behavior.containers[`${name}/${c.name}`] ?? this.inputs.behavior.containers[c.name];
       const terminated = pod.status?.containerStatuses?.find((s) => s.name === c.name)?.state?.terminated;
       return !terminated && (b?.exitAfterSeconds !== undefined || b?.livenessFailsAfterSeconds !== undefined);
-    });
+    }) || this.nodeGoesDown(pod);
+  }
+
+  /** nodeGoesDown: without --delete, the Behavior stops the kubelet of the pod's node and the pod was not yet evicted for it. */
+  private nodeGoesDown(pod: Pod): boolean {
+    const node = pod.spec?.nodeName;
+    return !this.options.delete && node !== undefined && this.inputs.behavior.nodes[node]?.kubelet === 'down' && !pod.metadata?.deletionTimestamp;
   }
 }
 

@@ -1,7 +1,10 @@
 // The delete handler: graceful deletion for pods, finalizers, and immediate removal otherwise.
-// See staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete) and pkg/registry/core/pod/strategy.go.
+// See staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete), pkg/registry/core/pod/strategy.go
+// (CheckGracefulDelete) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
+// updateForGracefulDeletionAndFinalizers, markAsDeleting).
 import type { KubeObject, Pod } from '../api/types';
 import type { EngineContext } from '../context';
+import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
 import { type ApiRequest, notFound } from './request';
 import type { ApiOutcome } from './server';
@@ -10,23 +13,74 @@ import type { ApiOutcome } from './server';
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  /** preconditionUid is preconditions.uid: the delete fails with a Conflict when the stored object has another uid. */
+  preconditionUid?: string;
 }
 
 /** DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS is a pod's grace period when its spec gives none (v1.DefaultTerminationGracePeriodSeconds). */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 
 /**
- * podGracePeriod is the grace period a pod delete gets, as the pod strategy's CheckGracefulDelete
- * decides: the request's, else the spec's; 0 for a pod never scheduled or already terminal.
+ * HELD_FINALIZER stands for the finalizer of a controller outside the simulated cluster that never lets go of
+ * an object the Behavior lists under `finalizers`; it is written on the object when its deletion begins.
+ */
+export const HELD_FINALIZER = 'podlifecycle.debug/held';
+
+/**
+ * podGracePeriod is the grace period a first delete of a pod gets. BeforeDelete turns a negative request into 1;
+ * CheckGracefulDelete takes the request, else the spec's terminationGracePeriodSeconds, and 0 for a pod never
+ * scheduled or already terminal.
  */
 export function podGracePeriod(pod: Pod, requested: number | undefined): number {
-  let period = requested ?? pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
+  // rest/delete.go BeforeDelete: "Negative values will be treated as the value `1s` on the delete path."
+  const asked = requested !== undefined && requested < 0 ? 1 : requested;
+  // pod/strategy.go CheckGracefulDelete.
+  let period = asked ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
   if (!pod.spec?.nodeName) period = 0;
   if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') period = 0;
+  if (period < 0) period = 1;
   return period;
 }
 
-/** deleteObject serves a delete request whose user is authenticated and authorized. */
+/** DeletePlan is what BeforeDelete decided for one delete request. */
+export interface DeletePlan {
+  /** action: mark (graceful: write deletionTimestamp and the grace period), pending (already deleting, a longer or no grace asked), now (no graceful deletion). */
+  action: 'mark' | 'pending' | 'now';
+  gracePeriodSeconds: number;
+  /** deletionTimestamp (virtual ms) written by a mark. */
+  deletionAt?: Millis;
+  /** shortened is set when a later delete shortened a pending grace period. */
+  shortened?: boolean;
+}
+
+/**
+ * planDelete runs BeforeDelete for a pod (the only graceful kind here). A pod already being deleted may only get a
+ * shorter grace period: its deletionTimestamp moves back by the difference. See rest/delete.go (BeforeDelete).
+ */
+export function planDelete(ctx: EngineContext, obj: KubeObject, requested: number | undefined): DeletePlan {
+  if (obj.kind !== 'Pod') return { action: 'now', gracePeriodSeconds: 0 };
+  const meta = obj.metadata ?? {};
+  const asked = requested !== undefined && requested < 0 ? 1 : requested;
+  if (meta.deletionTimestamp) {
+    const existing = meta.deletionGracePeriodSeconds;
+    // "the object was gracefully deleted previously but deletionGracePeriodSeconds was not set, so we force deletion immediately"
+    if (existing === undefined || existing === null || existing === 0) return { action: 'now', gracePeriodSeconds: 0 };
+    if (asked === undefined || asked >= existing) return { action: 'pending', gracePeriodSeconds: existing };
+    const at = Date.parse(meta.deletionTimestamp) - ctx.clock.epoch.getTime() - existing * 1000 + asked * 1000;
+    return { action: 'mark', gracePeriodSeconds: asked, deletionAt: at, shortened: true };
+  }
+  const grace = podGracePeriod(obj as Pod, asked);
+  return { action: 'mark', gracePeriodSeconds: grace, deletionAt: ctx.clock.now + grace * 1000 };
+}
+
+/** heldByBehavior tells whether the Behavior says an outside controller keeps a finalizer on this object. */
+function heldByBehavior(ctx: EngineContext, obj: KubeObject): boolean {
+  const ns = obj.metadata?.namespace;
+  const ref = ns ? `${obj.kind}/${ns}/${obj.metadata?.name}` : `${obj.kind}/${obj.metadata?.name}`;
+  return ctx.behavior.finalizers.includes(ref) || (ns !== undefined && ctx.behavior.finalizers.includes(`${obj.kind}/${obj.metadata?.name}`));
+}
+
+/** deleteObject serves a delete request whose user is authenticated and authorized (phase apiserver.delete). */
 export function* deleteObject(ctx: EngineContext, req: ApiRequest, ref: string, options: DeleteOptions): Steps<ApiOutcome> {
   const current = ctx.store.get(req.kind, req.namespace, req.name ?? '');
   if (!current) {
@@ -34,49 +88,103 @@ export function* deleteObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     yield { phase: 'apiserver.delete', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
     return { ok: false, error, phase: 'apiserver.delete' };
   }
-  if (req.kind === 'Pod') {
-    const pod = current as Pod;
-    const grace = podGracePeriod(pod, options.gracePeriodSeconds);
-    const existing = pod.metadata?.deletionGracePeriodSeconds;
-    // A second delete may only shorten the grace period. See rest/delete.go (BeforeDelete).
-    if (pod.metadata?.deletionTimestamp && existing !== undefined && grace >= existing) {
-      yield { phase: 'apiserver.delete', object: ref, field: 'metadata.deletionTimestamp', result: `already terminating with a grace period of ${existing}s`, detail: { gracePeriodSeconds: existing } };
-      return { ok: true, code: 200, object: current };
-    }
-    if (grace > 0) {
-      const updated = ctx.store.update<Pod & KubeObject>('Pod', req.namespace, req.name ?? '', (p) => {
-        p.metadata = { ...p.metadata, deletionTimestamp: ctx.clock.timestamp(ctx.clock.now + grace * 1000), deletionGracePeriodSeconds: grace };
-      })!;
-      yield {
-        phase: 'apiserver.delete', object: ref, field: 'spec.terminationGracePeriodSeconds',
-        result: `graceful deletion: deletionTimestamp ${updated.metadata?.deletionTimestamp}, grace period ${grace}s`,
-        detail: { deletionTimestamp: updated.metadata?.deletionTimestamp, deletionGracePeriodSeconds: grace, requested: options.gracePeriodSeconds ?? null },
-      };
-      return { ok: true, code: 200, object: updated };
-    }
-  }
-  return yield* finalizeDelete(ctx, req.kind, req.namespace, req.name ?? '', ref, options.propagationPolicy ?? 'Background');
+  return yield* applyDelete(ctx, current, ref, options, 'apiserver.delete');
 }
 
 /**
- * finalizeDelete removes an object whose grace period is over, unless finalizers hold it: then it
- * only gets its deletionTimestamp and stays until they are removed. Phase apiserver.finalize.
+ * deletePodAsKubelet is the status manager's delete of a pod whose containers stopped and whose volumes are gone:
+ * grace period 0 with the pod's uid as precondition (phase apiserver.finalize). See
+ * pkg/kubelet/status/status_manager.go (syncPod, canBeDeleted).
  */
+export function* deletePodAsKubelet(ctx: EngineContext, pod: Pod, ref: string): Steps<ApiOutcome> {
+  const meta = pod.metadata ?? {};
+  const current = ctx.store.get('Pod', meta.namespace, meta.name ?? '');
+  if (!current || current.metadata?.uid !== meta.uid) {
+    yield { phase: 'apiserver.finalize', object: ref, result: 'the pod is already gone from the API server: nothing left to delete', detail: {} };
+    return { ok: true, code: 200, gone: true };
+  }
+  return yield* applyDelete(ctx, current, ref, { gracePeriodSeconds: 0, preconditionUid: meta.uid ?? '' }, 'apiserver.finalize');
+}
+
+/**
+ * applyDelete is store.Delete after BeforeDelete: a graceful mark is written; with a grace period left the object
+ * stays; at 0 it is removed, unless finalizers hold it (then it keeps deletionTimestamp and a grace period of 0).
+ */
+function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, options: DeleteOptions, phase: 'apiserver.delete' | 'apiserver.finalize'): Steps<ApiOutcome> {
+  const kind = String(current.kind);
+  const ns = current.metadata?.namespace;
+  const name = current.metadata?.name ?? '';
+  const propagation = options.propagationPolicy ?? 'Background';
+  const plan = planDelete(ctx, current, options.gracePeriodSeconds);
+  const requested = options.gracePeriodSeconds ?? null;
+  if (plan.action === 'pending') {
+    // store.go: errAlreadyDeleting, the object is returned unchanged.
+    yield {
+      phase, object: ref, field: 'metadata.deletionTimestamp',
+      result: `already terminating (deletionTimestamp ${current.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s): a delete may only shorten it`,
+      detail: { deletionGracePeriodSeconds: plan.gracePeriodSeconds, requested },
+    };
+    return { ok: true, code: 200, object: current };
+  }
+  const held = heldByBehavior(ctx, current) && (current.metadata?.finalizers ?? []).length === 0;
+  let obj = current;
+  if (plan.action === 'mark' || held) {
+    obj = ctx.store.update<KubeObject>(kind, ns, name, (o) => {
+      o.metadata = {
+        ...o.metadata,
+        ...(plan.action === 'mark' ? { deletionTimestamp: ctx.clock.timestamp(plan.deletionAt), deletionGracePeriodSeconds: plan.gracePeriodSeconds } : {}),
+        ...(held ? { finalizers: [HELD_FINALIZER] } : {}),
+      };
+    }) ?? current;
+  }
+  if (plan.action === 'mark' && plan.gracePeriodSeconds > 0) {
+    yield {
+      phase, object: ref, field: requested === null ? 'spec.terminationGracePeriodSeconds' : undefined,
+      result: `graceful deletion: deletionTimestamp ${obj.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s${plan.shortened ? ' (shortened)' : ''}${held ? `; an outside controller (Behavior finalizers) holds finalizer ${HELD_FINALIZER}` : ''}`,
+      detail: { deletionTimestamp: obj.metadata?.deletionTimestamp, deletionGracePeriodSeconds: plan.gracePeriodSeconds, requested, ...(held ? { finalizers: [HELD_FINALIZER] } : {}) },
+    };
+    return { ok: true, code: 200, object: obj };
+  }
+  if (phase === 'apiserver.delete') {
+    yield {
+      phase, object: ref, field: plan.action === 'mark' ? 'metadata.deletionTimestamp' : undefined,
+      result: plan.action === 'mark' ? `deletion with a grace period of 0: deletionTimestamp ${obj.metadata?.deletionTimestamp}, removed at once unless finalizers hold it` : `${kind} has no graceful deletion: removed at once unless finalizers hold it`,
+      detail: { deletionGracePeriodSeconds: 0, requested, ...(plan.action === 'mark' ? { deletionTimestamp: obj.metadata?.deletionTimestamp } : {}) },
+    };
+  }
+  return yield* removeUnlessFinalized(ctx, obj, ref, propagation);
+}
+
+/**
+ * removeUnlessFinalized removes the object from storage, unless finalizers hold it: then it keeps (or gets)
+ * its deletionTimestamp with deletionGracePeriodSeconds 0 and stays until they are removed (phase apiserver.finalize).
+ * See store.go (markAsDeleting, "If there are pending finalizers, we never delete the object immediately").
+ */
+function* removeUnlessFinalized(ctx: EngineContext, current: KubeObject, ref: string, propagation: string): Steps<ApiOutcome> {
+  const kind = String(current.kind);
+  const ns = current.metadata?.namespace;
+  const name = current.metadata?.name ?? '';
+  const finalizers = current.metadata?.finalizers ?? [];
+  if (finalizers.length > 0) {
+    const updated = ctx.store.update(kind, ns, name, (o) => {
+      o.metadata = { ...o.metadata, deletionTimestamp: o.metadata?.deletionTimestamp ?? ctx.clock.timestamp(), deletionGracePeriodSeconds: 0 };
+    }) ?? current;
+    const held = finalizers.includes(HELD_FINALIZER);
+    yield {
+      phase: 'apiserver.finalize', object: ref, field: held ? undefined : 'metadata.finalizers',
+      result: `kept: finalizers [${finalizers.join(' ')}] must be removed before the object goes; it stays with deletionTimestamp ${updated.metadata?.deletionTimestamp} and deletionGracePeriodSeconds 0${held ? ' (the Behavior holds this object\'s finalizer)' : ''}`,
+      detail: { finalizers, deletionTimestamp: updated.metadata?.deletionTimestamp, deletionGracePeriodSeconds: 0 }, outcome: 'waiting',
+    };
+    return { ok: true, code: 200, object: updated };
+  }
+  ctx.store.remove(kind, ns, name);
+  yield { phase: 'apiserver.finalize', object: ref, result: `removed ${kind} "${name}" from storage (propagation ${propagation})`, detail: { propagationPolicy: propagation } };
+  return { ok: true, code: 200, object: current, gone: true };
+}
+
+/** finalizeDelete removes an object now (grace period 0), unless finalizers hold it. Phase apiserver.finalize. */
 export function* finalizeDelete(ctx: EngineContext, kind: string, namespace: string | undefined, name: string, ref: string, propagation: string): Steps<ApiOutcome> {
   const current = ctx.store.get(kind, namespace, name);
   if (!current) return { ok: true, code: 200, gone: true };
-  const finalizers = current.metadata?.finalizers ?? [];
-  if (finalizers.length > 0) {
-    const updated = ctx.store.update(kind, namespace, name, (o) => {
-      o.metadata = { ...o.metadata, deletionTimestamp: o.metadata?.deletionTimestamp ?? ctx.clock.timestamp(), deletionGracePeriodSeconds: 0 };
-    });
-    yield {
-      phase: 'apiserver.finalize', object: ref, field: 'metadata.finalizers',
-      result: `kept: finalizers ${finalizers.join(', ')} must be removed before the object goes`, detail: { finalizers }, outcome: 'waiting',
-    };
-    return { ok: true, code: 200, ...(updated ? { object: updated } : {}) };
-  }
-  ctx.store.remove(kind, namespace, name);
-  yield { phase: 'apiserver.finalize', object: ref, result: `removed ${kind} "${name}" from storage (propagation ${propagation})`, detail: { propagationPolicy: propagation } };
-  return { ok: true, code: 200, object: current, gone: true };
+  return yield* applyDelete(ctx, current, ref, { gracePeriodSeconds: 0, propagationPolicy: propagation as DeleteOptions['propagationPolicy'] }, 'apiserver.finalize');
 }

@@ -58,6 +58,8 @@ export interface ContainerBehavior {
   postStartSeconds?: number;
   postStartFails?: boolean;
   preStopSeconds?: number;
+  /** preStopFails makes the preStop hook (exec or httpGet) fail when it ends. */
+  preStopFails?: boolean;
   sigtermSeconds?: SecondsOrNever;
 }
 
@@ -81,7 +83,8 @@ export interface Behavior {
   images: Record<string, ImageBehavior>;
   /** containers by container name, or `POD/CONTAINER`. */
   containers: Record<string, ContainerBehavior>;
-  nodes: Record<string, { kubelet?: 'up' | 'down' }>;
+  /** nodes by name: `kubelet: down` stops the node's kubelet, from the start or after downAfterSeconds. */
+  nodes: Record<string, { kubelet?: 'up' | 'down'; downAfterSeconds?: number }>;
   volumes: Record<string, { unmountSeconds?: SecondsOrNever }>;
   /** finalizers lists `Kind/namespace/name` objects whose finalizers are never removed. */
   finalizers: string[];

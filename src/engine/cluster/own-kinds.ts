@@ -16,7 +16,7 @@ const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
 const CONTAINER_FIELDS = [
   'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds',
-  'postStartSeconds', 'postStartFails', 'preStopSeconds', 'sigtermSeconds',
+  'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds',
 ];
 const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission'];
 /** Why: the modes of pkg/kubeapiserver/authorizer/modes (AuthorizationModeChoices). */
@@ -101,8 +101,11 @@ function readBehavior(c: Checker): Behavior {
   return {
     images: c.named('images', doc['images'], IMAGE_FIELDS, (path, e) => readImage(c, path, e)) ?? {},
     containers: c.named('containers', doc['containers'], CONTAINER_FIELDS, (path, e) => readContainer(c, path, e)) ?? {},
-    nodes: c.named('nodes', doc['nodes'], ['kubelet'], (path, e) => {
-      return compact({ kubelet: c.oneOf(appendFieldPath(path, 'kubelet'), e['kubelet'], ['up', 'down'] as const) });
+    nodes: c.named('nodes', doc['nodes'], ['kubelet', 'downAfterSeconds'], (path, e) => {
+      return compact({
+        kubelet: c.oneOf(appendFieldPath(path, 'kubelet'), e['kubelet'], ['up', 'down'] as const),
+        downAfterSeconds: c.seconds(appendFieldPath(path, 'downAfterSeconds'), e['downAfterSeconds']),
+      });
     }) ?? {},
     volumes: c.named('volumes', doc['volumes'], ['unmountSeconds'], (path, e) => {
       return compact({ unmountSeconds: c.secondsOrNever(appendFieldPath(path, 'unmountSeconds'), e['unmountSeconds']) });
@@ -170,6 +173,7 @@ function readContainer(c: Checker, path: string, e: Fields): ContainerBehavior {
     postStartSeconds: c.seconds(at('postStartSeconds'), e['postStartSeconds']),
     postStartFails: c.boolean(at('postStartFails'), e['postStartFails']),
     preStopSeconds: c.seconds(at('preStopSeconds'), e['preStopSeconds']),
+    preStopFails: c.boolean(at('preStopFails'), e['preStopFails']),
     sigtermSeconds: c.secondsOrNever(at('sigtermSeconds'), e['sigtermSeconds']),
   });
 }

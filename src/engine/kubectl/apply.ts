@@ -131,11 +131,13 @@ function requestDetail(req: HttpRequest, credentials: Credentials): Record<strin
 }
 
 /**
- * deleteRequest runs `kubectl delete KIND NAME [--grace-period N] [--force]`; kubectl prints
- * `pod "web" deleted from default namespace`. Discovery comes from kubectl's disk cache, filled by the apply.
- * See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go.
+ * deleteRequest runs `kubectl delete -f FILE [--grace-period N] [--force]` for one object: kubectl's Complete turns
+ * --grace-period=0 without --force into 1 and --force without a grace period into 0; Validate prints the warning
+ * of an immediate deletion; only a grace period of 0 or more is sent (metav1.NewDeleteOptions); PrintObj writes
+ * `pod "web" deleted from default namespace`, or `force deleted` for a grace period of 0. Discovery comes from
+ * kubectl's disk cache, filled by the apply. See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go.
  */
-export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Credentials, options: DeleteOptions & { force?: boolean }): Steps<KubectlOutcome> {
+export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Credentials, options: DeleteOptions & { force?: boolean }, source = ''): Steps<KubectlOutcome> {
   const apiVersion = String(obj.apiVersion);
   const kind = String(obj.kind);
   const name = obj.metadata?.name ?? '';
@@ -143,22 +145,52 @@ export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Cre
   const mapping = mappingFor(apiVersion, kind)!;
   const version = apiVersion.split('/').pop()!;
   const ref = `${kind}/${namespace ? `${namespace}/` : ''}${name}`;
-  // --force with --grace-period=0 sends a grace period of 0; --grace-period=0 alone means 1 s. See delete_flags.go / delete.go.
-  let grace = options.gracePeriodSeconds;
-  if (grace === 0 && !options.force) grace = 1;
-  if (options.force && (grace === undefined || grace < 0)) grace = 0;
+  const grace = kubectlGracePeriod(options.gracePeriodSeconds, options.force === true);
+  if (options.force && grace > 0) {
+    // delete.go Validate refuses the pair before any request is sent.
+    const printed = `error: ${FORCE_WITH_GRACE_ERROR}`;
+    yield { phase: 'kubectl.validate', object: ref, result: printed, detail: { gracePeriod: grace, force: true }, outcome: 'rejected' };
+    return { ok: false, printed, clientError: 'InvalidFlags' };
+  }
+  const sent = grace >= 0 ? grace : undefined;
   const resourceWord = mapping.group ? `${kind.toLowerCase()}.${mapping.group}` : kind.toLowerCase();
   const path = requestPath(mapping, version, namespace, name);
   const propagationPolicy = options.propagationPolicy ?? 'Background';
-  const deleteBody = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}), propagationPolicy });
-  yield { phase: 'kubectl.validate', object: ref, result: `kubectl sends DELETE ${path}`, detail: { request: requestDetail({ verb: 'DELETE', path, accept: ACCEPT.json, body: deleteBody }, credentials) } };
+  // delete.go Validate: "case o.GracePeriod == 0 && o.ForceDeletion", printed by the warning printer before any request.
+  const warning = grace === 0 && options.force ? `Warning: ${IMMEDIATE_DELETION_WARNING}\n` : '';
+  const deleteBody = JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...(sent !== undefined ? { gracePeriodSeconds: sent } : {}), propagationPolicy });
+  yield {
+    phase: 'kubectl.validate', object: ref,
+    result: `kubectl sends DELETE ${path} with ${sent === undefined ? 'no grace period (the server decides)' : `gracePeriodSeconds ${sent}`}`,
+    detail: { gracePeriod: grace, requested: options.gracePeriodSeconds ?? null, force: options.force === true, request: requestDetail({ verb: 'DELETE', path, accept: ACCEPT.json, body: deleteBody }, credentials) },
+  };
   const outcome = yield* api.serve(
     { verb: 'delete', method: 'DELETE', path, apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), name, credentials },
-    ref, { ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}), propagationPolicy },
+    ref, { ...(sent !== undefined ? { gracePeriodSeconds: sent } : {}), propagationPolicy },
   );
-  if (!outcome.ok) return { ok: false, printed: renderKubectlError(outcome.error), error: outcome.error, outcome };
-  const warning = options.force ? 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n' : '';
-  // See delete.go (PrintObj): `pod "web" deleted from default namespace`; a grace period of 0 prints "force deleted".
+  if (!outcome.ok) {
+    // delete.go deleteResource: cmdutil.AddSourceToErr("deleting", info.Source, err) for `kubectl delete -f FILE`.
+    const err = addSourceToError('deleting', source, outcome.error);
+    return { ok: false, printed: `${warning}${renderKubectlError(err)}`, error: err, outcome };
+  }
+  // delete.go PrintObj: "force deleted" when the grace period is 0, then " from NS namespace" for a namespaced object.
   const operation = `${grace === 0 ? 'force deleted' : 'deleted'}${namespace ? ` from ${namespace} namespace` : ''}`;
   return { ok: true, printed: `${warning}${resourceWord} "${name}" ${operation}`, ...(outcome.object ? { object: outcome.object } : {}), outcome };
+}
+
+/** IMMEDIATE_DELETION_WARNING is what kubectl delete warns with a grace period of 0 and --force. See delete.go (Validate). */
+export const IMMEDIATE_DELETION_WARNING = 'Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.';
+
+/** FORCE_WITH_GRACE_ERROR is kubectl delete's refusal of --force with a positive --grace-period. See delete.go (Validate). */
+export const FORCE_WITH_GRACE_ERROR = '--force and --grace-period greater than 0 cannot be specified together';
+
+/**
+ * kubectlGracePeriod is kubectl delete's grace period after Complete: -1 (not sent) by default, --grace-period=0
+ * without --force becomes 1 ("prevent accidental data loss"), and --force with no grace period becomes 0.
+ */
+export function kubectlGracePeriod(flag: number | undefined, force: boolean): number {
+  let grace = flag ?? -1;
+  if (grace === 0 && !force) grace = 1;
+  if (force && grace < 0) grace = 0;
+  return grace;
 }

@@ -31,9 +31,10 @@ export class Kubelet {
     return this.node.metadata?.name ?? '';
   }
 
-  /** down tells whether the Behavior stopped this node's kubelet. */
+  /** down tells whether the Behavior stopped this node's kubelet (from the start, or after downAfterSeconds). */
   get down(): boolean {
-    return this.ctx.behavior.nodes[this.name]?.kubelet === 'down';
+    const node = this.ctx.behavior.nodes[this.name];
+    return node?.kubelet === 'down' && this.ctx.clock.now >= (node.downAfterSeconds ?? 0) * 1000;
   }
 
   /** onPodChange reacts to a watch event of a pod bound to this node. */
@@ -48,10 +49,22 @@ export class Kubelet {
       return;
     }
     known.pod = pod;
-    if (pod.metadata?.deletionTimestamp && !known.terminating) {
-      known.terminating = true;
-      this.ctx.schedule(0, `kubelet ${this.name}: kill ${known.ref}`, () => killPod(this.ctx, this, known));
-    }
+    if (pod.metadata?.deletionTimestamp && !known.terminating) this.terminate(known);
+  }
+
+  /**
+   * onPodRemoved reacts to a pod gone from the API server before the kubelet saw its deletion: the pod worker
+   * still kills its containers (HandlePodRemoves, SyncPodKill). See pkg/kubelet/kubelet.go and pod_workers.go.
+   */
+  onPodRemoved(pod: Pod): void {
+    if (this.down) return;
+    const known = this.pods.get(pod.metadata?.uid ?? '');
+    if (known && !known.terminating) this.terminate(known);
+  }
+
+  private terminate(known: PodRuntimeState): void {
+    known.terminating = true;
+    this.ctx.schedule(0, `kubelet ${this.name}: kill ${known.ref}`, () => killPod(this.ctx, this, known));
   }
 
   /** admit runs the kubelet's admission of a pod (phase kubelet.admit). */
@@ -72,11 +85,14 @@ export class Kubelet {
 
   /** event records a kubelet event on the pod. */
   event(state: PodRuntimeState, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (this.down) return;
     this.ctx.recorder.event({ type, reason, object: state.ref, source: KUBELET_SOURCE, host: this.name, message });
   }
 
   /** writeStatus sends the pod's status to the API server (phase kubelet.status). */
   *writeStatus(state: PodRuntimeState, why: string, terminal = false): Steps<void> {
+    // A stopped kubelet posts nothing more.
+    if (this.down) return;
     refreshReadiness(state, this.ctx.clock.now, terminal);
     const meta = state.pod.metadata ?? {};
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');

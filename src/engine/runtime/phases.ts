@@ -37,6 +37,8 @@ export const PHASES = [
   { name: 'kubelet.probes', component: 'kubelet', stage: 'create', summary: 'the startup, readiness and liveness probes run' },
   { name: 'kubelet.status', component: 'kubelet', stage: 'both', summary: 'the kubelet reports the pod status' },
   { name: 'controllers.endpoints', component: 'kube-controller-manager', stage: 'both', summary: 'the endpoints of the Services that select the pod are updated' },
+  { name: 'controllers.nodeLifecycle', component: 'kube-controller-manager', stage: 'both', summary: 'a node that stopped sending heartbeats turns Unknown, its pods lose Ready and it is tainted unreachable' },
+  { name: 'controllers.taintEviction', component: 'kube-controller-manager', stage: 'both', summary: 'pods that do not tolerate (or no longer tolerate) a NoExecute taint are deleted' },
   { name: 'apiserver.delete', component: 'kube-apiserver', stage: 'delete', summary: 'the delete request marks the pod with its deletion time and grace period' },
   { name: 'kubelet.preStop', component: 'kubelet', stage: 'delete', summary: 'the preStop hooks run inside the grace period' },
   { name: 'kubelet.terminate', component: 'kubelet', stage: 'delete', summary: 'SIGTERM, the grace period and SIGKILL' },
