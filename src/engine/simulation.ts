@@ -289,6 +289,8 @@ export class Simulation {
         this.queue.push(at, 'kubectl delete', () => this.deleteAll());
       } else {
         this.stage = 'done';
+        // The run lasted as long as it was given: --for, or the limit it ran into.
+        if (timeUp || this.options.forMs !== undefined) this.clock.now = Math.max(this.clock.now, stageStart + limit);
       }
       return;
     }
@@ -296,6 +298,7 @@ export class Simulation {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, this.workloadPodUids) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
       if ((gone && !this.deletePending() && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
+      if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }
 

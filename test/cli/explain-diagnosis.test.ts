@@ -107,17 +107,17 @@ test('A slow readiness probe stopped by --for: not Ready yet, with the probe and
   assert.match(d.summary, /not Ready at 30s \(Ready False: ContainersNotReady: containers with unready status: \[app\]\)$/);
 });
 
-test('--delete of a container that ignores SIGTERM, stopped by --for mid-grace: SIGKILL at the grace period\'s end, exit 137', () => {
-  const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/ignores-sigterm.behavior.yaml`, '--delete', '--grace-period', '120', '--for', '60s');
+test('--delete of a container that ignores SIGTERM with an hour\'s grace: still Terminating when the run\'s 10 minutes end, SIGKILL due at the grace period\'s end, exit 137', () => {
+  const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/ignores-sigterm.behavior.yaml`, '--delete', '--grace-period', '3600');
   assert.equal(status, 1);
   assert.deepEqual([report.outcome, d.question], ['Terminating', 'terminating']);
   assert.deepEqual(kinds(d), ['SigtermIgnored']);
   const c = d.causes[0]!;
-  assert.equal(c.title, 'app got SIGTERM at 2s and is still running at 1m2s: it does not exit on SIGTERM');
-  assert.equal(c.detail, 'the kubelet sends SIGKILL when the grace period of 120s runs out, at about 2m2s (1m0s from now); the container then ends with exit code 137 (128 + SIGKILL 9)');
+  assert.equal(c.title, 'app got SIGTERM at 2s and is still running at 10m2s: it does not exit on SIGTERM');
+  assert.equal(c.detail, 'the kubelet sends SIGKILL when the grace period of 3600s runs out, at about 1h0m2s (50m0s from now); the container then ends with exit code 137 (128 + SIGKILL 9)');
   assert.ok(c.evidence.some((e) => e.ref === 'kubelet.terminate' && e.at === 2));
   assert.ok(c.evidence.some((e) => e.ref === 'Normal Killing' && e.text === 'Stopping container app'));
-  assert.match(d.summary, /^deleted at 2s with a grace period of 120s \(metadata\.deletionTimestamp 2026-01-01T00:02:02Z\); still Terminating at 1m2s$/);
+  assert.match(d.summary, /^deleted at 2s with a grace period of 3600s \(metadata\.deletionTimestamp 2026-01-01T01:00:02Z\); still Terminating at 10m2s$/);
 });
 
 test('--delete of a pod with a finalizer nobody removes names the finalizer and kubectl patch, with its caution', () => {
@@ -133,12 +133,20 @@ test('--delete of a pod with a finalizer nobody removes names the finalizer and 
 });
 
 test('A kubelet that is down: the pod is bound but never started, and deleting it leaves it Terminating', () => {
-  const created = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`);
+  // Before the node monitor grace period (50 s) the node still reads Ready: the pod is bound and nothing more.
+  const created = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`, '--for', '30s');
   assert.equal(created.diagnosis.question, 'notReady');
   assert.deepEqual(kinds(created.diagnosis), ['NodeNotReady']);
   const node = created.report.pods[0]!.node!;
   assert.equal(created.diagnosis.causes[0]!.title, `the kubelet on ${node} has not started the pod bound there at 0s (no status, no event from it since)`);
   assert.ok(created.diagnosis.causes[0]!.checks.includes(`journalctl -u kubelet   # on ${node}`));
+
+  // Left alone, the node turns Unknown at 55 s and the taint eviction controller deletes the pod 300 s later
+  // (pkg/controller/tainteviction/taint_eviction.go): Terminating, with nobody to confirm it.
+  const evicted = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`);
+  assert.deepEqual([evicted.report.outcome, evicted.diagnosis.question], ['Terminating', 'terminating']);
+  assert.deepEqual(kinds(evicted.diagnosis), ['KubeletNotResponding']);
+  assert.ok(evicted.diagnosis.causes[0]!.evidence.some((e) => e.ref === 'Normal TaintManagerEviction' && e.text === 'Marking for deletion Pod default/web' && e.at === 355));
 
   const deleted = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/kubelet-down.behavior.yaml`, '--delete');
   assert.equal(deleted.status, 1);
@@ -160,7 +168,7 @@ test('The human form puts the diagnosis under the pod, with numbered causes, evi
   assert.match(run.stdout, /\nPOD default\/web .*\n(.*\n)?\nWHY IT IS STUCK TERMINATING deleted at 2s with a grace period of 30s /);
   assert.match(run.stdout, /\n {2}1\. finalizer example\.com\/protect is still on the pod/);
   assert.match(run.stdout, /\n {5}evidence:\n {7}- +field metadata\.finalizers +\["example\.com\/protect"\]\n/);
-  assert.match(run.stdout, /\n {7}3s +trace apiserver\.finalize +kept: finalizers example\.com\/protect must be removed before the object goes\n/);
+  assert.match(run.stdout, /\n {7}3s +trace apiserver\.finalize +kept: finalizers \[example\.com\/protect\] must be removed before the object goes/);
   assert.match(run.stdout, /\n {5}check: {3}kubectl get pod web -o jsonpath='\{\.metadata\.finalizers\}'\n/);
   assert.match(run.stdout, /\n {5}fix: {5}let the owning controller finish; by hand: kubectl patch pod web/);
   assert.match(run.stdout, /\n {5}caution: removing a finalizer by hand/);

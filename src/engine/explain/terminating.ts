@@ -48,9 +48,9 @@ function isRunning(c: ContainerView): boolean {
   return c.status?.state?.running !== undefined;
 }
 
-/** exitedStep is a kubelet.terminate step that says the container is gone. */
+/** exitedStep is a kubelet.terminate step that says the container is gone: it carries the exit code. */
 function exitedStep(e: DiagnosisTraceEntry): boolean {
-  return e.detail?.exitCode !== undefined || /\b(exited|killed|SIGKILL)\b/.test(e.result) && !/before SIGKILL/.test(e.result);
+  return e.detail?.exitCode !== undefined;
 }
 
 /** sigtermStep is the kubelet.terminate step that sent SIGTERM. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateConsole } from '../../../src/engine/console/index';
 import type { Simulation } from '../../../src/engine/simulation';
-import { fixture, simulate } from './simulate';
+import { fill, fixture, simulate } from './simulate';
 
 let podRun: Simulation | undefined;
 const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
@@ -26,7 +26,7 @@ const commands: { name: string; line: string; want: string }[] = [
     line: 'kubectl get pods -o wide',
     want: lines(
       'NAME   READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES',
-      'web    1/1     Running   0          2s    10.244.1.2   worker-1   <none>           <none>',
+      'web    1/1     Running   0          2s    {POD_IP}   {NODE}   <none>           <none>',
     ),
   },
   {
@@ -51,7 +51,7 @@ const commands: { name: string; line: string; want: string }[] = [
     line: 'kubectl get events',
     want: lines(
       'LAST SEEN   TYPE     REASON      OBJECT    MESSAGE',
-      '2s          Normal   Scheduled   pod/web   Successfully assigned default/web to worker-1',
+      '2s          Normal   Scheduled   pod/web   Successfully assigned default/web to {NODE}',
       '2s          Normal   Pulling     pod/web   Pulling image "nginx:1.27"',
       '0s          Normal   Pulled      pod/web   Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
       '0s          Normal   Created     pod/web   Container created',
@@ -61,7 +61,7 @@ const commands: { name: string; line: string; want: string }[] = [
   { name: 'kubectl get ns uses printNamespace\'s STATUS column', line: 'kubectl get ns', want: lines('NAME              STATUS   AGE', 'default           Active   60m', 'kube-node-lease   Active   60m', 'kube-public       Active   60m', 'kube-system       Active   60m') },
   { name: 'a short name and a name select one object', line: 'kubectl get sa default', want: lines('NAME      SECRETS   AGE', 'default   0         60m') },
   { name: 'kubectl get -o name prints kind/name', line: 'kubectl get pods -o name', want: 'pod/web' },
-  { name: 'kubectl get -o jsonpath runs the template on the object', line: "kubectl get pod web -o jsonpath='{.status.podIP} {.spec.nodeName}'", want: '10.244.1.2 worker-1' },
+  { name: 'kubectl get -o jsonpath runs the template on the object', line: "kubectl get pod web -o jsonpath='{.status.podIP} {.spec.nodeName}'", want: '{POD_IP} {NODE}' },
   { name: 'kubectl get -o jsonpath on a list reaches the items', line: "kubectl get pods -o jsonpath='{.items[*].metadata.name}'", want: 'web' },
   {
     name: 'range ... end prints one line per condition',
@@ -77,13 +77,13 @@ function evaluateHelp(): string {
   return 'output' in r ? r.output : '';
 }
 
-for (const c of commands) test(c.name, () => ok(pod(), c.line, c.want));
+for (const c of commands) test(c.name, () => ok(pod(), c.line, fill(pod(), 'web', c.want)));
 
 test('kubectl get -o json prints the object with sorted keys and four-space indentation', () => {
   const r = evaluateConsole(pod(), 'kubectl get pod web -o json');
   assert.ok('output' in r);
   assert.ok(r.output.startsWith('{\n    "apiVersion": "v1",\n    "kind": "Pod",\n    "metadata": {\n        "annotations": {\n'));
-  assert.equal(JSON.parse(r.output).status.podIP, '10.244.1.2');
+  assert.equal(JSON.parse(r.output).status.podIP, fill(pod(), 'web', '{POD_IP}'));
 });
 
 test('kubectl get -o yaml quotes timestamps and resource versions as go-yaml does', () => {
@@ -119,7 +119,7 @@ const expressions: { name: string; expr: string; want: string }[] = [
   { name: 'a condition is reached by index', expr: 'status.conditions[0].type', want: 'PodReadyToStartContainers' },
   { name: 'a bare JSONPath filter selects the Ready condition', expr: 'pod.status.conditions[?(@.type=="Ready")].status', want: 'True' },
   { name: 'a braced JSONPath template runs as kubectl -o jsonpath', expr: '{.status.conditions[?(@.type=="Ready")].status}', want: 'True' },
-  { name: 'node is the node the pod is bound to', expr: 'node.metadata.name', want: 'worker-1' },
+  { name: 'node is the node the pod is bound to', expr: 'node.metadata.name', want: '{NODE}' },
   { name: 'events are the recorded events as core/v1 Events', expr: 'events[*].reason', want: 'Scheduled Pulling Pulled Created Started' },
   { name: 'a wildcard then an index walks every container', expr: 'spec.containers[*].ports[0].containerPort', want: '80' },
   { name: 'recursive descent finds every image field', expr: 'pod..image', want: 'nginx:1.27 docker.io/library/nginx:1.27' },
@@ -127,7 +127,7 @@ const expressions: { name: string; expr: string; want: string }[] = [
   { name: 'a known field that is not set prints nothing', expr: 'status.nominatedNodeName', want: '' },
 ];
 
-for (const c of expressions) test(c.name, () => ok(pod(), c.expr, c.want));
+for (const c of expressions) test(c.name, () => ok(pod(), c.expr, fill(pod(), 'web', c.want)));
 
 const expressionErrors: { name: string; expr: string; message: string }[] = [
   { name: 'a mistyped field is named with where it was looked for and the closest field', expr: 'pod.status.phse', message: 'unknown field "phse" in pod.status; did you mean "phase"?' },

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateConsole } from '../../../src/engine/console/index';
 import { Simulation } from '../../../src/engine/simulation';
-import { fixture, inputsFor, simulate } from './simulate';
+import { fill, fixture, inputsFor, simulate } from './simulate';
 
 let podRun: Simulation | undefined;
 const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
@@ -19,23 +19,23 @@ const output = (sim: Simulation, line: string): string => {
 };
 
 test('kubectl describe pod prints the running pod as DescribePod does, events last', () => {
-  assert.equal(output(pod(), 'kubectl describe pod web'), [
+  assert.equal(output(pod(), 'kubectl describe pod web'), fill(pod(), 'web', [
     'Name:             web',
     'Namespace:        default',
     'Priority:         0',
     'Service Account:  default',
-    'Node:             worker-1/192.168.49.3',
+    'Node:             {NODE}/{NODE_IP}',
     'Start Time:       Thu, 01 Jan 2026 00:00:00 +0000',
     'Labels:           app=web',
     // The last-applied-configuration annotation is one describe skips.
     'Annotations:      <none>',
     'Status:           Running',
-    'IP:               10.244.1.2',
+    'IP:               {POD_IP}',
     'IPs:',
-    '  IP:  10.244.1.2',
+    '  IP:  {POD_IP}',
     'Containers:',
     '  app:',
-    '    Container ID:   containerd://7de8ace2f2353e7d847fe2d4437e0ab38d8f5fc981866e6afbdc89400bd5af25',
+    '    Container ID:   {CID:app}',
     '    Image:          nginx:1.27',
     '    Image ID:       docker.io/library/nginx@sha256:6965a10c15290ad0b29ca7fd1866de1850408b3cb15fb11a3bbbbc2fddb158bd',
     '    Port:           80/TCP',
@@ -52,7 +52,7 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
     '    Readiness:    http-get http://:80/ delay=0s timeout=1s period=5s #success=1 #failure=3',
     '    Environment:  <none>',
     '    Mounts:',
-    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from {SA_VOLUME} (ro)',
     'Conditions:',
     '  Type                        Status',
     // describe writes each condition as "%v \t%v \n": the trailing space is kubectl's.
@@ -62,7 +62,7 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
     '  ContainersReady             True ',
     '  PodScheduled                True ',
     'Volumes:',
-    '  kube-api-access-ppmgh:',
+    '  {SA_VOLUME}:',
     '    Type:                    Projected (a volume that contains injected data from multiple sources)',
     '    TokenExpirationSeconds:  3607',
     '    ConfigMapName:           kube-root-ca.crt',
@@ -75,12 +75,12 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
     'Events:',
     '  Type    Reason     Age   From               Message',
     '  ----    ------     ----  ----               -------',
-    '  Normal  Scheduled  2s    default-scheduler  Successfully assigned default/web to worker-1',
+    '  Normal  Scheduled  2s    default-scheduler  Successfully assigned default/web to {NODE}',
     '  Normal  Pulling    2s    kubelet            Pulling image "nginx:1.27"',
     '  Normal  Pulled     0s    kubelet            Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
     '  Normal  Created    0s    kubelet            Container created',
     '  Normal  Started    0s    kubelet            Container started',
-  ].join('\n'));
+  ].join('\n')));
 });
 
 test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago the last one ended', () => {
@@ -93,10 +93,10 @@ test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago 
 test('describe shows the init container, the command, Last State, the env and the liveness probe', () => {
   const text = output(crash(), 'kubectl describe pod crasher');
   const section = (from: string, to: string) => text.slice(text.indexOf(from), text.indexOf(to));
-  assert.equal(section('Init Containers:', 'Containers:\n  app:'), [
+  assert.equal(section('Init Containers:', 'Containers:\n  app:'), fill(crash(), 'crasher', [
     'Init Containers:',
     '  setup:',
-    '    Container ID:  containerd://7de8ace2f2353e7d847fe2d4437e0ab38d8f5fc981866e6afbdc89400bd5af25',
+    '    Container ID:  {CID:setup}',
     '    Image:         busybox:1.36',
     '    Image ID:      docker.io/library/busybox@sha256:d55432289a2f69dad7e00346d00e8d4df4d0053a44dffb3f8cf463f6e3fb4b04',
     '    Port:          <none>',
@@ -115,10 +115,10 @@ test('describe shows the init container, the command, Last State, the env and th
     '    Restart Count:  0',
     '    Environment:    <none>',
     '    Mounts:',
-    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from {SA_VOLUME} (ro)',
     '',
-  ].join('\n'));
-  assert.equal(section('    State:          Waiting', 'Conditions:'), [
+  ].join('\n')));
+  assert.equal(section('    State:          Waiting', 'Conditions:'), fill(crash(), 'crasher', [
     '    State:          Waiting',
     '      Reason:       CrashLoopBackOff',
     '    Last State:     Terminated',
@@ -133,9 +133,9 @@ test('describe shows the init container, the command, Last State, the env and th
     '      MODE:      debug',
     '      POD_NAME:  crasher (v1:metadata.name)',
     '    Mounts:',
-    '      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-ppmgh (ro)',
+    '      /var/run/secrets/kubernetes.io/serviceaccount from {SA_VOLUME} (ro)',
     '',
-  ].join('\n'));
+  ].join('\n')));
   assert.match(text, /\nQoS Class:                   BestEffort\n/);
 });
 
@@ -145,8 +145,9 @@ test('a repeated event shows its last age, its count and its first age', () => {
 });
 
 test('kubectl describe node prints the node, the pods on it with their share of allocatable, and its events', () => {
-  const text = output(pod(), 'kubectl describe node worker-1');
-  assert.ok(text.startsWith('Name:               worker-1\nRoles:              <none>\nLabels:             beta.kubernetes.io/arch=amd64\n'));
+  const node = fill(pod(), 'web', '{NODE}');
+  const text = output(pod(), `kubectl describe node ${node}`);
+  assert.ok(text.startsWith(`Name:               ${node}\n`+'Roles:              <none>\nLabels:             beta.kubernetes.io/arch=amd64\n'));
   assert.ok(text.includes([
     'Non-terminated Pods:          (1 in total)',
     '  Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age',

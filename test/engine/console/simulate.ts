@@ -24,3 +24,21 @@ export function simulate(manifest: string, options: SimulationOptions = {}, iden
 export function fixture(path: string): string {
   return readFileSync(`test/fixtures/${path}`, 'utf8');
 }
+
+/**
+ * fill puts a run's own values into an expected text: {NODE}, {NODE_IP}, {POD_IP}, {SA_VOLUME} and {CID:container}.
+ * They come from the seeded random source (the node tie break, IPs, ids), so an engine change that draws one more
+ * number must not rewrite every expected table; the layout around them is what these tests check.
+ */
+export function fill(sim: Simulation, podName: string, text: string): string {
+  const pod = sim.store.get<import('../../../src/engine/api/types').Pod>('Pod', 'default', podName);
+  const nodeName = pod?.spec?.nodeName ?? '';
+  const node = sim.store.get<import('../../../src/engine/api/types').Node>('Node', undefined, nodeName);
+  const statuses = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])];
+  return text
+    .replace(/\{NODE\}/g, nodeName)
+    .replace(/\{NODE_IP\}/g, node?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '')
+    .replace(/\{POD_IP\}/g, pod?.status?.podIP ?? '')
+    .replace(/\{SA_VOLUME\}/g, pod?.spec?.volumes?.find((v) => v.name.startsWith('kube-api-access-'))?.name ?? '')
+    .replace(/\{CID:([^}]+)\}/g, (_, name: string) => statuses.find((s) => s.name === name)?.containerID ?? '');
+}
