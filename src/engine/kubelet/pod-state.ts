@@ -69,7 +69,7 @@ export interface PodRuntimeState {
   terminated: boolean;
   rejected?: { reason: string; message: string };
   /** worker is the pod worker's bookkeeping: a sync queued or running, and when the probe workers began. */
-  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis; nextResync?: Millis };
+  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis };
   /** evicted is the pod-level failure a sync handler decided (activeDeadlineSeconds): the phase turns Failed with it. */
   evicted?: { reason: string; message: string };
   /** podTerminal is set once the kubelet decided the pod is done (KillPod): no container is started again. */

@@ -127,6 +127,9 @@ export function computePodActions(state: PodRuntimeState): PodActions {
   return actions;
 }
 
+/** resyncs holds each pod's pending back-off resync. */
+const resyncs = new WeakMap<PodRuntimeState, { cancelled: boolean }>();
+
 /**
  * requestSync asks the pod worker for a sync after `delayMs` (at once by default). A sync asked for
  * while one runs follows it; a later back-off resync is dropped when an earlier one is due.
@@ -135,13 +138,13 @@ export function requestSync(ctx: EngineContext, kubelet: Kubelet, state: PodRunt
   const w = (state.worker ??= { queued: false, running: false, again: false });
   if (state.terminating || state.terminated || state.podTerminal || state.evicted) return;
   if (delayMs > 0) {
-    const at = ctx.clock.now + delayMs;
-    if (w.nextResync !== undefined && w.nextResync > ctx.clock.now && w.nextResync <= at) return;
-    w.nextResync = at;
-    ctx.schedule(delayMs, `kubelet ${kubelet.name}: resync ${state.ref} (${why})`, function* () {
-      if (w.nextResync === at) w.nextResync = undefined;
+    // The kubelet's work queue holds one time per pod: a new requeue replaces the pending one (pkg/kubelet/util/queue).
+    if (resyncs.get(state)) resyncs.get(state)!.cancelled = true;
+    const task = ctx.schedule(delayMs, `kubelet ${kubelet.name}: resync ${state.ref} (${why})`, function* () {
+      resyncs.delete(state);
       requestSync(ctx, kubelet, state, why);
     });
+    resyncs.set(state, task);
     return;
   }
   if (w.running) { w.again = true; return; }
@@ -312,6 +315,8 @@ function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState,
   if (!result.ok) {
     if (result.reason === 'PostStartHookError') {
       yield* killContainer(ctx, kubelet, state, c, spec, 'FailedPostStartHook', 'postStartHook');
+      // The PLEG sees the container die: the pod worker syncs again at once.
+      requestSync(ctx, kubelet, state, `${c.name} killed after its postStart hook failed`);
       // The container is waiting to be restarted when the policy restarts it; otherwise it stays terminated.
       if (shouldContainerBeRestarted(state, c)) toWaiting(c, result.reason, result.message);
       else c.syncError = { reason: result.reason, message: result.message };
