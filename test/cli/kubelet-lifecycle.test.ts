@@ -287,3 +287,16 @@ test('every kubelet.status entry carries the kubectl columns in its detail and i
   }
   assert.deepEqual(entries.map((e) => (e.detail['kubectl'] as { status: string }).status), ['ContainerCreating', 'ContainerCreating', 'Running', 'Running']);
 });
+
+test('a probe the application answers too slowly fails on timeoutSeconds with the HTTP client\'s deadline message', () => {
+  const { report } = runJson('run', fixture('probe-timeout'), '--for', '50s');
+  // Ticks at 0, 10, 20...; the one at 10 is within initialDelaySeconds (8 s after the start at 2). Each probe from 20
+  // gives up after timeoutSeconds (2 s): failures reported at 22, 32, 42; killed at 42 (failureThreshold 3, the default).
+  const failures = report.trace.filter((e) => e.phase === 'kubelet.probes' && e.result.startsWith('liveness probe failed')).map((e) => e.at);
+  assert.deepEqual(failures, [22, 32, 42]);
+  const ip = (podOf(report).status as { podIP?: string }).podIP;
+  // http/http.go: the client's error for a request past its timeout.
+  assert.ok(events(report).includes(`Warning Unhealthy: Liveness probe failed: Get "http://${ip}:80/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`));
+  assert.equal(eventAt(report, 'Killing', 'Container app failed liveness probe, will be restarted'), 42);
+  assert.deepEqual(starts(report, 'app'), [2, 43]);
+});

@@ -5,7 +5,7 @@
 // See pkg/kubelet/prober/worker.go (run, doProbe), prober.go (probe) and prober_manager.go (UpdatePodStatus).
 import type { Container, Probe } from '../api/types';
 import type { EngineContext } from '../context';
-import type { Steps } from '../runtime/step';
+import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, fieldOf, resolvePort } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
@@ -53,6 +53,23 @@ export function probeFailure(p: Probe, podIP: string, spec: Container = { name: 
   return '';
 }
 
+/**
+ * probeTimeout is a probe's output when the container does not answer within timeoutSeconds: Go's HTTP
+ * client deadline, the TCP dialer's i/o timeout, the gRPC prober's deadline message, the CRI's exec timeout.
+ * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go, pkg/probe/exec/exec.go.
+ */
+export function probeTimeout(p: Probe, podIP: string, spec: Container = { name: '' }): string {
+  const timeout = probeTimings(p).timeoutSeconds;
+  if (p.httpGet) {
+    const host = p.httpGet.host || podIP;
+    return `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}:${resolvePort(p.httpGet.port, spec)}${p.httpGet.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  }
+  if (p.tcpSocket) return `dial tcp ${p.tcpSocket.host || podIP}:${resolvePort(p.tcpSocket.port, spec)}: i/o timeout`;
+  if (p.grpc) return `timeout: health rpc did not complete within ${timeout}s`;
+  if (p.exec) return `command "${(p.exec.command ?? []).join(' ')}" timed out`;
+  return '';
+}
+
 interface ProbeWorker {
   type: ProbeType;
   c: ContainerRuntimeState;
@@ -63,6 +80,8 @@ interface ProbeWorker {
   resultRun: number;
   stopped: boolean;
   lastManualAt?: number;
+  /** busy is set while a probe waits for the container's answer. */
+  busy?: boolean;
 }
 
 const workers = new WeakMap<PodRuntimeState, ProbeWorker[]>();
@@ -79,10 +98,12 @@ export function startProbeWorkers(ctx: EngineContext, kubelet: Kubelet, state: P
       const w: ProbeWorker = { type, c, probe, onHold: false, resultRun: 0, stopped: false };
       list.push(w);
       const period = probeTimings(probe).periodSeconds * 1000;
+      // The ticker does not wait for a slow probe: the next tick is due one period after this one.
       const tick = function* (): Steps<void> {
         if (w.stopped) return;
-        if (!(yield* doProbe(ctx, kubelet, state, w))) { w.stopped = true; return; }
-        ctx.schedule(period, `kubelet ${kubelet.name}: ${type} probe ${state.ref} ${c.name}`, tick);
+        const next = ctx.schedule(period, `kubelet ${kubelet.name}: ${type} probe ${state.ref} ${c.name}`, tick);
+        if (w.busy) return;
+        if (!(yield* doProbe(ctx, kubelet, state, w))) { w.stopped = true; next.cancelled = true; }
       };
       ctx.schedule(0, `kubelet ${kubelet.name}: ${type} probe ${state.ref} ${c.name}`, tick);
     }
@@ -99,7 +120,7 @@ export function triggerReadiness(ctx: EngineContext, kubelet: Kubelet, state: Po
     if (w.type !== 'readiness' || w.stopped || w.c.state !== 'running' || w.c.ready || w.lastManualAt === ctx.clock.now) continue;
     w.lastManualAt = ctx.clock.now;
     ctx.schedule(0, `kubelet ${kubelet.name}: readiness probe ${state.ref} ${w.c.name} (status update)`, function* () {
-      if (!w.stopped && !w.c.ready) yield* doProbe(ctx, kubelet, state, w);
+      if (!w.stopped && !w.c.ready && !w.busy) yield* doProbe(ctx, kubelet, state, w);
     });
   }
 }
@@ -134,14 +155,24 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
   refreshProbeStatus(state);
   // Startup probes stop once the container started; the others wait for it.
   if (c.started ? w.type === 'startup' : w.type !== 'startup') return true;
-  const result = probeResult(ctx, state, w, now);
   const field = `${fieldOf(state, c)}.${w.type}Probe`;
   const spec = specOf(state.pod, c);
+  // The probe waits for the container's answer, at most timeoutSeconds.
+  const response = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name).probeResponseSeconds ?? 0;
+  const timedOut = response > t.timeoutSeconds;
+  const id = c.containerID;
+  if (response > 0) {
+    w.busy = true;
+    yield* sleep(Math.min(response, t.timeoutSeconds) * 1000);
+    w.busy = false;
+    if (state.terminating || state.podTerminal || c.containerID !== id || c.state !== 'running') return true;
+  }
+  const result = timedOut ? 'Failure' : probeResult(ctx, state, w, now);
   if (w.lastResult === result) w.resultRun++;
   else { w.lastResult = result; w.resultRun = 1; }
   const threshold = result === 'Failure' ? t.failureThreshold : t.successThreshold;
   if (result === 'Failure') {
-    const output = probeFailure(w.probe, state.ip ?? '', spec);
+    const output = timedOut ? probeTimeout(w.probe, state.ip ?? '', spec) : probeFailure(w.probe, state.ip ?? '', spec);
     kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe failed: ${output}`);
     yield {
       phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
