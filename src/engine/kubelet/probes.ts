@@ -143,11 +143,9 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
     return !(c.state === 'terminated' && state.pod.spec?.restartPolicy === 'Never' && !c.sidecar);
   }
   if (w.containerID !== c.containerID) {
-    // A new container: its results start over and probing resumes.
+    // A new container: its result starts at the initial value and probing resumes (the run count carries on).
     w.containerID = c.containerID;
     w.onHold = false;
-    w.resultRun = 0;
-    w.lastResult = undefined;
   }
   if (w.onHold) return true;
   const t = probeTimings(w.probe);
