@@ -75,3 +75,68 @@ export function* killContainer(ctx: EngineContext, kubelet: Kubelet, state: PodR
     result: `container ${c.name} stopped, exit code ${c.exitCode}`, detail: { exitCode: c.exitCode, signal: inTime ? 'SIGTERM' : 'SIGKILL' }, outcome: 'failed',
   };
 }
+
+/**
+ * stopContainers stops a pod's running containers as killContainersWithSyncResult does: every container
+ * is killed at once (each Killing event and preStop hook right away); containers get SIGTERM after their
+ * hooks, while sidecars wait for the containers and for the sidecars after them (terminationOrdering), then
+ * get what is left of their grace period, at least 2 s.
+ */
+export function* stopContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, containers: ContainerRuntimeState[]): Steps<void> {
+  const start = ctx.clock.now;
+  const podName = state.pod.metadata?.name ?? '';
+  const plans = containers.map((c) => {
+    const spec = specOfContainer(state, c);
+    const grace = gracePeriodFor(state, spec, 'podStop');
+    const hook = spec.lifecycle?.preStop;
+    const hookSeconds = hook && grace > 0 ? Math.min(hook.sleep?.seconds ?? containerBehavior(ctx, podName, c.name).preStopSeconds ?? 0, grace) : 0;
+    return { c, id: c.containerID, grace, hookSeconds, sigterm: containerBehavior(ctx, podName, c.name).sigtermSeconds ?? DEFAULT_EXIT_SECONDS };
+  });
+  for (const p of plans) {
+    p.c.killing = true;
+    kubelet.event(state, 'Normal', 'Killing', `Stopping container ${p.c.name}`);
+  }
+  const exitOf = (p: (typeof plans)[number], sigtermAt: number, grace: number) => {
+    const window = Math.max(grace, MINIMUM_GRACE_SECONDS);
+    const inTime = p.sigterm !== 'never' && p.sigterm <= window;
+    return { at: sigtermAt + (inTime ? (p.sigterm as number) : window) * 1000, code: inTime ? EXIT_SIGTERM : EXIT_SIGKILL, window };
+  };
+  const finish = function* (p: (typeof plans)[number], at: number, code: number): Steps<void> {
+    yield* sleep(at - ctx.clock.now);
+    p.c.killing = false;
+    if (p.c.containerID !== p.id || p.c.state === 'terminated') return;
+    Object.assign(p.c, { state: 'terminated', exitCode: code, reason: 'Error', message: undefined, finishedAt: ctx.clock.now, ready: false, started: false });
+    yield {
+      phase: p.c.init ? 'kubelet.initContainers' : 'kubelet.containers', object: state.ref, field: fieldOf(state, p.c), step: { kind: 'container', name: p.c.name },
+      result: `container ${p.c.name} stopped, exit code ${code}${code === EXIT_SIGKILL ? ' (SIGKILL at the end of its grace period)' : ''}`, detail: { exitCode: code, signal: code === EXIT_SIGKILL ? 'SIGKILL' : 'SIGTERM' }, outcome: 'failed',
+    };
+  };
+  // Containers: SIGTERM after their own preStop hook, all in parallel.
+  const mains = plans.filter((p) => !p.c.sidecar).map((p) => ({ p, ...exitOf(p, start + p.hookSeconds * 1000, p.grace - p.hookSeconds) }));
+  for (const m of mains) {
+    yield {
+      phase: 'kubelet.containers', object: state.ref, field: fieldOf(state, m.p.c), step: { kind: 'container', name: m.p.c.name },
+      result: `SIGTERM to ${m.p.c.name}${m.p.hookSeconds ? ` after its preStop hook (${m.p.hookSeconds}s)` : ''}; ${m.code === EXIT_SIGTERM ? `it exits after ${m.p.sigterm}s` : `SIGKILL after ${m.window}s`}`,
+      detail: { gracePeriodSeconds: m.window, sigtermSeconds: m.p.sigterm, preStopSeconds: m.p.hookSeconds },
+    };
+  }
+  for (const m of [...mains].sort((a, b) => a.at - b.at)) yield* finish(m.p, m.at, m.code);
+  // Sidecars: the last one first, each once the ones it waits for are gone; the wait is taken from its grace period.
+  for (const p of plans.filter((x) => x.c.sidecar).sort((a, b) => b.c.index - a.c.index)) {
+    const hookEnd = start + p.hookSeconds * 1000;
+    if (ctx.clock.now < hookEnd) yield* sleep(hookEnd - ctx.clock.now);
+    const waited = Math.trunc((ctx.clock.now - hookEnd) / 1000);
+    const e = exitOf(p, ctx.clock.now, p.grace - p.hookSeconds - waited);
+    yield {
+      phase: 'kubelet.initContainers', object: state.ref, field: fieldOf(state, p.c), step: { kind: 'container', name: p.c.name },
+      result: `SIGTERM to sidecar ${p.c.name} once the containers after it stopped; ${e.code === EXIT_SIGTERM ? `it exits after ${p.sigterm}s` : `SIGKILL after ${e.window}s`}`,
+      detail: { gracePeriodSeconds: e.window, sigtermSeconds: p.sigterm, waitedSeconds: waited },
+    };
+    yield* finish(p, e.at, e.code);
+  }
+}
+
+function specOfContainer(state: PodRuntimeState, c: ContainerRuntimeState): Container {
+  const list = c.init ? state.pod.spec?.initContainers ?? [] : state.pod.spec?.containers ?? [];
+  return list[c.index] ?? { name: c.name };
+}

@@ -9,7 +9,7 @@ import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, ensureImage, fieldOf, podLabel, startContainer } from './containers';
 import { imagePullBackOff, recordPullFailure } from './image-backoff';
-import { killContainer, type KillReason } from './kill';
+import { killContainer, stopContainers, type KillReason } from './kill';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
@@ -381,10 +381,7 @@ export function* stopPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     result: `${why}: stopping ${order.length ? order.map((c) => c.name).join(', ') : 'no running containers'} and the sandbox`,
     detail: { containers: order.map((c) => c.name) },
   };
-  for (const c of order) {
-    if (state.terminating) break;
-    yield* killContainer(ctx, kubelet, state, c, specOf(state.pod, c), '', 'podStop');
-  }
+  if (order.length) yield* stopContainers(ctx, kubelet, state, order);
   if (state.terminating) { state.stopping = false; return; }
   kubelet.markSandboxReady(state, false);
   state.stopping = false;
