@@ -300,3 +300,19 @@ test('a probe the application answers too slowly fails on timeoutSeconds with th
   assert.equal(eventAt(report, 'Killing', 'Container app failed liveness probe, will be restarted'), 42);
   assert.deepEqual(starts(report, 'app'), [2, 43]);
 });
+
+test('past its deadline a pod\'s containers stop together and its sidecar last, each within the grace period', () => {
+  const { status, report } = runJson('run', fixture('active-deadline-sidecar'));
+  assert.equal(status, 1);
+  assert.equal(report.outcome, 'Failed');
+  // killContainersWithSyncResult kills every container at once: each Killing event at 20.
+  for (const name of ['app1', 'app2', 'proxy']) assert.equal(eventAt(report, 'Killing', `Stopping container ${name}`), 20, name);
+  const finished = (name: string) => [container(report, name).state.terminated?.exitCode, seconds(container(report, name).state.terminated?.finishedAt)];
+  // app2 exits on SIGTERM after 1 s; app1 ignores it and is killed when terminationGracePeriodSeconds (10) runs out;
+  // the sidecar waits for them (terminationOrdering), then gets the minimum 2 s window and exits after 1 s.
+  assert.deepEqual(finished('app2'), [143, 21]);
+  assert.deepEqual(finished('app1'), [137, 30]);
+  assert.deepEqual(finished('proxy'), [143, 31]);
+  assert.deepEqual([podOf(report).status.phase, podOf(report).status.reason], ['Failed', 'DeadlineExceeded']);
+  assert.deepEqual(columns(report), { ready: '0/3', status: 'Error', restarts: '0' });
+});
