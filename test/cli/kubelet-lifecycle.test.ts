@@ -316,3 +316,16 @@ test('past its deadline a pod\'s containers stop together and its sidecar last, 
   assert.deepEqual([podOf(report).status.phase, podOf(report).status.reason], ['Failed', 'DeadlineExceeded']);
   assert.deepEqual(columns(report), { ready: '0/3', status: 'Error', restarts: '0' });
 });
+
+test('a slow postStart hook holds the container back: started at 2, reported running at 7', () => {
+  const { status, report } = runJson('run', fixture('poststart-slow'));
+  assert.equal(status, 0);
+  // kuberuntime_container.go startContainer: "Started container %v" is recorded before the hook runs...
+  assert.equal(eventAt(report, 'Started', 'Started container app'), 2);
+  // ...but the pod worker waits for the hook, so no status shows the container running before it returns.
+  const firstRunning = report.trace.find((e) => e.phase === 'kubelet.status' && (e.detail['containerStatuses'] as ContainerStatus[]).some((s) => s.state.running));
+  assert.equal(firstRunning?.at, 7);
+  assert.equal(seconds(container(report, 'app').state.running?.startedAt), 2);
+  assert.deepEqual(columnsAt(report, 6), { ready: '0/1', status: 'ContainerCreating', restarts: '0' });
+  assert.deepEqual(columns(report), { ready: '1/1', status: 'Running', restarts: '0' });
+});
