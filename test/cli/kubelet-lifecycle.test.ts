@@ -329,3 +329,14 @@ test('a slow postStart hook holds the container back: started at 2, reported run
   assert.deepEqual(columnsAt(report, 6), { ready: '0/1', status: 'ContainerCreating', restarts: '0' });
   assert.deepEqual(columns(report), { ready: '1/1', status: 'Running', restarts: '0' });
 });
+
+test('an image the node lacks under imagePullPolicy Never: ErrImageNeverPull, retried on every sync', () => {
+  const { report } = runJson('run', fixture('never-pull'), '--for', '25s');
+  // images/image_manager.go: "Container image %q is not present with pull policy of Never"; the runtime manager's "Error: %v".
+  assert.ok(events(report).includes('Warning ErrImageNeverPull: Container image "nginx:1.27" is not present with pull policy of Never'));
+  assert.ok(events(report).includes('Warning Failed: Error: ErrImageNeverPull'));
+  // A failed sync is retried every 10 s (pod_workers.go backOffPeriod): at 0, 10 and 20.
+  assert.equal((report.events.find((e) => e.reason === 'ErrImageNeverPull') as { count?: number }).count, 3);
+  assert.equal(container(report, 'app').state.waiting?.reason, 'ErrImageNeverPull');
+  assert.deepEqual(columns(report), { ready: '0/1', status: 'ErrImageNeverPull', restarts: '0' });
+});

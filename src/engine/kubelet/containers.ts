@@ -36,6 +36,8 @@ export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: Cont
   if (decision.action === 'neverPull') {
     c.state = 'waiting'; c.reason = 'ErrImageNeverPull'; c.message = decision.message;
     emit('Warning', 'ErrImageNeverPull', decision.message, field);
+    // The runtime manager reports every failed image step as "Error: <reason>" (kuberuntime_container.go startContainer).
+    emit('Warning', 'Failed', 'Error: ErrImageNeverPull', field);
     yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.imagePullPolicy`, result: `${c.name}: ErrImageNeverPull: ${decision.message}`, detail: { container: c.name, policy, present }, outcome: 'failed' };
     return false;
   }
