@@ -340,3 +340,16 @@ test('an image the node lacks under imagePullPolicy Never: ErrImageNeverPull, re
   assert.equal(container(report, 'app').state.waiting?.reason, 'ErrImageNeverPull');
   assert.deepEqual(columns(report), { ready: '0/1', status: 'ErrImageNeverPull', restarts: '0' });
 });
+
+test('a sidecar that fails its liveness probe is killed and restarted while the container keeps running', () => {
+  const { report } = runJson('run', fixture('sidecar-liveness'), '--for', '30s');
+  // Ticks at 0, 5, 10...; failing from 12: 15, 20, 25. computeInitContainerActions: "Init container %s failed liveness probe"
+  // (no ", will be restarted": a sidecar is always restarted).
+  assert.equal(eventAt(report, 'Killing', 'Init container proxy failed liveness probe'), 25);
+  assert.ok(events(report).includes('Warning Unhealthy: Liveness probe failed: dial tcp ' + (podOf(report).status as { podIP?: string }).podIP + ':9901: connect: connection refused'));
+  assert.deepEqual(starts(report, 'proxy'), [2, 26]);
+  assert.deepEqual(starts(report, 'app'), [4]);
+  assert.equal(container(report, 'proxy').restartCount, 1);
+  // printPod: a sidecar's restarts count once the pod is initialized (the last status, sent at the restart at 26).
+  assert.deepEqual(columns(report), { ready: '2/2', status: 'Running', restarts: '1 (0s ago)' });
+});

@@ -198,7 +198,12 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     field: actions.killPod || actions.toKill.length ? 'spec.restartPolicy' : actions.initialized ? 'spec.containers' : 'spec.initContainers',
     result: actions.killPod
       ? `computePodActions: the pod is done (restartPolicy ${state.pod.spec?.restartPolicy ?? 'Always'}): stop it`
-      : `computePodActions: ${actions.toKill.length ? `kill ${names(actions.toKill.map((k) => k.c))}, then ` : ''}start ${actions.initialized ? names(actions.toStart) : `init container ${names(actions.initToStart)}`}${actions.initialized && actions.initToStart.length ? `; restart sidecar ${names(actions.initToStart)}` : ''}`,
+      : `computePodActions: ${[
+        actions.toKill.length ? `kill ${names(actions.toKill.map((k) => k.c))}` : '',
+        !actions.initialized && actions.initToStart.length ? `start init container ${names(actions.initToStart)}` : '',
+        actions.initialized && actions.initToStart.length ? `restart sidecar ${names(actions.initToStart)}` : '',
+        actions.toStart.length ? `start ${names(actions.toStart)}` : '',
+      ].filter(Boolean).join(', then ')}`,
     detail: {
       killPod: actions.killPod, initialized: actions.initialized, initContainersToStart: actions.initToStart.map((c) => c.name),
       containersToStart: actions.toStart.map((c) => c.name), containersToKill: actions.toKill.map((k) => ({ name: k.c.name, message: k.message })),
