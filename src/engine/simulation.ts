@@ -331,9 +331,13 @@ export class Simulation {
 
   private changeScripted(pod: Pod): boolean {
     const name = pod.metadata?.name ?? '';
-    return (pod.spec?.containers ?? []).some((c) => {
+    // activeDeadlineSeconds will fail a running pod; sidecars (restartPolicy Always init containers) run beside the containers.
+    if (pod.spec?.activeDeadlineSeconds !== undefined) return true;
+    const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+    return [...(pod.spec?.containers ?? []), ...sidecars].some((c) => {
       const b = this.inputs.behavior.containers[`${name}/${c.name}`] ?? this.inputs.behavior.containers[c.name];
-      const terminated = pod.status?.containerStatuses?.find((s) => s.name === c.name)?.state?.terminated;
+      const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+      const terminated = statuses.find((s) => s.name === c.name)?.state?.terminated;
       return !terminated && (b?.exitAfterSeconds !== undefined || b?.livenessFailsAfterSeconds !== undefined);
     }) || this.nodeGoesDown(pod);
   }

@@ -102,7 +102,7 @@ test('A slow readiness probe stopped by --for: not Ready yet, with the probe and
   assert.equal(status, 1);
   assert.deepEqual([report.pods[0]!.phase, d.question], ['Running', 'notReady']);
   assert.deepEqual(kinds(d), ['ReadinessProbe']);
-  assert.equal(d.causes[0]!.title, 'the readiness probe of app has not succeeded yet for 28s since the container started at 2s');
+  assert.equal(d.causes[0]!.title, 'the readiness probe of app fails for 28s since the container started at 2s');
   assert.ok(d.causes[0]!.evidence.some((e) => e.field === 'spec.containers[0].readinessProbe' && e.text === 'http-get http://:80/ delay=0s timeout=1s period=5s #success=1 #failure=3'));
   assert.match(d.summary, /not Ready at 30s \(Ready False: ContainersNotReady: containers with unready status: \[app\]\)$/);
 });

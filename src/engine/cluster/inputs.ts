@@ -55,6 +55,8 @@ export interface ContainerBehavior {
   exitCode?: number;
   readyAfterSeconds?: number;
   livenessFailsAfterSeconds?: number;
+  /** probeResponseSeconds is how long the process takes to answer a probe; beyond the probe's timeoutSeconds it fails. */
+  probeResponseSeconds?: number;
   postStartSeconds?: number;
   postStartFails?: boolean;
   preStopSeconds?: number;

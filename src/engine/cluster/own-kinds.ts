@@ -15,7 +15,7 @@ const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'dela
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
 const CONTAINER_FIELDS = [
-  'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds',
+  'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds', 'probeResponseSeconds',
   'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds',
 ];
 const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission'];
@@ -170,6 +170,7 @@ function readContainer(c: Checker, path: string, e: Fields): ContainerBehavior {
     exitCode: c.seconds(at('exitCode'), exitCode),
     readyAfterSeconds: c.seconds(at('readyAfterSeconds'), e['readyAfterSeconds']),
     livenessFailsAfterSeconds: c.seconds(at('livenessFailsAfterSeconds'), e['livenessFailsAfterSeconds']),
+    probeResponseSeconds: c.seconds(at('probeResponseSeconds'), e['probeResponseSeconds']),
     postStartSeconds: c.seconds(at('postStartSeconds'), e['postStartSeconds']),
     postStartFails: c.boolean(at('postStartFails'), e['postStartFails']),
     preStopSeconds: c.seconds(at('preStopSeconds'), e['preStopSeconds']),

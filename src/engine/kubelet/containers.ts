@@ -36,6 +36,8 @@ export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: Cont
   if (decision.action === 'neverPull') {
     c.state = 'waiting'; c.reason = 'ErrImageNeverPull'; c.message = decision.message;
     emit('Warning', 'ErrImageNeverPull', decision.message, field);
+    // The runtime manager reports every failed image step as "Error: <reason>" (kuberuntime_container.go startContainer).
+    emit('Warning', 'Failed', 'Error: ErrImageNeverPull', field);
     yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.imagePullPolicy`, result: `${c.name}: ErrImageNeverPull: ${decision.message}`, detail: { container: c.name, policy, present }, outcome: 'failed' };
     return false;
   }
@@ -89,35 +91,102 @@ export function pullFailure(imageRef: string, behavior: ImageBehavior | undefine
   return undefined;
 }
 
-/** startContainer creates and starts a container whose image is ready, then runs its postStart hook. */
-export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<boolean> {
+/** StartResult is how a container start ended: started, or the kubelet's error for the reason cache. */
+export type StartResult = { ok: true } | { ok: false; reason: string; message: string };
+
+/** podLabel is format.Pod: `web_default(<uid>)`. See pkg/kubelet/util/format/pod.go. */
+export function podLabel(state: PodRuntimeState): string {
+  return `${state.pod.metadata?.name ?? ''}_${state.pod.metadata?.namespace ?? 'default'}(${state.uid})`;
+}
+
+/**
+ * startContainer creates and starts a container whose image is ready, then runs its postStart hook.
+ * The hook blocks the pod worker: the container is reported running only once it completed. A failed
+ * hook records FailedPostStartHook, kills the container and fails the start with PostStartHookError.
+ * See pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
+ */
+export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<StartResult> {
   const field = fieldOf(state, c);
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
+  // A container that ran before is restarted: its restart count is the last one's plus one, and the
+  // run that ended becomes its last state. See startContainer (restartCount) and convertToAPIContainerStatuses.
+  if (c.containerID) {
+    if (c.state === 'terminated') {
+      c.lastTerminated = { exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error'), startedAt: c.startedAt, finishedAt: c.finishedAt, containerID: c.containerID };
+    }
+    c.restartCount++;
+  }
   c.containerID = `containerd://${randomHex(ctx, 64)}`;
   c.createdAt = ctx.clock.now;
-  emit('Normal', 'Created', 'Container created', field);
+  c.probeResults = {};
+  c.started = false;
+  c.ready = false;
+  emit('Normal', 'Created', `Created container: ${c.name}`, field);
   const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
-  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `created container ${c.name} (${c.containerID.slice(0, 25)}…)`, detail: { containerID: c.containerID, image: c.imageRef, command: spec.command ?? null, args: spec.args ?? null } };
+  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `created container ${c.name} (${c.containerID.slice(0, 25)}…)${c.restartCount ? `, restart ${c.restartCount}` : ''}`, detail: { containerID: c.containerID, image: c.imageRef, command: spec.command ?? null, args: spec.args ?? null, restartCount: c.restartCount, sidecar: c.sidecar } };
   yield* sleep((behavior.startSeconds ?? 0) * 1000);
-  if (state.terminating) return false;
+  if (state.terminating) return { ok: false, reason: 'ContainerCreating', message: '' };
+  c.startedAt = ctx.clock.now;
+  c.everStarted = true;
+  emit('Normal', 'Started', `Started container ${c.name}`, field);
+  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `started container ${c.name}`, detail: { startedAt: ctx.clock.timestamp() } };
+  const hook = spec.lifecycle?.postStart;
+  if (hook) {
+    // Until the hook returns, the pod worker is blocked and the container is not reported running.
+    const seconds = hook.sleep?.seconds ?? behavior.postStartSeconds ?? 0;
+    yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: `running the postStart hook of ${c.name} (${hookKind(hook)}); the container is not reported running until it returns`, detail: { seconds, handler: hook } };
+    c.hookRunning = true;
+    yield* sleep(seconds * 1000);
+    c.hookRunning = false;
+    if (state.terminating) return { ok: false, reason: 'ContainerCreating', message: '' };
+    if (behavior.postStartFails && !hook.sleep) {
+      // The hook's output is left out of the event so that secrets do not leak. See startContainer.
+      emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', `${field}.lifecycle.postStart`);
+      const message = hookFailure(hook, c.name, podLabel(state), state.ip ?? '', spec);
+      yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: `postStart hook failed: ${message}; the container is killed`, detail: { error: message }, outcome: 'failed' };
+      return { ok: false, reason: 'PostStartHookError', message };
+    }
+    yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: 'postStart hook completed', detail: { seconds } };
+  }
   c.state = 'running';
   c.reason = undefined;
   c.message = undefined;
-  c.startedAt = ctx.clock.now;
-  emit('Normal', 'Started', 'Container started', field);
-  yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `started container ${c.name}`, detail: { startedAt: ctx.clock.timestamp() } };
-  if (spec.lifecycle?.postStart) {
-    yield* sleep((behavior.postStartSeconds ?? 0) * 1000);
-    if (behavior.postStartFails) {
-      // The hook's output is left out of the event so secrets do not leak. See startContainer.
-      emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', `${field}.lifecycle.postStart`);
-      yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: 'postStart hook failed: the container is killed', detail: {}, outcome: 'failed' };
-      c.state = 'terminated'; c.exitCode = 137; c.reason = 'Error'; c.finishedAt = ctx.clock.now;
-      return false;
-    }
-    yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: 'postStart hook completed', detail: { seconds: behavior.postStartSeconds ?? 0 } };
+  return { ok: true };
+}
+
+function hookKind(hook: NonNullable<NonNullable<Container['lifecycle']>['postStart']>): string {
+  if (hook.exec) return `exec ${JSON.stringify(hook.exec.command ?? [])}`;
+  if (hook.httpGet) return `httpGet ${hook.httpGet.path ?? '/'} on port ${hook.httpGet.port}`;
+  if (hook.sleep) return `sleep ${hook.sleep.seconds}s`;
+  if (hook.tcpSocket) return 'tcpSocket';
+  return 'unknown handler';
+}
+
+/**
+ * hookFailure is the lifecycle handler's error message, kept in the container's waiting message.
+ * See pkg/kubelet/lifecycle/handlers.go (HandlerRunner.Run) and the CRI's ExecSync error.
+ */
+export function hookFailure(hook: NonNullable<NonNullable<Container['lifecycle']>['postStart']>, container: string, pod: string, podIP: string, spec: Container): string {
+  if (hook.exec) {
+    const cmd = hook.exec.command ?? [];
+    return `Exec lifecycle hook ([${cmd.join(' ')}]) for Container "${container}" in Pod "${pod}" failed - error: command '${cmd.join(' ')}' exited with 1: , message: ""`;
   }
-  return true;
+  if (hook.httpGet) {
+    const port = resolvePort(hook.httpGet.port, spec);
+    const host = hook.httpGet.host || podIP;
+    const scheme = (hook.httpGet.scheme ?? 'HTTP').toLowerCase();
+    const path = hook.httpGet.path ?? '';
+    return `HTTP lifecycle hook (${path}) for Container "${container}" in Pod "${pod}" failed - error: Get "${scheme}://${host}:${port}${path.startsWith('/') || path === '' ? path : `/${path}`}": dial tcp ${host}:${port}: connect: connection refused`;
+  }
+  return `lifecycle hook for Container "${container}" in Pod "${pod}" failed`;
+}
+
+/** resolvePort turns a named port into the container's port number. See pkg/probe/util.go (ResolveContainerPort). */
+export function resolvePort(port: number | string | undefined, spec: Container): number | string {
+  if (typeof port === 'number') return port;
+  if (port === undefined) return '';
+  if (/^\d+$/.test(port)) return Number(port);
+  return spec.ports?.find((p) => p.name === port)?.containerPort ?? port;
 }
 
 /** randomHex draws n hex digits from the seeded source, for container and sandbox ids. */

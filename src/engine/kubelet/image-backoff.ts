@@ -1,37 +1,44 @@
-// ImagePullBackOff: a failed pull is retried after a back-off that starts at 10 s and doubles up to 5 minutes.
-// See pkg/kubelet/images/image_manager.go (EnsureImageExists, backOff) and pkg/kubelet/kubelet.go (imageBackOff).
+// ImagePullBackOff: a failed pull is retried only after a back-off that starts at 10 s and doubles up to 5 minutes;
+// a sync in between leaves the container in ImagePullBackOff.
+// See pkg/kubelet/images/image_manager.go (EnsureImageExists) and pkg/kubelet/kubelet.go (MaxImageBackOff, imageBackOff).
 import type { Container } from '../api/types';
 import type { EngineContext } from '../context';
-import { sleep, type Steps } from '../runtime/step';
-import { ensureImage, fieldOf, startContainer } from './containers';
+import type { Steps } from '../runtime/step';
+import { fieldOf } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { isInBackOffSinceUpdate, nextBackoff } from './restarts';
 
-/** IMAGE_BACKOFF_INITIAL_MS and IMAGE_BACKOFF_MAX_MS bound the image pull back-off (backOffPeriod, MaxContainerBackOff). */
+/** IMAGE_BACKOFF_INITIAL_MS and IMAGE_BACKOFF_MAX_MS bound the image pull back-off (backOffPeriod, MaxImageBackOff). */
 export const IMAGE_BACKOFF_INITIAL_MS = 10_000;
 export const IMAGE_BACKOFF_MAX_MS = 300_000;
 
-/** retryImagePull keeps a container whose image failed to pull in ImagePullBackOff, retrying until the pull works. */
-export function* retryImagePull(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, onStarted: () => void): Steps<void> {
-  const emit = (type: 'Normal' | 'Warning', reason: string, message: string) => kubelet.event(state, type, reason, message);
-  const field = fieldOf(state, c);
-  for (let backoff = IMAGE_BACKOFF_INITIAL_MS; !state.terminating; backoff = Math.min(2 * backoff, IMAGE_BACKOFF_MAX_MS)) {
-    const previous = c.message ?? '';
-    c.reason = 'ImagePullBackOff';
-    c.message = `Back-off pulling image "${spec.image}": ErrImagePull: ${previous}`;
-    emit('Normal', 'BackOff', `Back-off pulling image "${spec.image}"`);
-    emit('Warning', 'Failed', 'Error: ImagePullBackOff');
-    yield {
-      phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name },
-      result: `ImagePullBackOff: the next pull of ${spec.image} is in ${backoff / 1000}s`, detail: { backoffSeconds: backoff / 1000 }, outcome: 'waiting',
-    };
-    yield* kubelet.writeStatus(state, `container ${c.name} in ImagePullBackOff`);
-    yield* sleep(backoff);
-    if (state.terminating) return;
-    if (yield* ensureImage(ctx, state, c, spec, kubelet.images, emit)) {
-      if (yield* startContainer(ctx, state, c, spec, emit)) onStarted();
-      return;
-    }
-    yield* kubelet.writeStatus(state, `container ${c.name} cannot pull its image`);
-  }
+/** recordPullFailure moves the image back-off on after a failed pull (Backoff.Next at the failure). */
+export function recordPullFailure(ctx: EngineContext, c: ContainerRuntimeState): void {
+  if (c.reason !== 'ErrImagePull') return;
+  c.lastPullError = c.message;
+  c.imageBackoff = nextBackoff(c.imageBackoff, ctx.clock.now, ctx.clock.now, IMAGE_BACKOFF_INITIAL_MS, IMAGE_BACKOFF_MAX_MS);
+}
+
+/**
+ * imagePullBackOff checks the image back-off before a pull: while it runs, the container waits in
+ * ImagePullBackOff with the image manager's BackOff event and the runtime manager's "Error: ImagePullBackOff".
+ * Returns true when the start must wait.
+ */
+export function* imagePullBackOff(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container): Steps<boolean> {
+  if (!isInBackOffSinceUpdate(c.imageBackoff, ctx.clock.now, IMAGE_BACKOFF_MAX_MS)) return false;
+  const entry = c.imageBackoff!;
+  const previous = c.lastPullError ?? '';
+  c.state = 'waiting';
+  c.reason = 'ImagePullBackOff';
+  c.message = `Back-off pulling image "${spec.image}": ErrImagePull: ${previous}`;
+  c.syncError = { reason: c.reason, message: c.message };
+  kubelet.event(state, 'Normal', 'BackOff', `Back-off pulling image "${spec.image}"`);
+  kubelet.event(state, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+  yield {
+    phase: 'kubelet.imagePull', object: state.ref, field: `${fieldOf(state, c)}.image`, step: { kind: 'container', name: c.name },
+    result: `ImagePullBackOff: the next pull of ${spec.image} is in ${(entry.lastUpdate + entry.ms - ctx.clock.now) / 1000}s (back-off ${entry.ms / 1000}s)`,
+    detail: { backoffSeconds: entry.ms / 1000 }, outcome: 'waiting',
+  };
+  return true;
 }

@@ -7,7 +7,9 @@ import { admitPod } from './admit';
 import type { NodeImages } from './containers';
 import { HostLocalIpam } from './ipam';
 import { newPodRuntimeState, normalizeImage, type PodRuntimeState } from './pod-state';
-import { buildPodStatus, refreshReadiness, setCondition } from './status';
+import { podColumns } from '../kubectl/printer';
+import { triggerReadiness } from './probes';
+import { buildPodStatus, setCondition } from './status';
 import { syncPod } from './sync';
 import { killPod } from './terminate';
 
@@ -77,7 +79,8 @@ export class Kubelet {
       detail: { node: this.name, ...verdict }, outcome: verdict.admitted ? 'ok' : 'rejected',
     };
     if (!verdict.admitted) {
-      state.rejected = { reason: verdict.reason ?? '', message: verdict.message ?? '' };
+      // The status says why the kubelet rejected the pod. See pkg/kubelet/kubelet.go (rejectPod).
+      state.rejected = { reason: verdict.reason ?? '', message: `Pod was rejected: ${verdict.message ?? ''}` };
       this.event(state, 'Warning', verdict.reason ?? 'Rejected', verdict.message ?? '');
     }
     return verdict.admitted;
@@ -89,24 +92,29 @@ export class Kubelet {
     this.ctx.recorder.event({ type, reason, object: state.ref, source: KUBELET_SOURCE, host: this.name, message });
   }
 
-  /** writeStatus sends the pod's status to the API server (phase kubelet.status). */
+  /**
+   * writeStatus sends the pod's status to the API server (phase kubelet.status). Each entry carries
+   * what `kubectl get pods` would print then (READY, STATUS, RESTARTS). `terminal` says the pod worker
+   * has finished the pod: its phase is computed as for a pod whose containers will not run again.
+   */
   *writeStatus(state: PodRuntimeState, why: string, terminal = false): Steps<void> {
     // A stopped kubelet posts nothing more.
     if (this.down) return;
-    refreshReadiness(state, this.ctx.clock.now, terminal);
     const meta = state.pod.metadata ?? {};
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
     if (!stored || stored.metadata?.uid !== state.uid) return;
-    const status = buildPodStatus(state, stored, this.ctx.clock, this.hostIP, terminal);
-    if (state.rejected) Object.assign(status, { phase: 'Failed', reason: state.rejected.reason, message: state.rejected.message });
+    const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
     const updated = this.ctx.store.update<Pod>('Pod', meta.namespace, meta.name ?? '', (p) => { p.status = status; });
     if (updated) state.pod = updated;
+    const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
     yield {
       phase: 'kubelet.status', object: state.ref, field: 'status',
-      result: `${why}: phase ${status.phase}, Ready ${ready ?? 'unknown'}${status.podIP ? `, podIP ${status.podIP}` : ''}`,
-      detail: { phase: status.phase, conditions: status.conditions, containerStatuses: status.containerStatuses },
+      result: `${why}: phase ${status.phase}, Ready ${ready ?? 'unknown'}${status.podIP ? `, podIP ${status.podIP}` : ''}; kubectl get pods: READY ${kubectl.ready}, STATUS ${kubectl.status}, RESTARTS ${kubectl.restarts}`,
+      detail: { phase: status.phase, ...(status.reason ? { reason: status.reason, message: status.message } : {}), conditions: status.conditions, initContainerStatuses: status.initContainerStatuses, containerStatuses: status.containerStatuses, kubectl },
     };
+    // Filling in a status runs the readiness probe of a started container that is not ready yet (UpdatePodStatus).
+    if (!terminal) triggerReadiness(this.ctx, this, state);
   }
 
   /** markSandboxReady sets PodReadyToStartContainers once the sandbox and its network are up. */

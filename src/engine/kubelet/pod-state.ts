@@ -22,12 +22,28 @@ export interface ContainerRuntimeState {
   ready: boolean;
   restartCount: number;
   init: boolean;
+  /** sidecar is true for an init container with restartPolicy Always: it keeps running beside the containers. */
+  sidecar: boolean;
+  /** index is the container's position in spec.initContainers or spec.containers. */
+  index: number;
   /** lastTerminated is the previous run of a restarted container (the status's lastState.terminated). */
   lastTerminated?: { exitCode: number; reason: string; startedAt?: Millis; finishedAt?: Millis; containerID?: string };
   /** backoff is the kubelet's CrashLoopBackOff entry for the container: the current delay and its last update. */
   backoff?: { ms: number; lastUpdate: Millis };
-  /** killing is set while the kubelet kills the container after a failed liveness probe. */
+  /** killing is set while the kubelet kills the container (liveness or startup failure, postStart failure, the pod's end). */
   killing?: boolean;
+  /** probeResults are the probe managers' cached results for the current container id. See pkg/kubelet/prober/results. */
+  probeResults: { startup?: 'Success' | 'Failure'; liveness?: 'Success' | 'Failure'; readiness?: 'Success' | 'Failure' };
+  /** syncError is the kubelet's reason cache for the container: why its last start failed (CrashLoopBackOff, ImagePullBackOff...). */
+  syncError?: { reason: string; message: string };
+  /** imageBackoff is the image manager's back-off entry for the container's image pulls. */
+  imageBackoff?: { ms: number; lastUpdate: Millis };
+  /** lastPullError is the runtime's error of the container's last failed image pull. */
+  lastPullError?: string;
+  /** hookRunning is set while the container's postStart hook runs. */
+  hookRunning?: boolean;
+  /** everStarted is true once the runtime has started the container at least once. */
+  everStarted?: boolean;
 }
 
 /** ConditionMark remembers a condition's status and when it last changed. */
@@ -52,17 +68,31 @@ export interface PodRuntimeState {
   terminating: boolean;
   terminated: boolean;
   rejected?: { reason: string; message: string };
+  /** worker is the pod worker's bookkeeping: a sync queued or running, and when the probe workers began. */
+  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis };
+  /** evicted is the pod-level failure a sync handler decided (activeDeadlineSeconds): the phase turns Failed with it. */
+  evicted?: { reason: string; message: string };
+  /** podTerminal is set once the kubelet decided the pod is done (KillPod): no container is started again. */
+  podTerminal?: boolean;
+  /** stopping is set while the kubelet stops the containers of a pod that is done; the phase stays as it was meanwhile. */
+  stopping?: boolean;
+  /** reportedPhase is the last phase sent to the API server. */
+  reportedPhase?: string;
 }
 
 /** newPodRuntimeState starts the tracking of a pod the kubelet was given. */
 export function newPodRuntimeState(pod: Pod, ref: string): PodRuntimeState {
-  const entry = (c: Container, init: boolean): ContainerRuntimeState => ({
+  // Every container waits as PodInitializing when the pod has init containers, else as ContainerCreating.
+  // See pkg/kubelet/kubelet_pods.go (convertToAPIContainerStatuses, defaultWaitingState).
+  const hasInit = (pod.spec?.initContainers ?? []).length > 0;
+  const entry = (c: Container, init: boolean, index: number): ContainerRuntimeState => ({
     name: c.name, image: c.image ?? '', imageRef: normalizeImage(c.image ?? ''), state: 'waiting',
-    reason: init ? 'PodInitializing' : 'ContainerCreating', started: false, ready: false, restartCount: 0, init,
+    reason: hasInit ? 'PodInitializing' : 'ContainerCreating', started: false, ready: false, restartCount: 0, init,
+    sidecar: init && c.restartPolicy === 'Always', index, probeResults: {},
   });
   return {
     uid: pod.metadata?.uid ?? '', ref, pod,
-    containers: [...(pod.spec?.initContainers ?? []).map((c) => entry(c, true)), ...(pod.spec?.containers ?? []).map((c) => entry(c, false))],
+    containers: [...(pod.spec?.initContainers ?? []).map((c, i) => entry(c, true, i)), ...(pod.spec?.containers ?? []).map((c, i) => entry(c, false, i))],
     conditions: new Map(), terminating: false, terminated: false,
   };
 }

@@ -1,12 +1,36 @@
-// A running container's life: its startup and readiness probes, and its exit when its Behavior says it exits.
-// See pkg/kubelet/prober/worker.go. Liveness kills and restarts are in restarts.ts.
+// The probe workers: one per container and probe type, ticking every periodSeconds from when the pod
+// worker added the pod, skipping until initialDelaySeconds after the container started, counting
+// successThreshold / failureThreshold runs in a row before the result changes. A liveness or startup
+// failure makes the pod worker kill the container; a readiness change updates the status.
+// See pkg/kubelet/prober/worker.go (run, doProbe), prober.go (probe) and prober_manager.go (UpdatePodStatus).
 import type { Container, Probe } from '../api/types';
 import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
-import { containerBehavior, fieldOf } from './containers';
+import { containerBehavior, fieldOf, resolvePort } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
-import { restartAfterExit, runLiveness } from './restarts';
+import { requestSync } from './pod-worker';
+import { refreshProbeStatus, specOf } from './status';
+
+/** ProbeType is a probe worker's kind. */
+export type ProbeType = 'startup' | 'readiness' | 'liveness';
+
+/** PROBE_TYPE_NAMES are the probe types as the kubelet prints them in events (probeType.String). */
+export const PROBE_TYPE_NAMES: Record<ProbeType, string> = { startup: 'Startup', readiness: 'Readiness', liveness: 'Liveness' };
+
+/** Probe defaults of the API (pkg/apis/core/v1/defaults.go SetDefaults_Probe). */
+export const PROBE_DEFAULTS = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, initialDelaySeconds: 0 };
+
+/** probeTimings reads a probe's timing fields with their defaults. */
+export function probeTimings(p: Probe): typeof PROBE_DEFAULTS {
+  return {
+    timeoutSeconds: p.timeoutSeconds ?? PROBE_DEFAULTS.timeoutSeconds,
+    periodSeconds: p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds,
+    successThreshold: p.successThreshold ?? PROBE_DEFAULTS.successThreshold,
+    failureThreshold: p.failureThreshold ?? PROBE_DEFAULTS.failureThreshold,
+    initialDelaySeconds: p.initialDelaySeconds ?? PROBE_DEFAULTS.initialDelaySeconds,
+  };
+}
 
 /** probeDescription prints a probe's handler the way kubectl describe does: `http-get http://:80/healthz`. */
 export function probeDescription(p: Probe): string {
@@ -18,73 +42,174 @@ export function probeDescription(p: Probe): string {
 }
 
 /**
- * watchContainer follows a started container: it becomes started once its startup probe passes
- * (at once without one), ready once its readiness probe passes (at once without one), and exits
- * when its Behavior says so.
+ * probeFailure is a failing probe's output, by handler: the HTTP prober's status code message, the TCP
+ * dialer's error, the gRPC health service's answer, and an exec command's (empty) output.
+ * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go and pkg/probe/exec/exec.go.
  */
-export function* watchContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container): Steps<void> {
-  const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
-  const field = fieldOf(state, c);
-  const startedAt = c.startedAt ?? ctx.clock.now;
-  // A restart gives the container a new id; this watch then belongs to the run before and stops.
-  const id = c.containerID;
-  const gone = () => state.terminating || c.state !== 'running' || c.containerID !== id;
-  const readyAt = startedAt + (behavior.readyAfterSeconds ?? 0) * 1000;
-  const exitAt = behavior.exitAfterSeconds !== undefined ? startedAt + behavior.exitAfterSeconds * 1000 : undefined;
-  const probes = [spec.startupProbe && 'startup', spec.readinessProbe && 'readiness', spec.livenessProbe && 'liveness'].filter(Boolean);
-  yield {
-    phase: 'kubelet.probes', object: state.ref, field: spec.startupProbe ? `${field}.startupProbe` : spec.readinessProbe ? `${field}.readinessProbe` : field,
-    result: probes.length ? `probing ${c.name}: ${probes.join(', ')}` : `${c.name} has no probes: it counts as started and ready once running`,
-    detail: { container: c.name, probes, readyAfterSeconds: behavior.readyAfterSeconds ?? 0 },
-  };
-  if (spec.startupProbe) {
-    const passAt = firstPass(spec.startupProbe, startedAt, readyAt);
-    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
-    yield* sleep(passAt - ctx.clock.now);
-    if (gone()) return;
-    yield { phase: 'kubelet.probes', object: state.ref, field: `${field}.startupProbe`, step: { kind: 'container', name: c.name }, result: `startup probe succeeded (${probeDescription(spec.startupProbe)})`, detail: {} };
-  }
-  c.started = true;
-  // The liveness probe runs from here, beside the readiness probe. See prober_manager.go (AddPod).
-  if (spec.livenessProbe) ctx.schedule(0, `kubelet ${kubelet.name}: liveness ${state.ref} ${c.name}`, () => runLiveness(ctx, kubelet, state, c, spec, exitAt));
-  if (spec.readinessProbe) {
-    const passAt = Math.max(ctx.clock.now, firstPass(spec.readinessProbe, startedAt, readyAt));
-    yield* kubelet.writeStatus(state, `container ${c.name} started`);
-    if (exitAt !== undefined && exitAt < passAt) return yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
-    yield* sleep(passAt - ctx.clock.now);
-    if (gone()) return;
-    yield { phase: 'kubelet.probes', object: state.ref, field: `${field}.readinessProbe`, step: { kind: 'container', name: c.name }, result: `readiness probe succeeded (${probeDescription(spec.readinessProbe)})`, detail: {} };
-  }
-  c.ready = true;
-  yield* kubelet.writeStatus(state, `container ${c.name} ready`);
-  if (exitAt !== undefined) yield* exitContainer(ctx, kubelet, state, c, spec, exitAt, behavior.exitCode ?? 0);
+export function probeFailure(p: Probe, podIP: string, spec: Container = { name: '' }): string {
+  if (p.httpGet) return 'HTTP probe failed with statuscode: 500';
+  if (p.tcpSocket) return `dial tcp ${p.tcpSocket.host || podIP}:${resolvePort(p.tcpSocket.port, spec)}: connect: connection refused`;
+  if (p.grpc) return 'service unhealthy (responded with "NOT_SERVING")';
+  return '';
 }
 
 /**
- * firstPass is when a probe first succeeds: the first run at or after initialDelaySeconds, then
- * every periodSeconds, that comes once the container is ready (as its Behavior says).
+ * probeTimeout is a probe's output when the container does not answer within timeoutSeconds: Go's HTTP
+ * client deadline, the TCP dialer's i/o timeout, the gRPC prober's deadline message, the CRI's exec timeout.
+ * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go, pkg/probe/exec/exec.go.
  */
-function firstPass(probe: Probe, startedAt: number, readyAt: number): number {
-  const delay = (probe.initialDelaySeconds ?? 0) * 1000;
-  const period = (probe.periodSeconds ?? 10) * 1000;
-  let at = startedAt + delay;
-  while (at < readyAt) at += period;
-  return at;
+export function probeTimeout(p: Probe, podIP: string, spec: Container = { name: '' }): string {
+  const timeout = probeTimings(p).timeoutSeconds;
+  if (p.httpGet) {
+    const host = p.httpGet.host || podIP;
+    return `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}:${resolvePort(p.httpGet.port, spec)}${p.httpGet.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  }
+  if (p.tcpSocket) return `dial tcp ${p.tcpSocket.host || podIP}:${resolvePort(p.tcpSocket.port, spec)}: i/o timeout`;
+  if (p.grpc) return `timeout: health rpc did not complete within ${timeout}s`;
+  if (p.exec) return `command "${(p.exec.command ?? []).join(' ')}" timed out`;
+  return '';
 }
 
-function* exitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, at: number, exitCode: number): Steps<void> {
+interface ProbeWorker {
+  type: ProbeType;
+  c: ContainerRuntimeState;
+  probe: Probe;
+  containerID?: string;
+  onHold: boolean;
+  lastResult?: 'Success' | 'Failure';
+  resultRun: number;
+  stopped: boolean;
+  lastManualAt?: number;
+  /** busy is set while a probe waits for the container's answer. */
+  busy?: boolean;
+}
+
+const workers = new WeakMap<PodRuntimeState, ProbeWorker[]>();
+
+/** startProbeWorkers starts a worker for every probe of the pod's containers and sidecars; each probes at once, then every period. */
+export function startProbeWorkers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): void {
+  const list: ProbeWorker[] = [];
+  for (const c of state.containers) {
+    if (c.init && !c.sidecar) continue;
+    const spec = specOf(state.pod, c);
+    for (const type of ['startup', 'readiness', 'liveness'] as const) {
+      const probe = spec[`${type}Probe`];
+      if (!probe) continue;
+      const w: ProbeWorker = { type, c, probe, onHold: false, resultRun: 0, stopped: false };
+      list.push(w);
+      const period = probeTimings(probe).periodSeconds * 1000;
+      // The ticker does not wait for a slow probe: the next tick is due one period after this one.
+      const tick = function* (): Steps<void> {
+        if (w.stopped) return;
+        const next = ctx.schedule(period, `kubelet ${kubelet.name}: ${type} probe ${state.ref} ${c.name}`, tick);
+        if (w.busy) return;
+        if (!(yield* doProbe(ctx, kubelet, state, w))) { w.stopped = true; next.cancelled = true; }
+      };
+      ctx.schedule(0, `kubelet ${kubelet.name}: ${type} probe ${state.ref} ${c.name}`, tick);
+    }
+  }
+  workers.set(state, list);
+}
+
+/**
+ * triggerReadiness runs the readiness probe of every running, started container that is not ready
+ * yet, at once: the probe manager does so whenever it fills in a pod status (UpdatePodStatus).
+ */
+export function triggerReadiness(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): void {
+  for (const w of workers.get(state) ?? []) {
+    if (w.type !== 'readiness' || w.stopped || w.c.state !== 'running' || w.c.ready || w.lastManualAt === ctx.clock.now) continue;
+    w.lastManualAt = ctx.clock.now;
+    ctx.schedule(0, `kubelet ${kubelet.name}: readiness probe ${state.ref} ${w.c.name} (status update)`, function* () {
+      if (!w.stopped && !w.c.ready && !w.busy) yield* doProbe(ctx, kubelet, state, w);
+    });
+  }
+}
+
+/** probeResult is what the container answers at `now`, as its Behavior says. */
+function probeResult(ctx: EngineContext, state: PodRuntimeState, w: ProbeWorker, now: number): 'Success' | 'Failure' {
+  const b = containerBehavior(ctx, state.pod.metadata?.name ?? '', w.c.name);
+  const startedAt = w.c.startedAt ?? now;
+  if (w.type === 'liveness') return b.livenessFailsAfterSeconds !== undefined && now >= startedAt + b.livenessFailsAfterSeconds * 1000 ? 'Failure' : 'Success';
+  return now >= startedAt + (b.readyAfterSeconds ?? 0) * 1000 ? 'Success' : 'Failure';
+}
+
+/** doProbe is one run of a worker; false stops the worker. See worker.go (doProbe). */
+function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, w: ProbeWorker): Steps<boolean> {
+  if (state.terminating || state.terminated || state.podTerminal) return false;
+  const c = w.c;
+  const now = ctx.clock.now;
+  if (c.state !== 'running') {
+    // A container that will not be restarted is not probed any more.
+    return !(c.state === 'terminated' && state.pod.spec?.restartPolicy === 'Never' && !c.sidecar);
+  }
+  if (w.containerID !== c.containerID) {
+    // A new container: its result starts at the initial value and probing resumes (the run count carries on).
+    w.containerID = c.containerID;
+    w.onHold = false;
+  }
+  if (w.onHold) return true;
+  const t = probeTimings(w.probe);
+  if (Math.trunc((now - (c.startedAt ?? now)) / 1000) < t.initialDelaySeconds) return true;
+  refreshProbeStatus(state);
+  // Startup probes stop once the container started; the others wait for it.
+  if (c.started ? w.type === 'startup' : w.type !== 'startup') return true;
+  const field = `${fieldOf(state, c)}.${w.type}Probe`;
+  const spec = specOf(state.pod, c);
+  // The probe waits for the container's answer, at most timeoutSeconds.
+  const response = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name).probeResponseSeconds ?? 0;
+  const timedOut = response > t.timeoutSeconds;
   const id = c.containerID;
-  yield* sleep(Math.max(0, at - ctx.clock.now));
-  if (state.terminating || c.state !== 'running' || c.containerID !== id || c.killing) return;
-  c.state = 'terminated';
-  c.exitCode = exitCode;
-  c.reason = exitCode === 0 ? 'Completed' : 'Error';
-  c.finishedAt = ctx.clock.now;
-  c.ready = false;
-  yield {
-    phase: 'kubelet.containers', object: state.ref, field: fieldOf(state, c), step: { kind: 'container', name: c.name },
-    result: `container ${c.name} exited with code ${exitCode}`, detail: { exitCode }, outcome: exitCode === 0 ? 'ok' : 'failed',
-  };
-  yield* kubelet.writeStatus(state, `container ${c.name} exited`);
-  yield* restartAfterExit(ctx, kubelet, state, c, spec);
+  if (response > 0) {
+    w.busy = true;
+    yield* sleep(Math.min(response, t.timeoutSeconds) * 1000);
+    w.busy = false;
+    if (state.terminating || state.podTerminal || c.containerID !== id || c.state !== 'running') return true;
+  }
+  const result = timedOut ? 'Failure' : probeResult(ctx, state, w, now);
+  if (w.lastResult === result) w.resultRun++;
+  else { w.lastResult = result; w.resultRun = 1; }
+  const threshold = result === 'Failure' ? t.failureThreshold : t.successThreshold;
+  if (result === 'Failure') {
+    const output = timedOut ? probeTimeout(w.probe, state.ip ?? '', spec) : probeFailure(w.probe, state.ip ?? '', spec);
+    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe failed: ${output}`);
+    yield {
+      phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
+      result: `${w.type} probe failed (${Math.min(w.resultRun, threshold)}/${threshold} failures in a row): ${output || 'the command exited non-zero'}`,
+      detail: { probe: w.type, handler: probeDescription(w.probe), failures: w.resultRun, failureThreshold: t.failureThreshold, periodSeconds: t.periodSeconds, timeoutSeconds: t.timeoutSeconds, initialDelaySeconds: t.initialDelaySeconds },
+      outcome: 'failed',
+    };
+  }
+  if (w.resultRun < threshold) {
+    if (result === 'Success') {
+      yield {
+        phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
+        result: `${w.type} probe succeeded (${w.resultRun}/${threshold} successes in a row needed)`, detail: { probe: w.type, successes: w.resultRun, successThreshold: t.successThreshold },
+      };
+    }
+    return true;
+  }
+  const previous = c.probeResults[w.type];
+  c.probeResults[w.type] = result;
+  if (result === 'Failure' && w.type !== 'readiness') {
+    // The container will be killed: probing waits for the next container. See worker.go (onHold).
+    w.onHold = true;
+    w.resultRun = 0;
+  }
+  // Readiness starts as Failure and liveness as Success (the workers' initialValue); only a change is reported.
+  const initial = w.type === 'readiness' ? 'Failure' : w.type === 'liveness' ? 'Success' : undefined;
+  const changed = (previous ?? initial) !== result;
+  if (!changed) return true;
+  if (result === 'Success') {
+    yield {
+      phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
+      result: `${w.type} probe succeeded (${probeDescription(w.probe)})${w.type === 'startup' ? `: ${c.name} is started` : w.type === 'readiness' ? `: ${c.name} is ready` : ''}`,
+      detail: { probe: w.type, handler: probeDescription(w.probe), successThreshold: t.successThreshold, periodSeconds: t.periodSeconds },
+    };
+  }
+  if (w.type === 'readiness') yield* kubelet.writeStatus(state, `${c.name} ${result === 'Success' ? 'ready' : 'not ready'}`);
+  else {
+    if (w.type === 'startup' && result === 'Success') yield* kubelet.writeStatus(state, `${c.name} started`);
+    requestSync(ctx, kubelet, state, `${w.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} for ${c.name}`);
+  }
+  return true;
 }

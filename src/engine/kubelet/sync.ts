@@ -1,13 +1,12 @@
 // The pod worker's create path: admit, volumes, sandbox, network, init containers, containers, then probes.
 // See pkg/kubelet/kubelet.go (SyncPod) and pkg/kubelet/kuberuntime/kuberuntime_manager.go (SyncPod).
-import type { Container, Pod } from '../api/types';
+import type { Pod } from '../api/types';
 import type { EngineContext } from '../context';
-import { sleep, type Steps } from '../runtime/step';
-import { containerBehavior, ensureImage, randomHex, startContainer } from './containers';
+import type { Steps } from '../runtime/step';
+import { randomHex } from './containers';
 import type { Kubelet } from './kubelet';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
-import { retryImagePull } from './image-backoff';
-import { watchContainer } from './probes';
+import type { PodRuntimeState } from './pod-state';
+import { beginContainers, startProbing } from './pod-worker';
 
 /** PAUSE_IMAGE is the sandbox image a 1.36 kubelet and containerd use. See cmd/kubeadm/app/constants (PauseVersion). */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10.1';
@@ -24,6 +23,8 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
 
   yield* mountVolumes(state);
   if (state.terminating) return;
+  // The probe workers start before the runtime starts any container (SyncPod: probeManager.AddPod).
+  startProbing(ctx, kubelet, state);
 
   state.sandboxId = randomHex(ctx, 64);
   const qos = (state.pod.status?.qosClass ?? 'BestEffort').toLowerCase();
@@ -49,61 +50,17 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   kubelet.markSandboxReady(state, true);
   yield* kubelet.writeStatus(state, 'sandbox ready');
 
-  const emit = (type: 'Normal' | 'Warning', reason: string, message: string) => kubelet.event(state, type, reason, message);
   const inits = state.containers.filter((c) => c.init);
+  const sidecars = inits.filter((c) => c.sidecar);
   yield {
     phase: 'kubelet.initContainers', object: state.ref, field: inits.length ? 'spec.initContainers' : undefined,
-    result: inits.length ? `running ${inits.length} init container(s) in order: ${inits.map((c) => c.name).join(', ')}` : 'no init containers',
-    detail: { initContainers: inits.map((c) => c.name) },
+    result: inits.length
+      ? `running ${inits.length} init container(s) in order: ${inits.map((c) => c.name).join(', ')}${sidecars.length ? `; sidecar(s) that keep running: ${sidecars.map((c) => c.name).join(', ')}` : ''}`
+      : 'no init containers',
+    detail: { initContainers: inits.map((c) => c.name), sidecars: sidecars.map((c) => c.name) },
   };
-  for (const c of inits) {
-    if (!(yield* runInitContainer(ctx, kubelet, state, c, specOf(state.pod, c), emit))) return;
-  }
-  const regular = state.containers.filter((c) => !c.init);
-  yield {
-    phase: 'kubelet.containers', object: state.ref, field: 'spec.containers',
-    result: `starting ${regular.length} container(s): ${regular.map((c) => c.name).join(', ')}`,
-    detail: { containers: regular.map((c) => c.name) },
-  };
-  for (const c of regular) {
-    const spec = specOf(state.pod, c);
-    const watch = () => ctx.schedule(0, `kubelet ${kubelet.name}: watch ${state.ref} ${c.name}`, () => watchContainer(ctx, kubelet, state, c, spec));
-    if (!(yield* ensureImage(ctx, state, c, spec, kubelet.images, emit))) {
-      yield* kubelet.writeStatus(state, `container ${c.name} cannot start`);
-      if (state.terminating) return;
-      if (c.reason === 'ErrImagePull') ctx.schedule(0, `kubelet ${kubelet.name}: image back-off ${state.ref} ${c.name}`, () => retryImagePull(ctx, kubelet, state, c, spec, watch));
-      continue;
-    }
-    if (!(yield* startContainer(ctx, state, c, spec, emit))) {
-      if (state.terminating) return;
-      continue;
-    }
-    watch();
-  }
-  yield* kubelet.writeStatus(state, 'containers started');
-}
-
-function* runInitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string) => void): Steps<boolean> {
-  if (!(yield* ensureImage(ctx, state, c, spec, kubelet.images, emit))) {
-    yield* kubelet.writeStatus(state, `init container ${c.name} cannot start`);
-    return false;
-  }
-  if (!(yield* startContainer(ctx, state, c, spec, emit))) return false;
-  yield* kubelet.writeStatus(state, `init container ${c.name} running`);
-  // An init container runs to completion; unless its Behavior says otherwise it exits 0 at once.
-  const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
-  yield* sleep((behavior.exitAfterSeconds ?? 0) * 1000);
-  if (state.terminating) return false;
-  c.state = 'terminated';
-  c.exitCode = behavior.exitCode ?? 0;
-  c.reason = c.exitCode === 0 ? 'Completed' : 'Error';
-  c.finishedAt = ctx.clock.now;
-  yield {
-    phase: 'kubelet.initContainers', object: state.ref, field: `spec.initContainers[${state.containers.filter((x) => x.init).indexOf(c)}]`, step: { kind: 'container', name: c.name },
-    result: `init container ${c.name} exited with code ${c.exitCode}`, detail: { exitCode: c.exitCode }, outcome: c.exitCode === 0 ? 'ok' : 'failed',
-  };
-  yield* kubelet.writeStatus(state, `init container ${c.name} completed`);
-  return c.exitCode === 0;
+  // From here the pod worker drives the containers, one sync at a time.
+  beginContainers(ctx, kubelet, state);
 }
 
 function* mountVolumes(state: PodRuntimeState): Steps<void> {
@@ -121,11 +78,6 @@ function* mountVolumes(state: PodRuntimeState): Steps<void> {
       detail: { type, path: `/var/lib/kubelet/pods/${state.uid}/volumes/kubernetes.io~${type.toLowerCase()}/${v.name}` },
     };
   }
-}
-
-function specOf(pod: Pod, c: ContainerRuntimeState): Container {
-  const list = c.init ? pod.spec?.initContainers ?? [] : pod.spec?.containers ?? [];
-  return list.find((s) => s.name === c.name) ?? { name: c.name };
 }
 
 /**

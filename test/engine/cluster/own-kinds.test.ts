@@ -57,6 +57,7 @@ containers:
     exitCode: 1
     readyAfterSeconds: 10
     livenessFailsAfterSeconds: 60
+    probeResponseSeconds: 0.5
     postStartSeconds: 0
     postStartFails: false
     preStopSeconds: 20
@@ -74,7 +75,7 @@ finalizers:
     images: { 'acme/missing:1.0': { exists: false }, 'registry.acme.io/app:2': { pullSecret: 'regcred', pullSeconds: 3 } },
     containers: {
       app: {
-        startSeconds: 1, exitAfterSeconds: 5, exitCode: 1, readyAfterSeconds: 10, livenessFailsAfterSeconds: 60,
+        startSeconds: 1, exitAfterSeconds: 5, exitCode: 1, readyAfterSeconds: 10, livenessFailsAfterSeconds: 60, probeResponseSeconds: 0.5,
         postStartSeconds: 0, postStartFails: false, preStopSeconds: 20, sigtermSeconds: 'never',
       },
       'web/sidecar': { sigtermSeconds: 2.5 },

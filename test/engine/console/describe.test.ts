@@ -9,8 +9,8 @@ import { fill, fixture, inputsFor, simulate } from './simulate';
 let podRun: Simulation | undefined;
 const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
 let crashRun: Simulation | undefined;
-// The container exits 1 five seconds after each start; 55 s in, it has restarted three times and waits in back-off.
-const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 55_000 }));
+// The container exits 1 five seconds after each start; 56 s in, it has restarted three times, exited a fourth time at 55 s and waits in back-off.
+const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 56_000 }));
 
 const output = (sim: Simulation, line: string): string => {
   const r = evaluateConsole(sim, line);
@@ -78,15 +78,15 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
     '  Normal  Scheduled  2s    default-scheduler  Successfully assigned default/web to {NODE}',
     '  Normal  Pulling    2s    kubelet            Pulling image "nginx:1.27"',
     '  Normal  Pulled     0s    kubelet            Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
-    '  Normal  Created    0s    kubelet            Container created',
-    '  Normal  Started    0s    kubelet            Container started',
+    '  Normal  Created    0s    kubelet            Created container: app',
+    '  Normal  Started    0s    kubelet            Started container app',
   ].join('\n')));
 });
 
 test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago the last one ended', () => {
   assert.equal(output(crash(), 'kubectl get pods'), [
     'NAME      READY   STATUS             RESTARTS     AGE',
-    'crasher   0/1     CrashLoopBackOff   3 (0s ago)   55s',
+    'crasher   0/1     CrashLoopBackOff   3 (1s ago)   56s',
   ].join('\n'));
 });
 
@@ -111,7 +111,7 @@ test('describe shows the init container, the command, Last State, the env and th
     '      Exit Code:    0',
     '      Started:      Thu, 01 Jan 2026 00:00:02 +0000',
     '      Finished:     Thu, 01 Jan 2026 00:00:03 +0000',
-    '    Ready:          False',
+    '    Ready:          True',
     '    Restart Count:  0',
     '    Environment:    <none>',
     '    Mounts:',
@@ -141,7 +141,7 @@ test('describe shows the init container, the command, Last State, the env and th
 
 test('a repeated event shows its last age, its count and its first age', () => {
   const text = output(crash(), 'kubectl describe pod crasher');
-  assert.match(text, /\n {2}Warning {2}BackOff {4}0s \(x3 over 40s\) {2}kubelet {12}Back-off restarting failed container app in pod crasher_default\(/);
+  assert.match(text, /\n {2}Warning {2}BackOff {4}1s \(x4 over 41s\) {2}kubelet {12}Back-off restarting failed container app in pod crasher_default\(/);
 });
 
 test('kubectl describe node prints the node, the pods on it with their share of allocatable, and its events', () => {
@@ -183,6 +183,6 @@ test('a pod being deleted reads Terminating, and describe counts its deletion ti
 
 test('kubectl get events --sort-by=.lastTimestamp orders the events by when they were last seen', () => {
   const reasons = output(crash(), 'kubectl get events --sort-by=.lastTimestamp').split('\n').slice(1).map((l) => l.split(/\s+/)[2]);
-  assert.deepEqual(reasons, ['Scheduled', 'Pulling', 'Pulled', 'Pulling', 'Pulled', 'Created', 'Started', 'Pulled', 'BackOff']);
+  assert.deepEqual(reasons, ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'Pulling', 'Pulled', 'Created', 'Started', 'Pulled', 'BackOff']);
   assert.deepEqual(evaluateConsole(crash(), 'kubectl get events --sort-by=.nope'), { error: true, message: 'error: couldn\'t find any field with path "{.nope}" in the list of objects' });
 });

@@ -5,7 +5,7 @@ import type { Pod } from '../../../src/engine/api/types';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
-import { goDuration, livenessFailures, shouldRestart } from '../../../src/engine/kubelet/restarts';
+import { goDuration, shouldRestart } from '../../../src/engine/kubelet/restarts';
 import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
 
 function simulate(manifest: string, options: SimulationOptions = {}): Simulation {
@@ -58,7 +58,7 @@ const cases: Case[] = [
     manifest: manifest('Always', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 200_000 },
     starts: [2, 7, 22, 47, 92, 177], restartCount: 5, waiting: 'back-off 2m40s restarting failed container=app pod=web_default(UID)',
     last: { exitCode: 1, reason: 'Error', startedAt: 177, finishedAt: 182 },
-    events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Container created', 'Normal Started: Container started'],
+    events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Created container: app', 'Normal Started: Started container app'],
     ready: 'False',
   },
   {
@@ -76,22 +76,25 @@ const cases: Case[] = [
     manifest: manifest('Never', '{exitAfterSeconds: 5, exitCode: 1}'), options: {}, outcome: 'Failed', starts: [2], restartCount: 0,
   },
   {
-    // Probes at 2, 7, ...; failing from 22 (2 + 20): 22, 27, 32, killed at 32 (SIGTERM, exits after 1 s), restarted at 33.
+    // The probe worker starts with the pod's first sync (t=0, probeManager.AddPod) and ticks every 5 s: 0, 5, 10, ...
+    // (pkg/kubelet/prober/worker.go run). The container starts at 2 and fails from 22: probes at 25, 30, 35 fail;
+    // killed at 35 (SIGTERM, exits after 1 s) and restarted at once at 36 (no earlier exit, so no back-off: doBackOff).
     name: 'a liveness failure kills the container after failureThreshold failures and restarts it',
     manifest: manifest('Always', '{livenessFailsAfterSeconds: 20}', liveness), options: { forMs: 40_000 },
-    starts: [2, 33], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 33 },
+    starts: [2, 36], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 36 },
     events: ['Warning Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500', 'Normal Killing: Container app failed liveness probe, will be restarted'],
   },
   {
     name: 'a liveness kill of a container that ignores SIGTERM ends in SIGKILL after the grace period',
-    manifest: manifest('Always', '{livenessFailsAfterSeconds: 20, sigtermSeconds: never}', liveness, '  terminationGracePeriodSeconds: 5\n'), options: { forMs: 40_000 },
-    starts: [2, 37], restartCount: 1, last: { exitCode: 137, reason: 'Error', startedAt: 2, finishedAt: 37 },
+    // Killed at 35; SIGKILL when the pod's grace period of 5 s runs out (kuberuntime_container.go killContainer).
+    manifest: manifest('Always', '{livenessFailsAfterSeconds: 20, sigtermSeconds: never}', liveness, '  terminationGracePeriodSeconds: 5\n'), options: { forMs: 45_000 },
+    starts: [2, 40], restartCount: 1, last: { exitCode: 137, reason: 'Error', startedAt: 2, finishedAt: 40 },
   },
   {
-    // The liveness probe runs beside the readiness probe: failing from 12 (12, 17, 22), the kill comes before readiness at 62.
+    // The liveness probe runs beside the readiness probe: failing from 12 (probes at 15, 20, 25), the kill comes before readiness at 62.
     name: 'a liveness failure kills a container that is not ready yet',
     manifest: manifest('Always', '{livenessFailsAfterSeconds: 10, readyAfterSeconds: 60}', `${liveness}      readinessProbe:\n        httpGet: {path: /ready, port: 80}\n`), options: { forMs: 30_000 },
-    starts: [2, 23], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 23 }, ready: 'False',
+    starts: [2, 26], restartCount: 1, last: { exitCode: 143, reason: 'Error', startedAt: 2, finishedAt: 26 }, ready: 'False',
     events: ['Normal Killing: Container app failed liveness probe, will be restarted'],
   },
   {
@@ -141,7 +144,7 @@ test('each failed liveness probe is an Unhealthy event, then one Killing', () =>
   assert.equal(unhealthy.length, 1);
   assert.equal(unhealthy[0]?.count, 3);
   const killing = sim.result().events.find((e) => e.reason === 'Killing');
-  assert.equal(killing?.at, 32);
+  assert.equal(killing?.at, 35);
 });
 
 const durations: [number, string][] = [[10_000, '10s'], [40_000, '40s'], [80_000, '1m20s'], [160_000, '2m40s'], [300_000, '5m0s']];
@@ -151,7 +154,3 @@ test('restart policies', () => {
   assert.deepEqual([shouldRestart('Always', 0), shouldRestart('OnFailure', 0), shouldRestart('OnFailure', 1), shouldRestart('Never', 1)], [true, false, true, false]);
 });
 
-test('liveness failures start at the first probe after the Behavior says it fails', () => {
-  assert.deepEqual(livenessFailures({ periodSeconds: 10 }, 0, 0, 15), [20_000, 30_000, 40_000]);
-  assert.deepEqual(livenessFailures({ periodSeconds: 10 }, 0, 0, undefined), []);
-});

@@ -1,0 +1,413 @@
+// The pod worker's container loop: each sync computes what to do with the pod's containers, as
+// computePodActions does, and does it: kill, start init containers one by one (sidecars kept running),
+// start and restart containers with the CrashLoopBackOff back-off, and stop the pod once it is done.
+// A sync runs when something changed: a container exited, a probe result changed, a back-off ran out.
+// See pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions, SyncPod, doBackOff),
+// pkg/kubelet/kuberuntime/kuberuntime_container.go (computeInitContainerActions) and pkg/kubelet/pod_workers.go.
+import type { Container } from '../api/types';
+import type { EngineContext } from '../context';
+import { sleep, type Steps } from '../runtime/step';
+import { containerBehavior, ensureImage, fieldOf, podLabel, startContainer } from './containers';
+import { imagePullBackOff, recordPullFailure } from './image-backoff';
+import { killContainer, stopContainers, type KillReason } from './kill';
+import type { Kubelet } from './kubelet';
+import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { probeTimings, startProbeWorkers } from './probes';
+import { goDuration, hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart, WORKER_BACKOFF_MS } from './restarts';
+import { specOf } from './status';
+
+/** DEADLINE_REASON and DEADLINE_MESSAGE are the eviction of a pod past activeDeadlineSeconds. See pkg/kubelet/active_deadline.go. */
+export const DEADLINE_REASON = 'DeadlineExceeded';
+export const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
+/** PodActions is what one sync does: computePodActions' podActions. */
+export interface PodActions {
+  killPod: boolean;
+  initialized: boolean;
+  initToStart: ContainerRuntimeState[];
+  toStart: ContainerRuntimeState[];
+  toKill: { c: ContainerRuntimeState; message: string; reason: KillReason }[];
+}
+
+/** runtimeRunning: the runtime runs the container (its postStart hook may still be running). */
+const runtimeRunning = (c: ContainerRuntimeState) => c.state === 'running' || c.hookRunning === true;
+
+/** shouldContainerBeRestarted is ShouldContainerBeRestarted of pkg/kubelet/container/helpers.go. */
+export function shouldContainerBeRestarted(state: PodRuntimeState, c: ContainerRuntimeState): boolean {
+  if (state.pod.metadata?.deletionTimestamp) return false;
+  if (!c.containerID) return true;
+  if (runtimeRunning(c)) return false;
+  return shouldRestart(state.pod.spec?.restartPolicy ?? 'Always', lastExit(c)?.exitCode ?? 0);
+}
+
+/**
+ * computeInitContainerActions walks the init containers from the last one back, as the kubelet does:
+ * the next one to start, sidecars to restart or kill, and whether the pod is initialized. A regular
+ * init container that failed kills the pod under restartPolicy Never and is restarted otherwise.
+ */
+function computeInitContainerActions(state: PodRuntimeState, actions: PodActions): boolean {
+  const inits = state.containers.filter((c) => c.init);
+  if (inits.length === 0) return true;
+  const spec = (c: ContainerRuntimeState) => specOf(state.pod, c);
+  let podHasInitialized = state.containers.some((c) => !c.init && runtimeRunning(c));
+  let previouslyInitialized = podHasInitialized;
+  const restartOnFailure = (state.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+  const start: ContainerRuntimeState[] = [];
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const c = inits[i]!;
+    if (!c.containerID) {
+      if (previouslyInitialized && c.sidecar) start.push(c);
+      continue;
+    }
+    if (previouslyInitialized && !c.sidecar) continue;
+    if (runtimeRunning(c)) {
+      if (c.sidecar) sidecar: {
+        if (spec(c).startupProbe) {
+          const startup = c.probeResults.startup;
+          if (startup === undefined) break sidecar;
+          if (startup === 'Failure') {
+            actions.toKill.push({ c, message: `Init container ${c.name} failed startup probe`, reason: 'startupProbe' });
+            start.push(c);
+            break sidecar;
+          }
+        }
+        if (i === inits.length - 1) podHasInitialized = true;
+        else if (!previouslyInitialized) start.push(inits[i + 1]!);
+        if (spec(c).livenessProbe && c.probeResults.liveness === 'Failure') {
+          actions.toKill.push({ c, message: `Init container ${c.name} failed liveness probe`, reason: 'livenessProbe' });
+          start.push(c);
+        }
+      }
+    } else if (c.sidecar) {
+      start.push(c);
+    } else {
+      const exit = lastExit(c);
+      if (exit && exit.exitCode !== 0) {
+        if (!restartOnFailure) {
+          actions.killPod = true;
+          actions.initToStart = [];
+          return false;
+        }
+        start.push(c);
+      } else if (i === inits.length - 1) podHasInitialized = true;
+      else start.push(inits[i + 1]!);
+    }
+    previouslyInitialized = true;
+  }
+  if (!previouslyInitialized) start.push(inits[0]!);
+  actions.initToStart = [...new Set(start.reverse())];
+  return podHasInitialized;
+}
+
+/** computePodActions decides one sync's work from the containers' states and probe results. */
+export function computePodActions(state: PodRuntimeState): PodActions {
+  const actions: PodActions = { killPod: false, initialized: false, initToStart: [], toStart: [], toKill: [] };
+  actions.initialized = computeInitContainerActions(state, actions);
+  if (actions.killPod || !actions.initialized) return actions;
+  const restart = (state.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+  let keep = 0;
+  for (const c of state.containers.filter((x) => !x.init)) {
+    if (!runtimeRunning(c)) {
+      if (shouldContainerBeRestarted(state, c)) actions.toStart.push(c);
+      continue;
+    }
+    let message: string;
+    let reason: KillReason;
+    if (c.probeResults.liveness === 'Failure') { message = `Container ${c.name} failed liveness probe`; reason = 'livenessProbe'; }
+    else if (c.probeResults.startup === 'Failure') { message = `Container ${c.name} failed startup probe`; reason = 'startupProbe'; }
+    else { keep++; continue; }
+    if (restart) { message = `${message}, will be restarted`; actions.toStart.push(c); }
+    actions.toKill.push({ c, message, reason });
+  }
+  if (keep === 0 && actions.toStart.length === 0) {
+    actions.killPod = true;
+    // Sidecars must not keep the pod alive: they are not restarted once the containers are done.
+    actions.initToStart = [];
+  }
+  return actions;
+}
+
+/** resyncs holds each pod's pending back-off resync. */
+const resyncs = new WeakMap<PodRuntimeState, { cancelled: boolean }>();
+
+/**
+ * requestSync asks the pod worker for a sync after `delayMs` (at once by default). A sync asked for
+ * while one runs follows it; a later back-off resync is dropped when an earlier one is due.
+ */
+export function requestSync(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, why: string, delayMs = 0): void {
+  const w = (state.worker ??= { queued: false, running: false, again: false });
+  if (state.terminating || state.terminated || state.podTerminal || state.evicted) return;
+  if (delayMs > 0) {
+    // The kubelet's work queue holds one time per pod: a new requeue replaces the pending one (pkg/kubelet/util/queue).
+    if (resyncs.get(state)) resyncs.get(state)!.cancelled = true;
+    const task = ctx.schedule(delayMs, `kubelet ${kubelet.name}: resync ${state.ref} (${why})`, function* () {
+      resyncs.delete(state);
+      requestSync(ctx, kubelet, state, why);
+    });
+    resyncs.set(state, task);
+    return;
+  }
+  if (w.running) { w.again = true; return; }
+  if (w.queued) return;
+  w.queued = true;
+  ctx.schedule(0, `kubelet ${kubelet.name}: sync ${state.ref} (${why})`, () => runSyncs(ctx, kubelet, state));
+}
+
+function* runSyncs(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
+  const w = state.worker!;
+  w.queued = false;
+  w.running = true;
+  try {
+    do {
+      w.again = false;
+      if (state.terminating || state.terminated || state.podTerminal || state.evicted) break;
+      yield* syncContainers(ctx, kubelet, state);
+    } while (w.again);
+  } finally {
+    w.running = false;
+  }
+}
+
+/** beginContainers hands a pod whose sandbox is up to the pod worker: its probe workers, its deadline, its first sync. */
+export function beginContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): void {
+  const deadline = state.pod.spec?.activeDeadlineSeconds;
+  if (deadline !== undefined && state.admittedAt !== undefined) {
+    // startTime is stored with second precision; the pod is past its deadline once that long has passed since.
+    const due = Math.floor(state.admittedAt / 1000) * 1000 + deadline * 1000;
+    ctx.schedule(Math.max(0, due - ctx.clock.now), `kubelet ${kubelet.name}: activeDeadlineSeconds ${state.ref}`, () => enforceDeadline(ctx, kubelet, state));
+  }
+  requestSync(ctx, kubelet, state, 'sandbox ready');
+}
+
+/** startProbing starts the pod's probe workers, as SyncPod does before the runtime starts containers (probeManager.AddPod). */
+export function startProbing(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): void {
+  const w = (state.worker ??= { queued: false, running: false, again: false });
+  if (w.probesStartedAt !== undefined) return;
+  w.probesStartedAt = ctx.clock.now;
+  startProbeWorkers(ctx, kubelet, state);
+}
+
+/** syncContainers is one sync of the pod's containers (the runtime half of SyncPod). */
+function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
+  const actions = computePodActions(state);
+  // A sync with nothing to do changes nothing the trace would show.
+  if (!actions.killPod && !actions.toKill.length && !actions.initToStart.length && !actions.toStart.length) return;
+  const names = (list: ContainerRuntimeState[]) => list.map((c) => c.name).join(', ') || 'none';
+  yield {
+    phase: actions.initialized ? 'kubelet.containers' : 'kubelet.initContainers', object: state.ref,
+    field: actions.killPod || actions.toKill.length ? 'spec.restartPolicy' : actions.initialized ? 'spec.containers' : 'spec.initContainers',
+    result: actions.killPod
+      ? `computePodActions: the pod is done (restartPolicy ${state.pod.spec?.restartPolicy ?? 'Always'}): stop it`
+      : `computePodActions: ${[
+        actions.toKill.length ? `kill ${names(actions.toKill.map((k) => k.c))}` : '',
+        !actions.initialized && actions.initToStart.length ? `start init container ${names(actions.initToStart)}` : '',
+        actions.initialized && actions.initToStart.length ? `restart sidecar ${names(actions.initToStart)}` : '',
+        actions.toStart.length ? `start ${names(actions.toStart)}` : '',
+      ].filter(Boolean).join(', then ')}`,
+    detail: {
+      killPod: actions.killPod, initialized: actions.initialized, initContainersToStart: actions.initToStart.map((c) => c.name),
+      containersToStart: actions.toStart.map((c) => c.name), containersToKill: actions.toKill.map((k) => ({ name: k.c.name, message: k.message })),
+    },
+  };
+  if (actions.killPod) {
+    yield* stopPod(ctx, kubelet, state, 'the pod is done');
+    return;
+  }
+  // The latest exit of each container as the sync began: a container killed now restarts without a back-off
+  // unless an earlier run exited (doBackOff reads the runtime's exited containers).
+  const exits = new Map(state.containers.map((c) => [c, lastExit(c)]));
+  for (const k of actions.toKill) {
+    yield* killContainer(ctx, kubelet, state, k.c, specOf(state.pod, k.c), k.message, k.reason);
+    if (state.terminating) return;
+  }
+  if (actions.toKill.length) yield* kubelet.writeStatus(state, `killed ${actions.toKill.map((k) => k.c.name).join(', ')}`);
+  let failed = false;
+  let initStarted = false;
+  for (const c of actions.initToStart) {
+    const started = yield* startOne(ctx, kubelet, state, c, exits.get(c));
+    if (state.terminating) return;
+    initStarted ||= started && c.sidecar && !specOf(state.pod, c).startupProbe;
+    if (!started) {
+      failed = true;
+      if (!c.sidecar) break;
+    }
+  }
+  // The PLEG reports a started sidecar, and the next sync moves on to the next init container.
+  if (initStarted && !actions.initialized) requestSync(ctx, kubelet, state, 'init container started');
+  for (const c of actions.toStart) {
+    if (!(yield* startOne(ctx, kubelet, state, c, exits.get(c)))) failed = true;
+    if (state.terminating) return;
+  }
+  const waiting = state.containers.filter((c) => c.state === 'waiting' && c.syncError);
+  const started = [...actions.initToStart, ...actions.toStart].filter((c) => c.state === 'running');
+  yield* kubelet.writeStatus(state, failed ? `sync failed: ${waiting.map((c) => `${c.name} ${c.reason}`).join(', ')}` : started.length ? `started ${started.map((c) => c.name).join(', ')}` : 'pod synced');
+  if (waiting.some((c) => c.reason === 'ErrImagePull')) {
+    // The status update comes back as a pod update and syncs the pod again at once: it finds the pull in back-off.
+    requestSync(ctx, kubelet, state, 'pod updated');
+  } else if (failed) {
+    // The pod worker syncs a pod whose sync failed again after 10 s, or when the earliest back-off runs out.
+    const due = waiting.map((c) => backoffDue(c, ctx.clock.now)).filter((t): t is number => t !== undefined);
+    const delay = Math.min(WORKER_BACKOFF_MS, ...due.map((t) => Math.max(0, t - ctx.clock.now)));
+    requestSync(ctx, kubelet, state, 'back-off', delay > 0 ? delay : WORKER_BACKOFF_MS);
+  }
+}
+
+function backoffDue(c: ContainerRuntimeState, now: number): number | undefined {
+  if (c.reason === 'CrashLoopBackOff' && c.backoff) {
+    const exit = lastExit(c);
+    if (exit) return exit.finishedAt + c.backoff.ms;
+  }
+  if ((c.reason === 'ImagePullBackOff' || c.reason === 'ErrImagePull') && c.imageBackoff) return c.imageBackoff.lastUpdate + c.imageBackoff.ms;
+  return now + WORKER_BACKOFF_MS;
+}
+
+/** toWaiting puts a container whose start failed in the waiting state the status shows, keeping its last run. */
+export function toWaiting(c: ContainerRuntimeState, reason: string, message: string): void {
+  if (c.state === 'terminated' && c.containerID) {
+    c.lastTerminated = { exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error'), startedAt: c.startedAt, finishedAt: c.finishedAt, containerID: c.containerID };
+  }
+  c.state = 'waiting';
+  c.reason = reason;
+  c.message = message || undefined;
+  c.syncError = { reason, message };
+  c.started = false;
+  c.ready = false;
+}
+
+/**
+ * startOne is SyncPod's start(): doBackOff first (a container that exited less than its back-off ago
+ * waits in CrashLoopBackOff, with a BackOff event), then the image, then startContainer.
+ */
+function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, exit: { finishedAt: number; exitCode: number } | undefined): Steps<boolean> {
+  const spec = specOf(state.pod, c);
+  const field = fieldOf(state, c);
+  const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
+  const now = ctx.clock.now;
+  if (exit) {
+    if (isInBackOffSince(c.backoff, exit.finishedAt, now)) {
+      const label = podLabel(state);
+      kubelet.event(state, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${label}`);
+      toWaiting(c, 'CrashLoopBackOff', `back-off ${goDuration(c.backoff!.ms)} restarting failed container=${c.name} pod=${label}`);
+      yield {
+        phase, object: state.ref, field: 'spec.restartPolicy', step: { kind: 'container', name: c.name },
+        result: `CrashLoopBackOff: ${c.name} exited ${goDuration(now - exit.finishedAt)} ago (code ${exit.exitCode}); back-off ${goDuration(c.backoff!.ms)}, restart in ${goDuration(exit.finishedAt + c.backoff!.ms - now)}`,
+        detail: { restartPolicy: state.pod.spec?.restartPolicy ?? 'Always', exitCode: exit.exitCode, backoffSeconds: c.backoff!.ms / 1000, restartCount: c.restartCount }, outcome: 'waiting',
+      };
+      return false;
+    }
+    const before = c.backoff;
+    c.backoff = nextBackoff(c.backoff, exit.finishedAt, now);
+    yield {
+      phase, object: state.ref, field: c.init && !c.sidecar ? field : 'spec.restartPolicy', step: { kind: 'container', name: c.name },
+      result: `restarting ${c.name} (last exit code ${exit.exitCode}) now; its back-off is ${goDuration(c.backoff.ms)} from here${before && hasExpired(before, exit.finishedAt) ? ' (the earlier back-off had expired)' : ''}`,
+      detail: { restartPolicy: state.pod.spec?.restartPolicy ?? 'Always', exitCode: exit.exitCode, backoffSeconds: c.backoff.ms / 1000 },
+    };
+  }
+  const emit = (type: 'Normal' | 'Warning', reason: string, message: string) => kubelet.event(state, type, reason, message);
+  // The run that ended stays the container's last state whatever becomes of this start.
+  if (c.state === 'terminated' && c.containerID) {
+    c.lastTerminated = { exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error'), startedAt: c.startedAt, finishedAt: c.finishedAt, containerID: c.containerID };
+  }
+  if (yield* imagePullBackOff(ctx, kubelet, state, c, spec)) return false;
+  if (!(yield* ensureImage(ctx, state, c, spec, kubelet.images, emit))) {
+    if (state.terminating) return false;
+    recordPullFailure(ctx, c);
+    c.syncError = { reason: c.reason ?? 'ErrImagePull', message: c.message ?? '' };
+    return false;
+  }
+  const result = yield* startContainer(ctx, state, c, spec, emit);
+  if (state.terminating) return false;
+  if (!result.ok) {
+    if (result.reason === 'PostStartHookError') {
+      yield* killContainer(ctx, kubelet, state, c, spec, 'FailedPostStartHook', 'postStartHook');
+      // The PLEG sees the container die: the pod worker syncs again at once.
+      requestSync(ctx, kubelet, state, `${c.name} killed after its postStart hook failed`);
+      // The container is waiting to be restarted when the policy restarts it; otherwise it stays terminated.
+      if (shouldContainerBeRestarted(state, c)) toWaiting(c, result.reason, result.message);
+      else c.syncError = { reason: result.reason, message: result.message };
+    }
+    return false;
+  }
+  c.syncError = undefined;
+  scheduleExit(ctx, kubelet, state, c, spec);
+  const probes = (['startup', 'readiness', 'liveness'] as const).filter((t) => spec[`${t}Probe`]);
+  yield {
+    phase: 'kubelet.probes', object: state.ref, field: probes.length ? `${field}.${probes[0]}Probe` : field, step: { kind: 'container', name: c.name },
+    result: probes.length
+      ? `probing ${c.name}: ${probes.map((t) => { const p = probeTimings(spec[`${t}Probe`]!); return `${t} every ${p.periodSeconds}s after ${p.initialDelaySeconds}s (timeout ${p.timeoutSeconds}s, success ${p.successThreshold}, failure ${p.failureThreshold})`; }).join('; ')}`
+      : `${c.name} has no probes: it counts as started and ready once running`,
+    detail: { container: c.name, probes },
+  };
+  return true;
+}
+
+/**
+ * scheduleExit makes a started container exit when its Behavior says: a regular init container after
+ * exitAfterSeconds (at once by default) with exitCode; a container or sidecar only when exitAfterSeconds is set.
+ */
+function scheduleExit(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container): void {
+  const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
+  const after = behavior.exitAfterSeconds ?? (c.init && !c.sidecar ? 0 : undefined);
+  if (after === undefined) return;
+  const id = c.containerID;
+  const at = (c.startedAt ?? ctx.clock.now) + after * 1000;
+  ctx.schedule(Math.max(0, at - ctx.clock.now), `kubelet ${kubelet.name}: ${state.ref} ${c.name} exits`, function* () {
+    if (state.terminating || c.containerID !== id || c.state !== 'running' || c.killing) return;
+    const code = behavior.exitCode ?? 0;
+    c.state = 'terminated';
+    c.exitCode = code;
+    c.reason = code === 0 ? 'Completed' : 'Error';
+    c.message = undefined;
+    c.finishedAt = ctx.clock.now;
+    c.ready = false;
+    c.started = false;
+    yield {
+      phase: c.init ? 'kubelet.initContainers' : 'kubelet.containers', object: state.ref, field: fieldOf(state, c), step: { kind: 'container', name: c.name },
+      result: `${c.sidecar ? 'sidecar' : c.init ? 'init container' : 'container'} ${c.name} exited with code ${code}`, detail: { exitCode: code, spec: spec.name }, outcome: code === 0 ? 'ok' : 'failed',
+    };
+    yield* kubelet.writeStatus(state, `container ${c.name} exited`);
+    // The PLEG sees the container die and the pod worker syncs the pod.
+    requestSync(ctx, kubelet, state, `${c.name} exited`);
+  });
+}
+
+/**
+ * stopPod ends a pod that is done (KillPod): its running containers (sidecars, last first) are killed,
+ * its sandbox stopped, and the phase turns terminal once nothing runs. See killPodWithSyncResult.
+ */
+export function* stopPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, why: string): Steps<void> {
+  state.podTerminal = true;
+  state.stopping = true;
+  const running = state.containers.filter((c) => runtimeRunning(c) && !c.killing);
+  // Containers stop before sidecars; sidecars in the reverse of their order (terminationOrdering).
+  const order = [...running.filter((c) => !c.sidecar), ...running.filter((c) => c.sidecar).reverse()];
+  yield {
+    phase: 'kubelet.containers', object: state.ref, field: state.evicted ? 'spec.activeDeadlineSeconds' : 'spec.restartPolicy',
+    result: `${why}: stopping ${order.length ? order.map((c) => c.name).join(', ') : 'no running containers'} and the sandbox`,
+    detail: { containers: order.map((c) => c.name) },
+  };
+  if (order.length) yield* stopContainers(ctx, kubelet, state, order);
+  if (state.terminating) { state.stopping = false; return; }
+  kubelet.markSandboxReady(state, false);
+  state.stopping = false;
+  yield* kubelet.writeStatus(state, 'all containers stopped, sandbox stopped', true);
+}
+
+/** enforceDeadline fails a pod still active at activeDeadlineSeconds: Failed, DeadlineExceeded, its containers killed. */
+function* enforceDeadline(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
+  if (state.terminating || state.terminated || state.podTerminal) return;
+  const phase = state.pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return;
+  state.evicted = { reason: DEADLINE_REASON, message: DEADLINE_MESSAGE };
+  kubelet.event(state, 'Normal', DEADLINE_REASON, DEADLINE_MESSAGE);
+  yield {
+    phase: 'kubelet.status', object: state.ref, field: 'spec.activeDeadlineSeconds',
+    result: `activeDeadlineSeconds ${state.pod.spec?.activeDeadlineSeconds}s passed since startTime: ${DEADLINE_REASON}: ${DEADLINE_MESSAGE}`,
+    detail: { activeDeadlineSeconds: state.pod.spec?.activeDeadlineSeconds, reason: DEADLINE_REASON }, outcome: 'failed',
+  };
+  // Wait for a sync in progress (a container being started) to end, then stop the pod.
+  while (state.worker?.running) yield* sleep(100);
+  if (state.terminating || state.podTerminal) return;
+  yield* kubelet.writeStatus(state, 'pod past its active deadline');
+  yield* stopPod(ctx, kubelet, state, 'DeadlineExceeded');
+}
