@@ -4,6 +4,7 @@ import type { Container, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import type { ContainerBehavior, ImageBehavior } from '../cluster/inputs';
 import { sleep, type Steps } from '../runtime/step';
+import { checkContainerConfig } from './env';
 import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 
@@ -92,6 +93,7 @@ export function pullFailure(imageRef: string, behavior: ImageBehavior | undefine
 /** startContainer creates and starts a container whose image is ready, then runs its postStart hook. */
 export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<boolean> {
   const field = fieldOf(state, c);
+  if (!(yield* checkContainerConfig(ctx, state, c, spec, field, emit))) return false;
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
   c.containerID = `containerd://${randomHex(ctx, 64)}`;
   c.createdAt = ctx.clock.now;

@@ -8,6 +8,12 @@ import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { retryImagePull } from './image-backoff';
 import { watchContainer } from './probes';
+import { resolvConf } from './dns';
+import { CREATE_CONTAINER_CONFIG_ERROR } from './env';
+import { retryContainerConfig } from './pod-worker-backoff';
+import { waitForAttachAndMount } from './volumes';
+
+export { resolvConf } from './dns';
 
 /** PAUSE_IMAGE is the sandbox image a 1.36 kubelet and containerd use. See cmd/kubeadm/app/constants (PauseVersion). */
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10.1';
@@ -22,7 +28,7 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   kubelet.markSandboxReady(state, false);
   yield* kubelet.writeStatus(state, 'pod admitted, containers being created');
 
-  yield* mountVolumes(state);
+  yield* waitForAttachAndMount(ctx, kubelet, state);
   if (state.terminating) return;
 
   state.sandboxId = randomHex(ctx, 64);
@@ -31,7 +37,7 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   yield {
     phase: 'kubelet.sandbox', object: state.ref, field: 'spec',
     result: `RunPodSandbox: pause container ${PAUSE_IMAGE} in cgroup ${cgroup}`,
-    detail: { sandboxId: state.sandboxId, pauseImage: PAUSE_IMAGE, cgroupParent: cgroup, qosClass: state.pod.status?.qosClass, dnsPolicy: state.pod.spec?.dnsPolicy, resolvConf: resolvConf(state.pod) },
+    detail: { sandboxId: state.sandboxId, pauseImage: PAUSE_IMAGE, cgroupParent: cgroup, qosClass: state.pod.status?.qosClass, dnsPolicy: state.pod.spec?.dnsPolicy, resolvConf: resolvConf(state.pod, (m) => kubelet.event(state, 'Warning', 'DNSConfigForming', m)) },
   };
   const hostNetwork = state.pod.spec?.hostNetwork === true;
   const ip = hostNetwork ? kubelet.hostIP : kubelet.ipam.allocate(state.sandboxId);
@@ -76,6 +82,7 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     }
     if (!(yield* startContainer(ctx, state, c, spec, emit))) {
       if (state.terminating) return;
+      if (c.reason === CREATE_CONTAINER_CONFIG_ERROR) ctx.schedule(0, `kubelet ${kubelet.name}: pod sync retry ${state.ref} ${c.name}`, () => retryContainerConfig(ctx, kubelet, state, c, spec, watch));
       continue;
     }
     watch();
@@ -106,40 +113,7 @@ function* runInitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRunti
   return c.exitCode === 0;
 }
 
-function* mountVolumes(state: PodRuntimeState): Steps<void> {
-  const volumes = state.pod.spec?.volumes ?? [];
-  yield {
-    phase: 'kubelet.volumes', object: state.ref, field: volumes.length ? 'spec.volumes' : undefined,
-    result: volumes.length ? `waiting for ${volumes.length} volume(s) to attach and mount: ${volumes.map((v) => v.name).join(', ')}` : 'no volumes to mount',
-    detail: { volumes: volumes.map((v) => v.name) },
-  };
-  for (const [i, v] of volumes.entries()) {
-    const type = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
-    yield {
-      phase: 'kubelet.volumes', object: state.ref, field: `spec.volumes[${i}]`, step: { kind: 'volume', name: v.name },
-      result: `MountVolume.SetUp succeeded for volume "${v.name}" (${type})`,
-      detail: { type, path: `/var/lib/kubelet/pods/${state.uid}/volumes/kubernetes.io~${type.toLowerCase()}/${v.name}` },
-    };
-  }
-}
-
 function specOf(pod: Pod, c: ContainerRuntimeState): Container {
   const list = c.init ? pod.spec?.initContainers ?? [] : pod.spec?.containers ?? [];
   return list.find((s) => s.name === c.name) ?? { name: c.name };
-}
-
-/**
- * resolvConf is the pod's /etc/resolv.conf under its dnsPolicy, for the embedded cluster's DNS
- * (kube-dns at 10.96.0.10, domain cluster.local). See pkg/kubelet/network/dns/dns.go.
- */
-export function resolvConf(pod: Pod): string {
-  const ns = pod.metadata?.namespace ?? 'default';
-  const policy = pod.spec?.dnsPolicy ?? 'ClusterFirst';
-  const hostNet = pod.spec?.hostNetwork === true;
-  if (policy === 'None') {
-    const cfg = pod.spec?.dnsConfig ?? {};
-    return [`search ${(cfg.searches ?? []).join(' ')}`, ...(cfg.nameservers ?? []).map((n) => `nameserver ${n}`)].join('\n');
-  }
-  if (policy === 'Default' || (policy === 'ClusterFirst' && hostNet)) return 'nameserver 192.168.49.1';
-  return `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5`;
 }

@@ -45,21 +45,26 @@ export class EventQueue<T> {
   /** pop removes and returns the earliest live task, or undefined when none is left. */
   pop(): ScheduledTask<T> | undefined {
     while (this.heap.length > 0) {
-      const top = this.heap[0]!;
-      const last = this.heap.pop()!;
-      if (this.heap.length > 0) {
-        this.heap[0] = last;
-        this.down(0);
-      }
+      const top = this.removeTop();
       if (!top.cancelled) return top;
     }
     return undefined;
   }
 
-  /** peek returns the earliest live task without removing it. */
+  /** peek returns the earliest live task without removing it; only cancelled tasks before it are dropped. */
   peek(): ScheduledTask<T> | undefined {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.removeTop();
     return this.heap[0];
+  }
+
+  private removeTop(): ScheduledTask<T> {
+    const top = this.heap[0]!;
+    const last = this.heap.pop()!;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      this.down(0);
+    }
+    return top;
   }
 
   /** size counts the live tasks. */
