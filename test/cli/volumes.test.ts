@@ -216,3 +216,46 @@ test('hostPath volumes of the right type mount, and DirectoryOrCreate makes the 
   assert.equal(volumeSteps(report, 'sock')[0]!.detail['path'], '/run/containerd/containerd.sock');
   assert.equal(volumeSteps(report, 'cache')[0]!.result, 'MountVolume.SetUp succeeded for volume "cache" (kubernetes.io/host-path)');
 });
+
+const claimEventCases = [
+  {
+    name: 'a claim naming a PV too small for it gets VolumeMismatch at every resync',
+    fixture: 'pvc-volume-mismatch.yaml',
+    // pv_controller.go (syncUnboundClaim, checkVolumeSatisfyClaim: "requested PV is too small").
+    want: { type: 'Warning', reason: 'VolumeMismatch', message: 'Cannot bind to requested volume "small-pv": requested PV is too small' },
+  },
+  {
+    name: 'a claim of a class with kubernetes.io/no-provisioner and no PV fails to provision',
+    fixture: 'pvc-no-provisioner.yaml',
+    // pv_controller.go (provisionClaimOperation, findProvisionablePlugin) and pkg/volume/plugins.go (FindPluginByName).
+    want: { type: 'Warning', reason: 'ProvisioningFailed', message: 'no volume plugin matched name: kubernetes.io/no-provisioner' },
+  },
+  {
+    name: 'a claim of a class with an external provisioner is handed to it',
+    fixture: 'pvc-external-provisioner.yaml',
+    // pv_controller.go (provisionClaimOperation: events.ExternalProvisioning).
+    want: {
+      type: 'Normal', reason: 'ExternalProvisioning',
+      message: "Waiting for a volume to be created either by the external provisioner 'ebs.csi.aws.com' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.",
+    },
+  },
+];
+
+for (const c of claimEventCases) {
+  test(c.name, () => {
+    const { report } = runJson('run', `${FIXTURES}/${c.fixture}`, '--for', '31s');
+    const events = report.events.filter((e) => e.object === 'PersistentVolumeClaim/default/data') as Event[];
+    assert.equal(events.length, 1);
+    const e = events[0]!;
+    assert.deepEqual({ type: e.type, reason: e.reason, message: e.message, source: e.source, count: e.count }, { ...c.want, source: 'persistentvolume-controller', count: 3 });
+    assert.equal(object(report, 'PersistentVolumeClaim', 'data')?.status?.['phase'], 'Pending');
+  });
+}
+
+test('a claim handed to an external provisioner carries the provisioner annotations', () => {
+  const { report } = runJson('run', `${FIXTURES}/pvc-external-provisioner.yaml`, '--for', '1s');
+  const annotations = object(report, 'PersistentVolumeClaim', 'data')?.metadata.annotations ?? {};
+  // pv_controller.go (setClaimProvisioner): both the GA and the beta annotation.
+  assert.equal(annotations['volume.kubernetes.io/storage-provisioner'], 'ebs.csi.aws.com');
+  assert.equal(annotations['volume.beta.kubernetes.io/storage-provisioner'], 'ebs.csi.aws.com');
+});

@@ -148,6 +148,7 @@ export class PersistentVolumeController {
       if (pv && why === undefined) return yield* this.bind(pv, pvc);
       if (pv && !pv.spec?.claimRef && why) event('Warning', 'VolumeMismatch', Message.volumeMismatch(requested, why));
       yield* this.markPending(pvc, `claim names volume ${requested}: ${why ?? ''}`, 'spec.volumeName');
+      this.scheduleResync(pvc);
       return;
     }
     const pv = findBestMatch(pvc, volumes, delayBinding);
@@ -158,8 +159,7 @@ export class PersistentVolumeController {
       event('Normal', pods.length ? 'WaitForPodScheduled' : 'WaitForFirstConsumer', pods.length ? Message.waitForPod(pods) : Message.waitForFirstConsumer);
       why = `StorageClass ${className} binds on first consumer: the scheduler picks the volume`;
     } else if (className !== '') {
-      why = yield* this.provision(pvc, sc, className, event);
-      return void (yield { phase: 'controllers.persistentvolume', object: ref, field: 'spec.storageClassName', result: `no PersistentVolume matches claim ${name}: ${why}`, detail: { storageClassName: className }, outcome: 'waiting' });
+      why = this.provision(pvc, sc, className, event);
     } else {
       event('Normal', 'FailedBinding', Message.noStorageClass);
       why = Message.noStorageClass;
@@ -172,20 +172,13 @@ export class PersistentVolumeController {
    * provision is provisionClaimOperation without a provisioner to answer it: a missing class or an in-tree name with no
    * plugin fails (ProvisioningFailed); any other provisioner is external, so the claim is annotated with it and waits.
    */
-  private *provision(pvc: PersistentVolumeClaim, sc: StorageClass | undefined, className: string, event: (type: 'Normal' | 'Warning', reason: string, message: string) => void): Steps<string> {
-    if (!sc) {
-      const message = `storageclass.storage.k8s.io "${className}" not found`;
-      event('Warning', 'ProvisioningFailed', message);
-      yield* this.markPending(pvc, message, 'spec.storageClassName');
-      this.scheduleResync(pvc);
-      return message;
-    }
-    if (sc.provisioner.startsWith('kubernetes.io/') && sc.provisioner !== 'kubernetes.io/host-path') {
-      const message = `no volume plugin matched name: ${sc.provisioner}`;
-      event('Warning', 'ProvisioningFailed', message);
-      yield* this.markPending(pvc, message, 'spec.storageClassName');
-      this.scheduleResync(pvc);
-      return message;
+  private provision(pvc: PersistentVolumeClaim, sc: StorageClass | undefined, className: string, event: (type: 'Normal' | 'Warning', reason: string, message: string) => void): string {
+    // findProvisionablePlugin: the class lister's NotFound, or the plugin manager's for an in-tree name it has no plugin for.
+    const failure = !sc ? `storageclass.storage.k8s.io "${className}" not found`
+      : sc.provisioner.startsWith('kubernetes.io/') && sc.provisioner !== 'kubernetes.io/host-path' ? `no volume plugin matched name: ${sc.provisioner}` : undefined;
+    if (failure || !sc) {
+      event('Warning', 'ProvisioningFailed', failure ?? '');
+      return failure ?? '';
     }
     const annotations = pvc.metadata?.annotations ?? {};
     if (annotations[ANN_STORAGE_PROVISIONER] !== sc.provisioner) {
@@ -194,7 +187,6 @@ export class PersistentVolumeController {
       }));
     }
     event('Normal', 'ExternalProvisioning', Message.externalProvisioning(sc.provisioner));
-    this.scheduleResync(pvc);
     return `waiting for the external provisioner ${sc.provisioner}, which the simulation does not run for Immediate classes`;
   }
 
