@@ -259,3 +259,15 @@ test('a claim handed to an external provisioner carries the provisioner annotati
   assert.equal(annotations['volume.kubernetes.io/storage-provisioner'], 'ebs.csi.aws.com');
   assert.equal(annotations['volume.beta.kubernetes.io/storage-provisioner'], 'ebs.csi.aws.com');
 });
+
+test('an init container whose Secret is missing waits in CreateContainerConfigError and is retried at every sync', () => {
+  const { report } = runJson('run', `${FIXTURES}/init-env-missing-secret.yaml`, '--for', '40s');
+  assert.equal(report.outcome, 'Pending');
+  const init = (object(report, 'Pod', 'web')?.status?.['initContainerStatuses'] as { state: unknown }[])[0]!;
+  // kubelet_pods.go (makeEnvironmentVariables) returns the secret manager's NotFound; kuberuntime_container.go records it.
+  assert.deepEqual(init.state, { waiting: { message: 'secret "db-credentials" not found', reason: 'CreateContainerConfigError' } });
+  const attempts = report.trace.filter((e) => e.phase === 'kubelet.initContainers' && e.outcome === 'failed');
+  assert.deepEqual(attempts.map((e) => e.field), Array(attempts.length).fill('spec.initContainers[0].env[0].valueFrom'));
+  assert.ok(attempts.length >= 3);
+  assert.equal((podEvents(report, 'Failed')[0] as Event).count, attempts.length);
+});

@@ -21,12 +21,13 @@ export function syncRetryDelay(ctx: EngineContext): number {
 }
 
 /**
- * retryContainerConfig keeps a container in CreateContainerConfigError retried at every pod sync: the image manager
- * runs again (its image is on the node now: a Normal Pulled event), then the container config; it starts once the
- * referenced ConfigMap or Secret (and key) exists.
+ * awaitContainerConfig keeps a container in CreateContainerConfigError retried at every pod sync: the image manager runs
+ * again (its image is on the node now: a Normal Pulled event), then the container config; it returns true once the
+ * container started, when the referenced ConfigMap or Secret (and key) exists; false when the pod is deleted first.
  */
-export function* retryContainerConfig(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, onStarted: () => void): Steps<void> {
+export function* awaitContainerConfig(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, writeStatus = true): Steps<boolean> {
   const emit = (type: 'Normal' | 'Warning', reason: string, message: string) => kubelet.event(state, type, reason, message);
+  if (writeStatus) yield* kubelet.writeStatus(state, `container ${c.name} in ${CREATE_CONTAINER_CONFIG_ERROR}`);
   while (!state.terminating && c.reason === CREATE_CONTAINER_CONFIG_ERROR) {
     const delay = syncRetryDelay(ctx);
     yield {
@@ -35,15 +36,20 @@ export function* retryContainerConfig(ctx: EngineContext, kubelet: Kubelet, stat
       detail: { backOffSeconds: POD_WORKER_BACKOFF_MS / 1000, jitterFactor: POD_WORKER_BACKOFF_JITTER, delaySeconds: delay / 1000 }, outcome: 'waiting',
     };
     yield* sleep(delay);
-    if (state.terminating) return;
+    if (state.terminating) return false;
     if (!(yield* ensureImage(ctx, state, c, spec, kubelet.images, emit))) {
       yield* kubelet.writeStatus(state, `container ${c.name} cannot start`);
-      return;
+      return false;
     }
     if (yield* startContainer(ctx, state, c, spec, emit)) {
       yield* kubelet.writeStatus(state, `container ${c.name} started`);
-      onStarted();
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+/** retryContainerConfig is awaitContainerConfig for a regular container, on its own: the others run meanwhile. */
+export function* retryContainerConfig(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, onStarted: () => void): Steps<void> {
+  if (yield* awaitContainerConfig(ctx, kubelet, state, c, spec, false)) onStarted();
 }

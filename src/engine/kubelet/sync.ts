@@ -10,7 +10,7 @@ import { retryImagePull } from './image-backoff';
 import { watchContainer } from './probes';
 import { resolvConf } from './dns';
 import { CREATE_CONTAINER_CONFIG_ERROR } from './env';
-import { retryContainerConfig } from './pod-worker-backoff';
+import { awaitContainerConfig, retryContainerConfig } from './pod-worker-backoff';
 import { waitForAttachAndMount } from './volumes';
 
 export { resolvConf } from './dns';
@@ -95,7 +95,7 @@ function* runInitContainer(ctx: EngineContext, kubelet: Kubelet, state: PodRunti
     yield* kubelet.writeStatus(state, `init container ${c.name} cannot start`);
     return false;
   }
-  if (!(yield* startContainer(ctx, state, c, spec, emit))) return false;
+  if (!(yield* startContainer(ctx, state, c, spec, emit)) && !(c.reason === CREATE_CONTAINER_CONFIG_ERROR && (yield* awaitContainerConfig(ctx, kubelet, state, c, spec)))) return false;
   yield* kubelet.writeStatus(state, `init container ${c.name} running`);
   // An init container runs to completion; unless its Behavior says otherwise it exits 0 at once.
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
