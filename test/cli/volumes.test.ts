@@ -271,3 +271,11 @@ test('an init container whose Secret is missing waits in CreateContainerConfigEr
   assert.ok(attempts.length >= 3);
   assert.equal((podEvents(report, 'Failed')[0] as Event).count, attempts.length);
 });
+
+test('a WaitForFirstConsumer claim made after its pod names the pod it waits for', () => {
+  const { report } = runJson('run', `${FIXTURES}/pvc-pod-before-claim.yaml`);
+  assert.equal(report.outcome, 'Running');
+  // pv_controller.go (emitEventForUnboundDelayBindingClaim, findNonScheduledPodsByPVC).
+  const waiting = report.events.find((e) => e.object === 'PersistentVolumeClaim/default/data');
+  assert.deepEqual({ reason: waiting?.reason, message: waiting?.message }, { reason: 'WaitForPodScheduled', message: 'waiting for pod web to be scheduled' });
+});
