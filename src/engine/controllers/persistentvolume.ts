@@ -120,7 +120,7 @@ export class PersistentVolumeController {
     const pv = this.ctx.store.get<PersistentVolume>('PersistentVolume', undefined, name);
     if (!pv || pv.status?.phase === 'Available' || pv.metadata?.deletionTimestamp) return;
     if (pv.spec?.claimRef && pv.spec.claimRef.uid) return;
-    this.write(() => this.ctx.store.update<PersistentVolume>('PersistentVolume', undefined, name, (v) => { v.status = { ...v.status, phase: 'Available' }; }));
+    this.write(() => this.ctx.store.update<PersistentVolume>('PersistentVolume', undefined, name, (v) => { v.status = { ...v.status, phase: 'Available', lastPhaseTransitionTime: this.ctx.clock.timestamp() }; }));
     yield {
       phase: 'controllers.persistentvolume', object: refOf(pv), field: pv.spec?.claimRef ? 'spec.claimRef' : 'spec',
       result: `PersistentVolume ${name} is Available${pv.spec?.claimRef ? ` (reserved for claim ${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''})` : ''}`,
@@ -205,7 +205,9 @@ export class PersistentVolumeController {
     this.write(() => {
       for (const w of writes) {
         const o = w.object;
-        if ('subresource' in w && w.subresource === 'status') this.ctx.store.update(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '', (x) => void (x['status'] = deepClone(o['status'])));
+        // updateVolumePhase stamps the PV's phase change (lastPhaseTransitionTime, GA since 1.31).
+        const status = o.kind === 'PersistentVolume' ? { ...(o['status'] as object), lastPhaseTransitionTime: this.ctx.clock.timestamp() } : o['status'];
+        if ('subresource' in w && w.subresource === 'status') this.ctx.store.update(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '', (x) => void (x['status'] = deepClone(status)));
         else this.ctx.store.update(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '', (x) => {
           x.metadata = deepClone(o.metadata);
           x['spec'] = deepClone(o['spec']);

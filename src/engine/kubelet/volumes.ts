@@ -303,6 +303,10 @@ function claimSetUp(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState
   if (pvName === '') return wrap('PVC has empty pvc.Spec.VolumeName');
   const pv = ctx.store.get<PersistentVolume>('PersistentVolume', undefined, pvName);
   if (!pv) return wrap(`failed to fetch PV ${pvName} from API server: persistentvolumes "${pvName}" not found`);
+  // getPVSpec: the PV must point back at this claim.
+  const ref = pv.spec?.claimRef;
+  if (!ref) return wrap(`found PV object ${pvName} but it has a nil pv.Spec.ClaimRef indicating it is not yet bound to the claim`);
+  if ((ref.uid ?? '') !== (pvc.metadata?.uid ?? '')) return wrap(`found PV object ${pvName} but its pv.Spec.ClaimRef.UID ${ref.uid ?? ''} does not point to claim.UID ${pvc.metadata?.uid ?? ''}`);
   const detail = { claim: claimName, persistentVolume: pvName, readOnly: v.persistentVolumeClaim?.readOnly === true };
   const spec = pv.spec ?? {};
   if (spec.hostPath) {
