@@ -279,3 +279,12 @@ test('a WaitForFirstConsumer claim made after its pod names the pod it waits for
   const waiting = report.events.find((e) => e.object === 'PersistentVolumeClaim/default/data');
   assert.deepEqual({ reason: waiting?.reason, message: waiting?.message }, { reason: 'WaitForPodScheduled', message: 'waiting for pod web to be scheduled' });
 });
+
+test('a volume no container mounts is left alone, even when its ConfigMap is missing', () => {
+  const { status, report } = runJson('run', `${FIXTURES}/unused-volume.yaml`);
+  assert.equal(status, 0);
+  assert.equal(report.outcome, 'Running');
+  // desired_state_of_world_populator.go (processPodVolumes): "Volume is not used in the pod, ignore it".
+  assert.equal(volumeSteps(report, 'config')[0]!.detail['used'], false);
+  assert.equal(podEvents(report, 'FailedMount').length, 0);
+});
