@@ -103,8 +103,20 @@ test('a Secret volume and env from the Secret, a field and an expansion resolve,
   assert.equal(token?.detail['plugin'], 'kubernetes.io/projected');
   // pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables): secretKeyRef decoded, fieldRef metadata.name, $(VAR) expanded.
   const env = report.trace.find((e) => e.phase === 'kubelet.containers' && e.field === 'spec.containers[0].env');
-  assert.deepEqual(env?.detail['env'], [
+  const vars = env?.detail['env'] as { name: string; value: string }[];
+  assert.deepEqual(vars.slice(0, 3), [
     { name: 'DB_PASSWORD', value: 's3cr3t' }, { name: 'POD_NAME', value: 'web' }, { name: 'GREETING', value: 'hello web' },
+  ]);
+  // getServiceEnvVarMap and pkg/kubelet/envvars (FromServices): the default namespace's kubernetes Service, Docker link style.
+  assert.deepEqual(vars.slice(3), [
+    { name: 'KUBERNETES_PORT', value: 'tcp://10.96.0.1:443' },
+    { name: 'KUBERNETES_PORT_443_TCP', value: 'tcp://10.96.0.1:443' },
+    { name: 'KUBERNETES_PORT_443_TCP_ADDR', value: '10.96.0.1' },
+    { name: 'KUBERNETES_PORT_443_TCP_PORT', value: '443' },
+    { name: 'KUBERNETES_PORT_443_TCP_PROTO', value: 'tcp' },
+    { name: 'KUBERNETES_SERVICE_HOST', value: '10.96.0.1' },
+    { name: 'KUBERNETES_SERVICE_PORT', value: '443' },
+    { name: 'KUBERNETES_SERVICE_PORT_HTTPS', value: '443' },
   ]);
 });
 

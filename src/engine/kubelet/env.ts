@@ -4,7 +4,7 @@
 // pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: generateContainerConfig, ErrCreateContainerConfig).
 import type { ConfigMap, ResourceFieldSelector, Secret } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../api/quantity';
-import type { Container, EnvVar, Node, Pod } from '../api/types';
+import type { Container, EnvVar, Node, Pod, Service } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
@@ -116,10 +116,49 @@ export function resourceFieldValue(ref: ResourceFieldSelector, container: Contai
   return undefined;
 }
 
+/** envName is makeEnvVariableName: upper case, dashes to underscores. */
+const envName = (s: string): string => s.toUpperCase().replaceAll('-', '_');
+
+/** serviceEnv is FromServices for one Service: _SERVICE_HOST, _SERVICE_PORT (and one per named port), and the Docker link variables. */
+export function serviceEnv(svc: Service): [string, string][] {
+  const ip = svc.spec?.clusterIP ?? '';
+  const ports = svc.spec?.ports ?? [];
+  const prefix = envName(svc.metadata?.name ?? '');
+  if (ip === '' || ip === 'None' || ports.length === 0) return [];
+  const out: [string, string][] = [[`${prefix}_SERVICE_HOST`, ip], [`${prefix}_SERVICE_PORT`, String(ports[0]!.port)]];
+  for (const p of ports) if (p.name) out.push([`${prefix}_SERVICE_PORT_${envName(p.name)}`, String(p.port)]);
+  const host = ip.includes(':') ? `[${ip}]` : ip;
+  for (const [i, p] of ports.entries()) {
+    const protocol = (p.protocol ?? 'TCP').toLowerCase();
+    const url = `${protocol}://${host}:${p.port}`;
+    if (i === 0) out.push([`${prefix}_PORT`, url]);
+    const portPrefix = `${prefix}_PORT_${p.port}_${protocol.toUpperCase()}`;
+    out.push([portPrefix, url], [`${portPrefix}_PROTO`, protocol], [`${portPrefix}_PORT`, String(p.port)], [`${portPrefix}_ADDR`, ip]);
+  }
+  return out;
+}
+
+/**
+ * serviceEnvMap is getServiceEnvVarMap: the `kubernetes` Service of the default namespace always, and with
+ * enableServiceLinks (the default) every Service of the pod's namespace that has a cluster IP. See
+ * pkg/kubelet/kubelet_pods.go and pkg/kubelet/envvars/envvars.go.
+ */
+export function serviceEnvMap(services: readonly Service[], namespace: string, enableServiceLinks: boolean): Map<string, string> {
+  const chosen = new Map<string, Service>();
+  for (const svc of services) {
+    const name = svc.metadata?.name ?? '';
+    if (svc.metadata?.namespace === 'default' && name === 'kubernetes') {
+      if (!chosen.has(name)) chosen.set(name, svc);
+    } else if (svc.metadata?.namespace === namespace && enableServiceLinks) chosen.set(name, svc);
+  }
+  const env = [...chosen.values()].flatMap(serviceEnv).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(env);
+}
+
 /**
  * resolveEnv is makeEnvironmentVariables for one container: envFrom first (a later source wins a name), then env in
- * order with $(VAR) expansion. A missing ConfigMap or Secret, or a missing key, fails unless the reference is optional.
- * Service link variables (enableServiceLinks) are not simulated.
+ * order with $(VAR) expansion (over those and the service variables), then the service variables not set otherwise.
+ * A missing ConfigMap or Secret, or a missing key, fails unless the reference is optional.
  */
 export function resolveEnv(ec: EnvContext, pod: Pod, container: Container, fieldPrefix: string): EnvVerdict {
   const ns = pod.metadata?.namespace ?? 'default';
@@ -130,6 +169,7 @@ export function resolveEnv(ec: EnvContext, pod: Pod, container: Container, field
   const getSecret = (name: string) => secrets.get(name) ?? store.get<Secret>('Secret', ns, name);
   const fail = (message: string, field: string): EnvVerdict => ({ ok: false, reason: CREATE_CONTAINER_CONFIG_ERROR, message, field });
   const env = new Map<string, string>();
+  const services = serviceEnvMap(store.list<Service>('Service'), ns, pod.spec?.enableServiceLinks !== false);
   for (const [i, from] of (container.envFrom ?? []).entries()) {
     const field = `${fieldPrefix}.envFrom[${i}]`;
     if (from.configMapRef) {
@@ -153,11 +193,12 @@ export function resolveEnv(ec: EnvContext, pod: Pod, container: Container, field
     }
   }
   for (const [i, v] of (container.env ?? []).entries()) {
-    const value = envValue(ec, pod, container, v, getConfigMap, getSecret, configMaps, secrets, env);
+    const value = envValue(ec, pod, container, v, getConfigMap, getSecret, configMaps, secrets, new Map([...services, ...env]));
     if (value === undefined) continue;
     if (typeof value !== 'string') return fail(value.error, `${fieldPrefix}.env[${i}].valueFrom`);
     env.set(v.name, value);
   }
+  for (const [name, value] of services) if (!env.has(name)) env.set(name, value);
   return { ok: true, env: [...env].map(([name, value]) => ({ name, value })) };
 }
 
@@ -209,7 +250,7 @@ export function* checkContainerConfig(
   const verdict = resolveEnv({ ctx, podIP: state.ip, hostIP: state.pod.status?.hostIP }, state.pod, spec, field);
   const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
   if (verdict.ok) {
-    if (verdict.env.length > 0) {
+    if ((spec.env ?? []).length > 0 || (spec.envFrom ?? []).length > 0) {
       yield { phase, object: state.ref, field: `${field}.env`, step: { kind: 'container', name: c.name }, result: `environment of ${c.name}: ${verdict.env.length} variable(s)`, detail: { env: verdict.env } };
     }
     return true;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Container, Pod } from '../../../src/engine/api/types';
-import { expand, podFieldValue, resourceFieldValue } from '../../../src/engine/kubelet/env';
+import { expand, podFieldValue, resourceFieldValue, serviceEnvMap } from '../../../src/engine/kubelet/env';
 
 // third_party/forked/golang/expansion (Expand): defined names are replaced, $$ escapes, the rest stays as written.
 const expandCases: { name: string; input: string; want: string }[] = [
@@ -44,3 +44,19 @@ const resourceCases: { name: string; resource: string; divisor?: string; want: s
 for (const c of resourceCases) {
   test(`env resourceFieldRef: ${c.name}`, () => assert.equal(resourceFieldValue({ resource: c.resource, ...(c.divisor ? { divisor: c.divisor } : {}) }, container, allocatable), c.want));
 }
+
+test('env service links: every Service of the namespace with a cluster IP, and kubernetes from default, unless links are off', () => {
+  const svc = (name: string, namespace: string, clusterIP: string, ports: { name?: string; port: number; protocol?: string }[]) =>
+    ({ metadata: { name, namespace }, spec: { clusterIP, ports } }) as never;
+  const services = [
+    svc('kubernetes', 'default', '10.96.0.1', [{ name: 'https', port: 443 }]),
+    svc('my-db', 'shop', '10.96.4.7', [{ port: 5432 }, { name: 'metrics', port: 9187, protocol: 'TCP' }]),
+    svc('headless', 'shop', 'None', [{ port: 80 }]),
+    svc('other', 'elsewhere', '10.96.9.9', [{ port: 80 }]),
+  ];
+  const names = [...serviceEnvMap(services, 'shop', true).keys()];
+  assert.ok(names.includes('MY_DB_SERVICE_HOST') && names.includes('MY_DB_SERVICE_PORT_METRICS') && names.includes('MY_DB_PORT_9187_TCP_ADDR'));
+  assert.equal(serviceEnvMap(services, 'shop', true).get('MY_DB_PORT'), 'tcp://10.96.4.7:5432');
+  assert.equal(names.some((n) => n.startsWith('HEADLESS') || n.startsWith('OTHER')), false);
+  assert.deepEqual([...serviceEnvMap(services, 'shop', false).keys()].filter((n) => !n.startsWith('KUBERNETES_')), []);
+});
