@@ -1,5 +1,5 @@
 // Loading the cluster into the store: every object gets the system fields the API server would have given it,
-// and every namespace its `default` ServiceAccount, as the serviceaccounts controller would.
+// and every namespace its `default` ServiceAccount and kube-root-ca.crt ConfigMap, as their controllers would.
 import type { KubeObject, ServiceAccount } from '../api/types';
 import { refOf } from '../api/types';
 import type { SourceIndex } from '../context';
@@ -30,6 +30,28 @@ export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: Vir
       const sa: ServiceAccount = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: nsName } };
       store.put(withSystemFields(sa as unknown as KubeObject, rng, created));
     }
+  }
+  publishRootCA(store, rng, created);
+}
+
+/** ROOT_CA_CONFIGMAP is the ConfigMap the root-ca-cert-publisher keeps in every namespace, which token volumes project. */
+export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+const ROOT_CA_DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
+/** PLACEHOLDER_CA has the PEM shape of the cluster CA when the cluster file carries none; it is not a real certificate. */
+const PLACEHOLDER_CA = '-----BEGIN CERTIFICATE-----\nPLACEHOLDER/NOT/A/REAL/CA/pod/lifecycle/debugger/simulated/cluster/only\n-----END CERTIFICATE-----\n';
+
+/**
+ * publishRootCA gives every namespace that lacks it the kube-root-ca.crt ConfigMap, with the CA of one the cluster has,
+ * as the root-ca-cert-publisher controller keeps it. See pkg/controller/certificates/rootcacertpublisher/publisher.go.
+ */
+function publishRootCA(store: Store, rng: Random, created: string): void {
+  const existing = store.list('ConfigMap').find((c) => c.metadata?.name === ROOT_CA_CONFIGMAP);
+  const data = (existing?.['data'] as Record<string, string> | undefined) ?? { 'ca.crt': PLACEHOLDER_CA };
+  for (const ns of store.list('Namespace')) {
+    const nsName = ns.metadata?.name ?? '';
+    if (store.get('ConfigMap', nsName, ROOT_CA_CONFIGMAP)) continue;
+    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ROOT_CA_CONFIGMAP, namespace: nsName, annotations: { 'kubernetes.io/description': ROOT_CA_DESCRIPTION } }, data: { ...data } };
+    store.put(withSystemFields(cm, rng, created));
   }
 }
 

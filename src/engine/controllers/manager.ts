@@ -8,11 +8,16 @@ import { deploymentStatus, syncDeployment } from './deployment';
 import { syncEndpoints, endpointConditions } from './endpoints';
 import { collectDependents } from './garbage-collector';
 import { controllerOf } from './owner';
+import { PersistentVolumeController } from './persistentvolume';
 import { syncReplicaSet } from './replicaset';
 
 /** Controllers routes store changes to the deployment, replicaset, endpointslice and garbage collector controllers. */
 export class Controllers {
-  constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {}
+  private readonly persistentVolumes: PersistentVolumeController;
+
+  constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
+    this.persistentVolumes = new PersistentVolumeController(ctx);
+  }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
   onChange(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
@@ -26,6 +31,7 @@ export class Controllers {
     if (type === 'DELETED' && (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet')) {
       ctx.schedule(0, `garbagecollector: dependents of ${refOf(obj)}`, () => collectDependents(ctx, this.api, obj));
     }
+    this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
   }

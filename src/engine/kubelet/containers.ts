@@ -4,6 +4,7 @@ import type { Container, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import type { ContainerBehavior, ImageBehavior } from '../cluster/inputs';
 import { sleep, type Steps } from '../runtime/step';
+import { checkContainerConfig } from './env';
 import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 
@@ -107,6 +108,7 @@ export function podLabel(state: PodRuntimeState): string {
  */
 export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<StartResult> {
   const field = fieldOf(state, c);
+  if (!(yield* checkContainerConfig(ctx, state, c, spec, field, emit))) return { ok: false, reason: c.reason ?? 'CreateContainerConfigError', message: c.message ?? '' };
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
   // A container that ran before is restarted: its restart count is the last one's plus one, and the
   // run that ended becomes its last state. See startContainer (restartCount) and convertToAPIContainerStatuses.

@@ -325,6 +325,9 @@ function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState,
       // The container is waiting to be restarted when the policy restarts it; otherwise it stays terminated.
       if (shouldContainerBeRestarted(state, c)) toWaiting(c, result.reason, result.message);
       else c.syncError = { reason: result.reason, message: result.message };
+    } else {
+      // CreateContainerConfigError and the like: the container waits with the reason, and the failed sync is retried.
+      c.syncError = { reason: result.reason, message: result.message };
     }
     return false;
   }

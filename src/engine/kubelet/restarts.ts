@@ -2,6 +2,7 @@
 // See pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/container/helpers.go
 // (ShouldContainerBeRestarted), pkg/kubelet/kubelet.go (initialCrashLoopBackOff, MaxCrashLoopBackOff,
 // newCrashLoopBackOff) and k8s.io/client-go/util/flowcontrol/backoff.go.
+import { POD_WORKER_BACKOFF_MS } from './pod-worker-backoff';
 import type { Millis } from '../runtime/clock';
 import type { ContainerRuntimeState } from './pod-state';
 
@@ -21,7 +22,7 @@ export const CRASH_BACKOFF_RESET_MS = 2 * CRASH_BACKOFF_MAX_MS;
  * WORKER_BACKOFF_MS: a pod whose sync failed (a container in back-off) is synced again after this long.
  * See pkg/kubelet/pod_workers.go (completeWork) and pkg/kubelet/kubelet.go (backOffPeriod, 10 s; its jitter is left out).
  */
-export const WORKER_BACKOFF_MS = 10_000;
+export const WORKER_BACKOFF_MS = POD_WORKER_BACKOFF_MS;
 
 /** goDuration prints milliseconds as Go's time.Duration.String does for whole seconds: 10s, 1m20s, 5m0s. */
 export function goDuration(ms: number): string {

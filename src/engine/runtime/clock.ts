@@ -51,7 +51,7 @@ export class EventQueue<T> {
     return undefined;
   }
 
-  /** peek returns the earliest live task without removing it (cancelled tasks before it are dropped). */
+  /** peek returns the earliest live task without removing it; only cancelled tasks before it are dropped. */
   peek(): ScheduledTask<T> | undefined {
     while (this.heap.length > 0 && this.heap[0]!.cancelled) this.removeTop();
     return this.heap[0];

@@ -22,6 +22,7 @@ export const PHASES = [
   { name: 'etcd.persist', component: 'etcd', stage: 'create', summary: 'the object is stored with its uid, resourceVersion and creation time' },
   { name: 'controllers.deployment', component: 'kube-controller-manager', stage: 'create', summary: 'the deployment controller creates or scales the ReplicaSet' },
   { name: 'controllers.replicaset', component: 'kube-controller-manager', stage: 'create', summary: 'the replicaset controller creates the pods' },
+  { name: 'controllers.persistentvolume', component: 'kube-controller-manager', stage: 'create', summary: 'the persistentvolume controller binds claims to volumes' },
   { name: 'scheduler.queue', component: 'kube-scheduler', stage: 'create', summary: 'the pod enters the scheduling queue' },
   { name: 'scheduler.filter', component: 'kube-scheduler', stage: 'create', summary: 'the filter plugins remove the nodes the pod cannot run on' },
   { name: 'scheduler.postFilter', component: 'kube-scheduler', stage: 'create', summary: 'no node fits: preemption looks for victims' },

@@ -67,23 +67,49 @@ export class Recorder {
   }
 
   /**
-   * event records a Kubernetes Event. A repeat of the last event with the same object, reason and
-   * message counts up instead, as the event recorder's correlator does.
-   * See staging/src/k8s.io/client-go/tools/record/events_cache.go.
+   * event records a Kubernetes Event, as the event recorder's correlator does. A repeat of the last event with the same
+   * object, reason and message counts up instead. Each source may send 25 events about one object, then one more every
+   * 5 minutes: a repeat over that budget is still counted, and shows with its count once one gets through.
+   * See staging/src/k8s.io/client-go/tools/record/events_cache.go (EventCorrelate, EventSourceObjectSpamFilter,
+   * getSpamKey, defaultSpamBurst, defaultSpamQPS).
    */
-  event(input: EventInput): KubeEvent {
+  event(input: EventInput): KubeEvent | undefined {
+    const now = this.now();
+    const key = [input.source, input.host ?? '', input.object, input.type, input.reason, input.message].join('\u0000');
+    const observed = (this.observed.get(key) ?? 0) + 1;
+    this.observed.set(key, observed);
+    if (!this.tryAccept([input.source, input.host ?? '', input.object].join('\u0000'), now)) return undefined;
     const same = [...this.events].reverse().find((e) => e.object === input.object && e.reason === input.reason && e.message === input.message && e.type === input.type);
     if (same) {
       same.firstAt ??= same.at;
-      same.count++;
-      same.at = toSeconds(this.now());
+      same.count = Math.max(same.count + 1, observed);
+      same.at = toSeconds(now);
       return same;
     }
-    const ev: KubeEvent = { ...input, at: toSeconds(this.now()), count: 1 };
+    const ev: KubeEvent = { ...input, at: toSeconds(now), count: observed };
     this.events.push(ev);
     return ev;
   }
+
+  private readonly observed = new Map<string, number>();
+  private readonly buckets = new Map<string, { tokens: number; at: Millis }>();
+
+  /** tryAccept takes a token from the source and object's bucket: 25 to start, refilled at one per 300 s. */
+  private tryAccept(spamKey: string, now: Millis): boolean {
+    const bucket = this.buckets.get(spamKey) ?? { tokens: EVENT_SPAM_BURST, at: now };
+    bucket.tokens = Math.min(EVENT_SPAM_BURST, bucket.tokens + ((now - bucket.at) / 1000) * EVENT_SPAM_QPS);
+    bucket.at = now;
+    this.buckets.set(spamKey, bucket);
+    if (bucket.tokens < 1 - 1e-9) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
 }
+
+/** EVENT_SPAM_BURST is how many events a source may send about one object at once (defaultSpamBurst). */
+export const EVENT_SPAM_BURST = 25;
+/** EVENT_SPAM_QPS is the refill of that budget: one event every 5 minutes (defaultSpamQPS). */
+export const EVENT_SPAM_QPS = 1 / 300;
 
 /** toSeconds turns virtual milliseconds into seconds rounded to the millisecond. */
 export function toSeconds(ms: Millis): number {
