@@ -3,6 +3,7 @@
 import type { KubeObject, Node, Pod, Taint } from '../engine/api/types';
 import { refOf } from '../engine/api/types';
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
+import { podStatusColumn } from '../engine/kubectl/printer';
 import { podRequests, resourceListOf } from '../engine/scheduler/framework/pod-resources';
 import { type Decision, type DecisionCell, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem } from './view';
 
@@ -13,7 +14,7 @@ export interface StateInput {
   objects: readonly KubeObject[];
   trace: readonly TraceEntry[];
   events: readonly KubeEvent[];
-  /** statusOf prints a pod's STATUS column; defaults to a phase-and-reason summary. */
+  /** statusOf prints a pod's STATUS column; by default as `kubectl get pods` prints it. */
   statusOf?: (pod: Pod) => string;
   /** timelineLimit keeps the last items of the timeline (default 200), so a long run stays light. */
   timelineLimit?: number;
@@ -26,7 +27,7 @@ export function buildStateView(input: StateInput): StateView {
   const last = input.trace.at(-1);
   const lastPhaseOf = new Map<string, string>();
   for (const t of input.trace) if (t.object) lastPhaseOf.set(t.object, t.phase);
-  const statusOf = input.statusOf ?? summaryStatus;
+  const statusOf = input.statusOf ?? podStatusColumn;
   const byUid = new Map<string, KubeObject>();
   for (const o of input.objects) if (WORKLOAD_KINDS.includes(String(o.kind)) && o.metadata?.uid) byUid.set(o.metadata.uid, o);
   const children = new Map<string, KubeObject[]>();
@@ -88,14 +89,6 @@ function podStatus(pod: Pod, statusOf: (pod: Pod) => string): { status: string; 
   if (pod.status?.phase === 'Failed' || /Err|BackOff|Error|OOM|Unknown/.test(status)) return { status, tone: 'error' };
   if (pod.status?.phase === 'Succeeded') return { status, tone: 'idle' };
   return { status, tone: pod.status?.phase === 'Running' && ready ? 'ok' : 'warn' };
-}
-
-/** summaryStatus is the pod's phase, or the reason a container waits or ended, or Terminating. */
-function summaryStatus(pod: Pod): string {
-  if (pod.metadata?.deletionTimestamp) return 'Terminating';
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  const reason = statuses.map((s) => s.state?.waiting?.reason ?? s.state?.terminated?.reason).find((r) => r && r !== 'Completed');
-  return reason ?? pod.status?.phase ?? 'Pending';
 }
 
 function workloadStatus(o: KubeObject): { status: string; tone: TreeItem['tone'] } {
