@@ -1,0 +1,41 @@
+// From a field path of the engine (`spec.containers[0].image`) to the range of its key or value in the editor.
+import type { Range } from 'vscode-languageserver-types';
+import { parentPaths } from '../engine/api/fieldpath';
+import type { SourceDocument } from '../engine/cluster/inputs';
+
+/** Part says which part of a field a diagnostic sits on: its key (a field that should not be there) or its value. */
+export type Part = 'key' | 'value';
+
+/**
+ * rangeOfField is the range of a field's key or value; a field absent from the text (a required one) falls back to
+ * the key of its nearest ancestor that is there, then to the document's first line.
+ */
+export function rangeOfField(doc: SourceDocument, path: string | undefined, part: Part): Range {
+  if (path) {
+    const own = doc.fields.get(path);
+    if (own) return part === 'key' ? own.key ?? own.value : own.value;
+    for (const parent of safeParents(path)) {
+      const field = doc.fields.get(parent);
+      if (field) return field.key ?? field.value;
+    }
+  }
+  const kind = doc.fields.get('kind');
+  return kind?.key ?? { start: doc.range.start, end: { line: doc.range.start.line, character: doc.range.start.character } };
+}
+
+/** safeParents lists a path's ancestors; a path the engine wrote in another syntax has none. */
+function safeParents(path: string): string[] {
+  try {
+    return parentPaths(path);
+  } catch {
+    return [];
+  }
+}
+
+/** contains tells whether a position lies in a range (its end included, where the cursor sits after a word). */
+export function contains(range: Range, line: number, character: number): boolean {
+  if (line < range.start.line || line > range.end.line) return false;
+  if (line === range.start.line && character < range.start.character) return false;
+  if (line === range.end.line && character > range.end.character) return false;
+  return true;
+}
