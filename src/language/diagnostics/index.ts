@@ -5,6 +5,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { SourceDocument } from '../../engine/cluster/inputs';
 import type { ReadFile } from '../../engine/cluster/kubeconfig';
 import type { ManifestSection } from '../documents';
+import { rootTypeId } from '../schema';
 import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
 import { checkApiServer } from './api-server';
 import { checkOnCluster, LIFECYCLE_KINDS, type LoadedCluster, loadCluster } from './cluster';
@@ -18,6 +19,9 @@ export const DIAGNOSTIC_SOURCE = 'pod-lifecycle';
 export interface Cancellation {
   readonly isCancellationRequested: boolean;
 }
+
+/** YIELD_EVERY_MS is how long a validation runs before it lets other work in. */
+const YIELD_EVERY_MS = 15;
 
 interface Cached {
   line: number;
@@ -50,11 +54,34 @@ export class DiagnosticsService {
 
   /** validate returns the diagnostics of a file's sections; undefined when cancelled part-way. */
   validate(sections: readonly ManifestSection[], token?: Cancellation): Diagnostic[] | undefined {
+    const run = this.run(sections, token);
+    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * validateAsync is validate giving the event loop a turn between workloads, so that a newer edit or a request is
+   * served in between and cancels (through the token) a validation it made stale.
+   */
+  async validateAsync(sections: readonly ManifestSection[], token?: Cancellation): Promise<Diagnostic[] | undefined> {
+    const run = this.run(sections, token);
+    let last = Date.now();
+    for (let step = run.next(); ; step = run.next()) {
+      if (step.done) return step.value;
+      if (Date.now() - last >= YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        last = Date.now();
+      }
+    }
+  }
+
+  /** run checks the sections, pausing (yield) after each workload's run on the cluster. */
+  private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<void, Diagnostic[] | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
     if (kube.length === 0) return [];
     const out: Diagnostic[] = [];
     const clean: SourceDocument[] = [];
-    for (const section of kube) {
+    // In a file of Kubernetes manifests, a section the loader cannot read is reported whatever it holds.
+    for (const section of sections.filter((s) => s.kubernetes !== undefined || s.error)) {
       if (section.error) {
         if (this.enabled(RULES.syntax)) {
           const { line, character, message } = section.error;
@@ -66,6 +93,7 @@ export class DiagnosticsService {
       }
       for (const doc of section.documents) {
         const key = `${String(doc.object.apiVersion)}/${String(doc.object.kind)}`;
+        if (!rootTypeId(key)) continue;
         const cached = this.serverCheck(doc, key);
         for (const f of cached.findings) if (this.enabled(f.rule)) out.push(diagnostic(f));
         if (cached.clean) clean.push(doc);
@@ -89,8 +117,9 @@ export class DiagnosticsService {
         this.onCluster.set(doc, cached);
       }
       for (const f of moved(cached, doc)) if (this.enabled(f.rule)) out.push(diagnostic(f));
+      yield;
     }
-    return out;
+    return token?.isCancellationRequested ? undefined : out;
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */
