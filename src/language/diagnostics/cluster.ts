@@ -17,8 +17,23 @@ import { DiagnosticSeverity, type Finding, insertInto, type QuickFix } from './f
 /** LIFECYCLE_KINDS are the kinds whose lifecycle the simulation runs: their pods meet admission and the scheduler. */
 export const LIFECYCLE_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
 
-/** RUN_FOR_MS is how much virtual time a check runs: the create, the controllers and the first scheduling cycle all happen at once. */
-const RUN_FOR_MS = 1;
+/** RUN_FOR_MS bounds a check's virtual time: enough for a webhook's longest timeout (30 s) before the create ends. */
+const RUN_FOR_MS = 60_000;
+
+/**
+ * runToScheduling steps a simulation until what a check reads is known: the create refused, a kubelet at work on a
+ * pod (it was scheduled), or the first scheduling attempts over (time moves past the instant they happened at);
+ * retries and the kubelet's work are left out.
+ */
+function runToScheduling(sim: Simulation): void {
+  let schedulingAt: number | undefined;
+  sim.runUntil((entry) => {
+    if (sim.rejection || entry.phase.startsWith('kubelet.')) return true;
+    if (schedulingAt !== undefined && entry.at > schedulingAt) return true;
+    if (entry.phase.startsWith('scheduler.')) schedulingAt ??= entry.at;
+    return false;
+  });
+}
 
 /** LoadedCluster is a cluster read from the settings' files (or the embedded one), or the error that stopped it. */
 export type LoadedCluster = { cluster: ClusterInput; behavior: Behavior } | { error: InputError };
@@ -50,7 +65,8 @@ const PHASE_OF_EVENT: Readonly<Record<string, { phase: string; rule: Rule }>> = 
 export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }): Finding[] {
   const cluster: ClusterInput = { ...loaded.cluster, objects: [...loaded.cluster.objects, ...context] };
   const sim = new Simulation({ manifest: [doc], cluster, behavior: loaded.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS });
-  const result = sim.run();
+  runToScheduling(sim);
+  const result = sim.result();
   const findings: Finding[] = [];
   const place = (entry: TraceEntry | undefined): string | undefined => {
     if (!entry?.object || entry.field === undefined) return undefined;
