@@ -16,11 +16,21 @@ export function rangeOfField(doc: SourceDocument, path: string | undefined, part
     if (own) return part === 'key' ? own.key ?? own.value : own.value;
     for (const parent of safeParents(path)) {
       const field = doc.fields.get(parent);
-      if (field) return field.key ?? field.value;
+      if (field) return field.key ?? firstKeyOf(doc, parent) ?? field.value;
     }
   }
   const kind = doc.fields.get('kind');
   return kind?.key ?? { start: doc.range.start, end: { line: doc.range.start.line, character: doc.range.start.character } };
+}
+
+/** firstKeyOf is the first key inside a list item (its `name:`, usually), to stand for the item on one line. */
+function firstKeyOf(doc: SourceDocument, item: string): Range | undefined {
+  let first: Range | undefined;
+  for (const [path, field] of doc.fields) {
+    if (!path.startsWith(`${item}.`) || !field.key) continue;
+    if (!first || field.key.start.line < first.start.line || (field.key.start.line === first.start.line && field.key.start.character < first.start.character)) first = field.key;
+  }
+  return first;
 }
 
 /** safeParents lists a path's ancestors; a path the engine wrote in another syntax has none. */
