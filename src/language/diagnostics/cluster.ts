@@ -124,7 +124,8 @@ function whatHappens(phase: string): string {
 /** containersNamed finds the containers a message names (`container "app"`, `for: app`), as their field paths. */
 function containersNamed(doc: SourceDocument, message: string, podPrefix: string): string[] {
   const names = new Set<string>();
-  for (const m of message.matchAll(/containers? "([^"]+)"/g)) names.add(m[1] ?? '');
+  // PodSecurity names them `container "app"` or `containers "app", "side"` (pod-security-admission/policy/*.go).
+  for (const m of message.matchAll(/containers? ((?:"[^"]+"(?:, | and )?)+)/g)) for (const q of (m[1] ?? '').matchAll(/"([^"]+)"/g)) names.add(q[1] ?? '');
   for (const m of message.matchAll(/ for: ([\w.-]+(?:,[\w.-]+)*)/g)) for (const n of (m[1] ?? '').split(',')) names.add(n);
   const out: string[] = [];
   for (const list of ['initContainers', 'containers']) {
