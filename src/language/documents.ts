@@ -14,7 +14,7 @@ export interface ManifestSection {
   readonly text: string;
   /** documents are the parsed objects (an item of a `kind: List` is its own), ranges in file lines. */
   readonly documents: readonly SourceDocument[];
-  /** error is the loader's error on this section (a YAML syntax error, a document that is not an object). */
+  /** error is the loader's error on this section (a YAML syntax error, a document that is not an object), at its file line. */
   readonly error?: { line: number; character: number; message: string };
   /** kind is `apiVersion/kind` when the section declares a Kubernetes kind the schema knows. */
   readonly kubernetes: string | undefined;

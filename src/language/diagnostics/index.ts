@@ -85,8 +85,8 @@ export class DiagnosticsService {
       if (section.error) {
         if (this.enabled(RULES.syntax)) {
           const { line, character, message } = section.error;
-          const at = { line: section.startLine + line, character };
-          const end = section.text.split('\n')[line]?.length ?? character;
+          const at = { line, character };
+          const end = section.text.split('\n')[line - section.startLine]?.length ?? character;
           out.push(diagnostic({ rule: RULES.syntax, severity: DiagnosticSeverity.Error, message, range: { start: at, end: { line: at.line, character: Math.max(end, character) } } }));
         }
         continue;
