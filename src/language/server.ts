@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import {
-  CodeActionKind, createConnection, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, createConnection, type Diagnostic, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -67,9 +67,17 @@ function applySettings(section: unknown): void {
   for (const document of documents.all()) schedule(document, 0);
 }
 
-documents.onDidChangeContent(({ document }) => schedule(document, VALIDATION_DELAY_MS));
+/** opened are the documents seen since they opened: an opened document is validated at once, edits after a pause. */
+const opened = new Set<string>();
+
+documents.onDidChangeContent(({ document }) => {
+  const first = !opened.has(document.uri);
+  opened.add(document.uri);
+  schedule(document, first ? 0 : VALIDATION_DELAY_MS);
+});
 
 documents.onDidClose(({ document }) => {
+  opened.delete(document.uri);
   clearTimeout(pending.get(document.uri));
   pending.delete(document.uri);
   cancel(document.uri);
@@ -99,8 +107,12 @@ async function publish(document: TextDocument): Promise<void> {
   running.set(document.uri, token);
   try {
     service.update(document.uri, document.version, document.getText());
-    const diagnostics = await service.validateAsync(document.uri, token);
-    if (diagnostics && !token.isCancellationRequested) await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    // What needs no run on the cluster goes out at once; the cluster's warnings follow in a second publish.
+    const send = (diagnostics: Diagnostic[]): void => {
+      if (!token.isCancellationRequested) void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    };
+    const diagnostics = await service.validateAsync(document.uri, token, send);
+    if (diagnostics) send(diagnostics);
   } catch (error) {
     connection.console.error(`pod-lifecycle: cannot validate ${document.uri}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   } finally {

@@ -59,11 +59,14 @@ export class LanguageService {
     return diagnostics;
   }
 
-  /** validateAsync is validate letting other work in between workloads (see DiagnosticsService.validateAsync). */
-  async validateAsync(uri: string, token?: Cancellation): Promise<Diagnostic[] | undefined> {
+  /** validateAsync is validate in two stages, letting other work in between (see DiagnosticsService.validateAsync). */
+  async validateAsync(uri: string, token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
     const doc = this.open.get(uri);
     if (!doc) return undefined;
-    const diagnostics = await this.diagnosticsService.validateAsync(doc.sections, token);
+    const diagnostics = await this.diagnosticsService.validateAsync(doc.sections, token, (partial) => {
+      if (this.open.get(uri) === doc) doc.diagnostics = partial;
+      early?.(partial);
+    });
     if (diagnostics && this.open.get(uri) === doc) doc.diagnostics = diagnostics;
     return diagnostics;
   }

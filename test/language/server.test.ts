@@ -115,10 +115,23 @@ test('language server: a rule switched on in the settings re-validates the open 
   assert.deepEqual((await next).diagnostics.map((d) => d.code), ['hint.noProbes']);
 });
 
+test('language server: the cluster\'s warnings follow the first diagnostics in a second publish', async () => {
+  const uri = 'file:///two-stages.yaml';
+  const text = POD.replace('spec:\n', 'spec:\n  nodeSelector: {disk: ssd}\n');
+  const complete = published(uri, (p) => p.diagnostics.some((d) => d.code === 'scheduling'));
+  const first = await open(uri, text);
+  assert.deepEqual(first.diagnostics, [], 'nothing that needs no run on the cluster');
+  const p = await complete;
+  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['scheduling', 2, 4], ['scheduling', 2, 5]]);
+  assert.match(p.diagnostics[1]!.message, /^0\/3 nodes are available: .*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s);
+});
+
 test('language server: closing a document clears its diagnostics', async () => {
   const uri = 'file:///close.yaml';
+  const complete = published(uri, (p) => p.diagnostics.length > 0);
   await open(uri, POD.replace('nginx:1.27', 'nginx'));
-  const cleared = published(uri);
+  await complete;
+  const cleared = published(uri, (p) => p.diagnostics.length === 0);
   connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   assert.deepEqual((await cleared).diagnostics, []);
 });

@@ -59,14 +59,17 @@ export class DiagnosticsService {
   }
 
   /**
-   * validateAsync is validate giving the event loop a turn between workloads, so that a newer edit or a request is
+   * validateAsync is validate in two stages: `early` gets the diagnostics that need no run on the cluster (YAML,
+   * decoding, validation, hints, and the cluster's findings still valid from before) as soon as they are known; the
+   * runs on the cluster follow, giving the event loop a turn now and then, so that a newer edit or a request is
    * served in between and cancels (through the token) a validation it made stale.
    */
-  async validateAsync(sections: readonly ManifestSection[], token?: Cancellation): Promise<Diagnostic[] | undefined> {
+  async validateAsync(sections: readonly ManifestSection[], token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
     const run = this.run(sections, token);
     let last = Date.now();
     for (let step = run.next(); ; step = run.next()) {
       if (step.done) return step.value;
+      if (step.value) early?.(step.value);
       if (Date.now() - last >= YIELD_EVERY_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         last = Date.now();
@@ -74,8 +77,11 @@ export class DiagnosticsService {
     }
   }
 
-  /** run checks the sections, pausing (yield) after each workload's run on the cluster. */
-  private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<void, Diagnostic[] | undefined> {
+  /**
+   * run checks the sections. It yields the early diagnostics once (when runs on the cluster are still to come), then
+   * pauses (yields nothing) after each workload's run on the cluster.
+   */
+  private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<Diagnostic[] | undefined, Diagnostic[] | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
     if (kube.length === 0) return [];
     const out: Diagnostic[] = [];
@@ -109,15 +115,23 @@ export class DiagnosticsService {
     const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
     const context = clean.filter((d) => !LIFECYCLE_KINDS.has(String(d.object.kind)) && d.object.metadata?.name);
     const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
-    for (const doc of workloads) {
-      if (token?.isCancellationRequested) return undefined;
-      let cached = this.onCluster.get(doc);
-      if (!cached || cached.key !== contextKey) {
-        cached = { line: doc.range.start.line, findings: checkOnCluster(doc, context, cluster), key: contextKey };
-        this.onCluster.set(doc, cached);
-      }
+    const add = (cached: Cached, doc: SourceDocument): void => {
       for (const f of moved(cached, doc)) if (this.enabled(f.rule)) out.push(diagnostic(f));
-      yield;
+    };
+    const stale: SourceDocument[] = [];
+    for (const doc of workloads) {
+      const cached = this.onCluster.get(doc);
+      if (cached && cached.key === contextKey) add(cached, doc);
+      else stale.push(doc);
+    }
+    if (stale.length === 0) return out;
+    yield [...out];
+    for (const doc of stale) {
+      if (token?.isCancellationRequested) return undefined;
+      const cached = { line: doc.range.start.line, findings: checkOnCluster(doc, context, cluster), key: contextKey };
+      this.onCluster.set(doc, cached);
+      add(cached, doc);
+      yield undefined;
     }
     return token?.isCancellationRequested ? undefined : out;
   }
