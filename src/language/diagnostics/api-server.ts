@@ -3,7 +3,7 @@
 // defaulting and validation do the work; this file only places their results.
 import { nearestName, parseFieldPath } from '../../engine/api/fieldpath';
 import { SCHEMA_TYPES } from '../../engine/api/schema/schema.generated';
-import { deepClone, type KubeObject } from '../../engine/api/types';
+import type { KubeObject } from '../../engine/api/types';
 import { decodeObject } from '../../engine/apiserver/decode';
 import { applyDefaults } from '../../engine/apiserver/defaulting';
 import { prepareObjectForCreate } from '../../engine/apiserver/registry';
@@ -37,13 +37,14 @@ const UNKNOWN_FIELD = /^unknown field "(.*)"$/;
  */
 export function checkApiServer(doc: SourceDocument, apiVersionKind: string): ApiServerCheck {
   const object = doc.object;
-  const strict = decodeObject(object, { strict: true });
   const lenient = decodeObject(object, { strict: false });
   if ('error' in lenient) {
     return { findings: [{ rule: RULES.decode, severity: DiagnosticSeverity.Error, message: lenient.error.message, range: rangeOfField(doc, lenient.field, 'value') }] };
   }
   const findings: Finding[] = [];
-  if ('error' in strict) {
+  // Only a body with unknown fields needs the strict decoding, for the server's own message.
+  const strict = lenient.warnings.length ? decodeObject(object, { strict: true }) : undefined;
+  if (strict && 'error' in strict) {
     // The server's message names every unknown field; each field gets it with its own name alone.
     const prefix = strict.error.message.slice(0, strict.error.message.indexOf('strict decoding error: ') + 'strict decoding error: '.length);
     for (const warning of lenient.warnings) {
@@ -54,7 +55,8 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
       });
     }
   }
-  const defaulted = applyDefaults(deepClone(lenient.object)).object;
+  // The decoder returns a fresh object: defaulting may change it in place.
+  const defaulted = applyDefaults(lenient.object).object;
   const kind = String(object.kind);
   const namespaced = RESOURCES[kind]?.namespaced ?? true;
   if (namespaced && defaulted.metadata) defaulted.metadata.namespace ??= 'default';
