@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileName, LanguageService } from './service';
-import { readSettings } from './settings';
+import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings';
 
 /** VALIDATION_DELAY_MS is how long a document must stay unchanged before it is validated again. */
 const VALIDATION_DELAY_MS = 200;
@@ -33,7 +33,8 @@ connection.onInitialize((params: InitializeParams) => {
   if (options !== undefined) applySettings(options);
   return {
     capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
+      // didSave tells when a cluster file changed on disk.
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       completionProvider: { triggerCharacters: [':', ' ', '-'] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
@@ -59,13 +60,26 @@ async function pullSettings(): Promise<void> {
   applySettings(await connection.workspace.getConfiguration(SETTINGS_SECTION));
 }
 
+/** settings are the settings in force, cluster files resolved. */
+let settings: Settings = DEFAULT_SETTINGS;
+
 /** applySettings reads the settings (cluster files relative to the workspace) and re-validates every open document. */
 function applySettings(section: unknown): void {
-  const settings = readSettings(section);
-  const cluster = settings.cluster.map((f) => (isAbsolute(f) || !workspaceRoot ? f : join(workspaceRoot, f)));
-  service.configure({ ...settings, cluster });
+  const read = readSettings(section);
+  settings = { ...read, cluster: read.cluster.map((f) => (isAbsolute(f) || !workspaceRoot ? f : join(workspaceRoot, f))) };
+  reload();
+}
+
+/** reload reads the cluster again and re-validates every open document. */
+function reload(): void {
+  service.configure(settings);
   for (const document of documents.all()) schedule(document, 0);
 }
+
+// A cluster file saved in the editor changes what the manifests are checked against.
+documents.onDidSave(({ document }) => {
+  if (settings.cluster.includes(fileName(document.uri))) reload();
+});
 
 /** opened are the documents seen since they opened: an opened document is validated at once, edits after a pause. */
 const opened = new Set<string>();

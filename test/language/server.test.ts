@@ -3,6 +3,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { CodeAction, CompletionList, CompletionItem, Diagnostic, DocumentSymbol, FoldingRange, Hover } from 'vscode-languageserver-types';
@@ -15,6 +17,7 @@ const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pi
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const waiting: { uri: string; accept: (p: Published) => boolean; resolve: (p: Published) => void }[] = [];
 connection.onNotification('textDocument/publishDiagnostics', (p: Published) => {
+  if (process.env['DEBUG_LSP']) console.error('PUB', p.uri, JSON.stringify(p.diagnostics.map((d) => [d.code, d.message.slice(0, 60)])));
   const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
   if (i >= 0) waiting.splice(i, 1)[0]!.resolve(p);
 });
@@ -51,7 +54,7 @@ test('the server initializes with incremental sync, hover, completion, quick fix
   });
   connection.sendNotification('initialized', {});
   const c = result.capabilities;
-  assert.equal(c['textDocumentSync'], 2);
+  assert.deepEqual(c['textDocumentSync'], { openClose: true, change: 2, save: { includeText: false } });
   assert.equal(c['hoverProvider'], true);
   assert.deepEqual(c['codeActionProvider'], { codeActionKinds: ['quickfix'] });
   assert.equal(c['documentSymbolProvider'], true);
@@ -124,6 +127,27 @@ test('language server: the cluster\'s warnings follow the first diagnostics in a
   const p = await complete;
   assert.deepEqual(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['scheduling', 2, 4], ['scheduling', 2, 5]]);
   assert.match(p.diagnostics[1]!.message, /^0\/3 nodes are available: .*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s);
+});
+
+test('language server: a cluster file from the settings is read again when it is saved', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-cluster-'));
+  const cluster = join(dir, 'cluster.yaml');
+  writeFileSync(cluster, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: prod\n');
+  const uri = 'file:///in-dev.yaml';
+  const text = POD.replace('  name: web\n', '  name: web\n  namespace: dev\n');
+  const missing = published(uri, (p) => p.diagnostics.some((d) => d.code === 'admission'));
+  connection.sendNotification('workspace/didChangeConfiguration', { settings: { podLifecycle: { cluster, diagnostics: { hint: { noProbes: false } } } } });
+  connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  assert.match((await missing).diagnostics.find((d) => d.code === 'admission')!.message, /^namespaces "dev" not found\n/);
+  // The editor has the cluster file open (it is YAML too), edits it and saves it.
+  const clusterUri = `file://${cluster}`;
+  connection.sendNotification('textDocument/didOpen', { textDocument: { uri: clusterUri, languageId: 'yaml', version: 1, text: readFileSync(cluster, 'utf8') } });
+  writeFileSync(cluster, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: dev\n');
+  const found = published(uri, (p) => p.diagnostics.some((d) => d.code === 'scheduling') && !p.diagnostics.some((d) => d.code === 'admission'));
+  connection.sendNotification('textDocument/didSave', { textDocument: { uri: clusterUri } });
+  // The cluster file names no Node: the pod is admitted now, and no node can take it.
+  assert.match((await found).diagnostics.find((d) => d.code === 'scheduling')!.message, /^no nodes available to schedule pods/);
+  connection.sendNotification('workspace/didChangeConfiguration', { settings: { podLifecycle: { diagnostics: { hint: { noProbes: false } } } } });
 });
 
 test('language server: closing a document clears its diagnostics', async () => {
