@@ -5,9 +5,9 @@ import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languag
 import type { PathSegment } from '../engine/api/fieldpath';
 import { SCHEMA_TYPES } from '../engine/api/schema/schema.generated';
 import { locate } from './cursor';
-import { lookup } from './diagnostics/cluster';
 import type { ManifestSection } from './documents';
 import { sectionAt } from './hover';
+import { lookup } from './ranges';
 import { apiVersionKinds, fieldAt, readableType, rootTypeId, structAt, typeAt } from './schema';
 import { SNIPPETS_BY_TYPE, CONTAINER_SNIPPET } from './snippets';
 

@@ -8,9 +8,8 @@ import { formatFieldPath } from '../engine/api/fieldpath';
 import { deepClone, type KubeObject } from '../engine/api/types';
 import { applyDefaults } from '../engine/apiserver/defaulting';
 import { locate } from './cursor';
-import { lookup } from './diagnostics/cluster';
 import type { ManifestSection } from './documents';
-import { contains } from './ranges';
+import { contains, lookup } from './ranges';
 import { phasesReading, referenceLink } from './reference';
 import { fieldAt, readableType, rootTypeId } from './schema';
 

@@ -3,10 +3,9 @@
 import type { DocumentSymbol, FoldingRange } from 'vscode-languageserver-types';
 import { SymbolKind } from 'vscode-languageserver-types';
 import type { SourceDocument } from '../engine/cluster/inputs';
-import { lookup } from './diagnostics/cluster';
 import { podPathOf } from './diagnostics/hints';
 import type { ManifestSection } from './documents';
-import { rangeOfField } from './ranges';
+import { lookup, rangeOfField } from './ranges';
 
 /** documentSymbols lists each Kubernetes document (`Deployment web`) with its containers as children. */
 export function documentSymbols(sections: readonly ManifestSection[]): DocumentSymbol[] {

@@ -1,6 +1,6 @@
 // From a field path of the engine (`spec.containers[0].image`) to the range of its key or value in the editor.
 import type { Range } from 'vscode-languageserver-types';
-import { parentPaths } from '../engine/api/fieldpath';
+import { parentPaths, type PathSegment } from '../engine/api/fieldpath';
 import type { SourceDocument } from '../engine/cluster/inputs';
 
 /** Part says which part of a field a diagnostic sits on: its key (a field that should not be there) or its value. */
@@ -48,4 +48,11 @@ export function contains(range: Range, line: number, character: number): boolean
   if (line === range.start.line && character < range.start.character) return false;
   if (line === range.end.line && character > range.end.character) return false;
   return true;
+}
+
+/** lookup reads the value at a path of an object (undefined where the path leads nowhere). */
+export function lookup(value: unknown, path: readonly PathSegment[]): unknown {
+  let v = value;
+  for (const segment of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[segment] : undefined;
+  return v;
 }

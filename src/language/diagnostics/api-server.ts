@@ -15,7 +15,7 @@ import { RESOURCES } from '../../engine/cluster/store';
 import type { EngineContext } from '../../engine/context';
 import { VirtualClock } from '../../engine/runtime/clock';
 import { Random } from '../../engine/runtime/random';
-import { rangeOfField } from '../ranges';
+import { lookup, rangeOfField } from '../ranges';
 import { fieldAt, rootTypeId, structAt } from '../schema';
 import { RULES } from '../settings';
 import { DiagnosticSeverity, type Finding, insertInto, type QuickFix } from './finding';
@@ -99,7 +99,7 @@ function renameFix(doc: SourceDocument, apiVersionKind: string, path: string): Q
 function validationFixes(doc: SourceDocument, apiVersionKind: string, error: FieldError): QuickFix[] {
   if (error.type === 'FieldValueInvalid' && /(^|\.)metadata\.name$/.test(error.field) && /lowercase/.test(error.body)) {
     const field = doc.fields.get(error.field);
-    const name = doc.fields.get(error.field) ? String(nameAt(doc, error.field) ?? '') : '';
+    const name = field ? String(lookup(doc.object, parseFieldPath(error.field)) ?? '') : '';
     const fixed = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
     if (field && fixed && fixed !== name) return [{ title: `Change the name to "${fixed}"`, edits: [{ range: field.value, newText: fixed }] }];
   }
@@ -120,11 +120,4 @@ function validationFixes(doc: SourceDocument, apiVersionKind: string, error: Fie
     if (edit) return [{ title: `Add the required field "${name}"`, edits: [edit] }];
   }
   return [];
-}
-
-/** nameAt reads a string value at a path of the document's object. */
-function nameAt(doc: SourceDocument, path: string): unknown {
-  let value: unknown = doc.object;
-  for (const segment of parseFieldPath(path)) value = (value as Record<string | number, unknown> | undefined)?.[segment];
-  return value;
 }

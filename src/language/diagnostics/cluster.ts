@@ -2,15 +2,13 @@
 // through kubectl, kube-apiserver (authorization, admission), the controllers and kube-scheduler for a moment of
 // virtual time, and whatever refuses it — the rejection, FailedCreate, FailedScheduling, an API warning — is placed
 // on the document as a warning naming the phase.
-import type { PathSegment } from '../../engine/api/fieldpath';
 import type { ClusterInput, Behavior, SourceDocument } from '../../engine/cluster/inputs';
 import { InputError } from '../../engine/cluster/inputs';
 import { loadRunFiles } from '../../engine/cluster/files';
 import type { ReadFile } from '../../engine/cluster/kubeconfig';
-import { RESOURCES } from '../../engine/cluster/store';
 import { Simulation } from '../../engine/simulation';
 import type { TraceEntry } from '../../engine/runtime/recorder';
-import { rangeOfField } from '../ranges';
+import { lookup, rangeOfField } from '../ranges';
 import { RULES, type Rule } from '../settings';
 import { DiagnosticSeverity, type Finding, insertInto, type QuickFix } from './finding';
 
@@ -177,16 +175,4 @@ function clusterFixes(doc: SourceDocument, message: string, containers: readonly
 /** addRequestsEdit adds requests (and the same limits) of a modest size to a container; the user tunes the numbers. */
 export function addRequestsEdit(doc: SourceDocument, container: string): ReturnType<typeof insertInto> {
   return insertInto(doc, container, ['resources:', '  requests:', '    cpu: 100m', '    memory: 128Mi', '  limits:', '    cpu: 100m', '    memory: 128Mi']);
-}
-
-/** lookup reads a value at a path of an object. */
-export function lookup(value: unknown, path: readonly PathSegment[]): unknown {
-  let v = value;
-  for (const segment of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[segment] : undefined;
-  return v;
-}
-
-/** isNamespaced tells whether a kind lives in a namespace. */
-export function isNamespaced(kind: string): boolean {
-  return RESOURCES[kind]?.namespaced ?? true;
 }

@@ -1,9 +1,9 @@
 // Best-practice hints on a workload's containers, as information: these are advice, not rules Kubernetes enforces,
 // and each can be switched off in the settings.
 import type { SourceDocument } from '../../engine/cluster/inputs';
-import { rangeOfField } from '../ranges';
+import { lookup, rangeOfField } from '../ranges';
 import { RULES, type Rule } from '../settings';
-import { addRequestsEdit, lookup } from './cluster';
+import { addRequestsEdit } from './cluster';
 import { DiagnosticSeverity, type Finding } from './finding';
 
 /** podPathOf is where a kind keeps its pod spec: `spec` for a Pod, `spec.template.spec` for the workloads. */
