@@ -92,14 +92,16 @@ function parseSection(text: string, file: string): Omit<ManifestSection, 'index'
  */
 function shift<T extends Omit<ManifestSection, 'index' | 'startLine' | 'endLine'> & { parsedAt: number }>(parsed: T, by: number, at: number): T {
   if (by === 0) return parsed;
-  const move = (r: SourceDocument['range']): SourceDocument['range'] => ({
-    start: { line: r.start.line + by, character: r.start.character }, end: { line: r.end.line + by, character: r.end.character },
-  });
+  // Positions are moved in place; a range is fresh from the loader but for an empty one, whose start is its end.
+  const move = (r: SourceDocument['range']): void => {
+    r.start.line += by;
+    if (r.end !== r.start) r.end.line += by;
+  };
   for (const doc of parsed.documents) {
-    (doc as { range: SourceDocument['range'] }).range = move(doc.range);
+    move(doc.range);
     for (const field of doc.fields.values()) {
-      if (field.key) field.key = move(field.key);
-      field.value = move(field.value);
+      if (field.key) move(field.key);
+      move(field.value);
     }
   }
   const error = parsed.error ? { ...parsed.error, line: parsed.error.line + by } : undefined;

@@ -129,3 +129,21 @@ test('diagnostics: an unreadable cluster file is reported once, on the first doc
   assert.deepEqual(got.map((d) => [d.code, d.range.start.line]), [['admission', 0]]);
   assert.match(got[0]!.message, /^the cluster cannot be read: .*cannot read the file: no such file/);
 });
+
+test('diagnostics: a document moved down by an edit above it keeps its diagnostics and fixes on its own lines', () => {
+  const service = new LanguageService((path) => readFileSync(path, 'utf8'));
+  const uri = 'file:///moved.yaml';
+  const second = pod([...CONTAINER, '    imagePulPolicy: Always']);
+  const before = `${pod(CONTAINER)}---\n${second}`;
+  service.update(uri, 1, before);
+  const first = (service.validate(uri) ?? []).filter((d) => d.code === 'decode');
+  assert.deepEqual(first.map((d) => d.range.start.line), [21]);
+  for (const [version, extra] of [[2, 2], [3, 5]] as const) {
+    service.update(uri, version, `${pod(CONTAINER, Array.from({ length: extra }, (_, i) => `# note ${i}`))}---\n${second}`);
+    const moved = (service.validate(uri) ?? []).filter((d) => d.code === 'decode');
+    assert.deepEqual(moved.map((d) => d.range.start.line), [21 + extra]);
+    const fix = service.codeActions(uri, moved)[0]?.edit?.changes?.[uri]?.[0];
+    assert.deepEqual(fix?.range.start, { line: 21 + extra, character: 6 });
+    assert.deepEqual(service.symbols(uri).map((s) => s.range.start.line), [0, 11 + extra]);
+  }
+});

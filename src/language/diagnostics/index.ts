@@ -128,7 +128,7 @@ export class DiagnosticsService {
     yield [...out];
     for (const doc of stale) {
       if (token?.isCancellationRequested) return undefined;
-      const cached = { line: doc.range.start.line, findings: checkOnCluster(doc, context, cluster), key: contextKey };
+      const cached = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, context, cluster)), key: contextKey };
       this.onCluster.set(doc, cached);
       add(cached, doc);
       yield undefined;
@@ -140,7 +140,8 @@ export class DiagnosticsService {
   private serverCheck(doc: SourceDocument, key: string): { findings: Finding[]; clean: boolean } {
     let cached = this.server.get(doc);
     if (!cached) {
-      const { findings } = checkApiServer(doc, key);
+      // Kept as a copy: the document's own ranges move in place when its section moves (see documents.ts).
+      const findings = structuredClone(checkApiServer(doc, key).findings);
       cached = { line: doc.range.start.line, findings, clean: findings.length === 0 };
       this.server.set(doc, cached);
     }
