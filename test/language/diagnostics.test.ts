@@ -39,6 +39,13 @@ const cases: { name: string; text: string; settings?: Settings; want: Want[] }[]
     want: [{ code: 'validation', line: 6, character: 6, message: 'Pod "web" is invalid: spec.containers[0].image: Required value' }],
   },
   {
+    // pkg/apis/batch/validation/validation.go ValidateJobSpec validates the template with ValidatePodTemplateSpec.
+    name: 'a Job\'s pod template is validated: a duplicate container name is reported on its value',
+    text: ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: once', 'spec:', '  template:', '    spec:', '      restartPolicy: Never', '      containers:',
+      '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}}', '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}}', ''].join('\n'),
+    want: [{ code: 'validation', line: 10, character: 17, message: 'Job.batch "once" is invalid: spec.template.spec.containers[1].name: Duplicate value: "a"' }],
+  },
+  {
     name: 'a broken document is reported where the parser stops and the next document is still checked',
     text: `${pod(CONTAINER).replace('name: web', 'name: [web')}---\n${pod([...CONTAINER, '    imagee: x'])}`,
     want: [
