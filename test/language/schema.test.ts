@@ -13,6 +13,8 @@ const enumCases: { type: string; field: string; want: string[] | undefined }[] =
   { type: 'core.v1.Container', field: 'imagePullPolicy', want: ['Always', 'Never', 'IfNotPresent'] },
   { type: 'core.v1.Toleration', field: 'effect', want: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
   { type: 'core.v1.ContainerPort', field: 'protocol', want: ['UDP', 'TCP', 'SCTP'] },
+  // "Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt." — the stray period does not end the list.
+  { type: 'core.v1.NodeSelectorRequirement', field: 'operator', want: ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] },
   { type: 'core.v1.ServiceSpec', field: 'type', want: ['ExternalName', 'ClusterIP', 'NodePort', 'LoadBalancer'] },
   { type: 'core.v1.Container', field: 'image', want: undefined },
   { type: 'core.v1.PodSpec', field: 'schedulerName', want: undefined },

@@ -1589,7 +1589,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     required: ["key","operator"],
     properties: {
       "key": {"type":"string","doc":"The label key that the selector applies to."},
-      "operator": {"type":"string","go":"v1.NodeSelectorOperator","enum":["In","NotIn","Exists","DoesNotExist"],"doc":"Represents a key's relationship to a set of values."},
+      "operator": {"type":"string","go":"v1.NodeSelectorOperator","enum":["In","NotIn","Exists","DoesNotExist","Gt","Lt"],"doc":"Represents a key's relationship to a set of values."},
       "values": {"type":"[]string","doc":"An array of string values."},
     },
   },
