@@ -1,5 +1,7 @@
 // Best-practice hints on a workload's containers, as information: these are advice, not rules Kubernetes enforces,
-// and each can be switched off in the settings.
+// and each can be switched off in the settings. What they say follows Kubernetes: NodeResourcesFit counts requests
+// (pkg/scheduler/framework/plugins/noderesources/fit.go), GetPodQOS makes a pod without any BestEffort
+// (pkg/apis/core/v1/helper/qos), SetDefaults_Container pulls :latest Always (pkg/apis/core/v1/defaults.go).
 import type { SourceDocument } from '../../engine/cluster/inputs';
 import { lookup, rangeOfField } from '../ranges';
 import { RULES, type Rule } from '../settings';
@@ -43,7 +45,7 @@ export function checkHints(doc: SourceDocument, enabled: (rule: Rule) => boolean
       const edit = addRequestsEdit(doc, path);
       findings.push({
         rule: RULES.noResources, severity: DiagnosticSeverity.Information, range: rangeOfField(doc, `${path}.name`, 'key'),
-        message: `Container "${name}" sets no resource requests or limits: the scheduler counts it as needing nothing, and a pod whose containers set none is BestEffort, the first evicted when its node runs short.`,
+        message: `Container "${name}" sets no resource requests or limits: the scheduler's fit check counts it as needing nothing, and a pod whose containers set none is BestEffort, the first evicted when its node runs short.`,
         ...(edit ? { fixes: [{ title: 'Add resource requests and limits', edits: [edit] }] } : {}),
       });
     }
