@@ -150,6 +150,21 @@ export function firstSentence(text) {
   return `${sentence.slice(0, sentence.lastIndexOf(' ', 199))}…`;
 }
 
+/**
+ * ENUM_PHRASE finds the values of a named string type in its description: "One of Always, OnFailure, Never.",
+ * "Valid operators are Exists and Equal.", "Must be UDP, TCP, or SCTP." (the OpenAPI v2 document has no `enum`); a stray
+ * period before the last values ("In, NotIn, Exists, DoesNotExist. Gt, and Lt.") does not end the list.
+ */
+const ENUM_PHRASE = /(?:[Oo]ne of|[Vv]alid \w+ are|[Aa]llowed values are|[Mm]ust be(?: one of)?|[Ss]upported values are|[Pp]ossible values are)[: ]+((?:["'`]?[A-Z][A-Za-z0-9]*["'`]?)(?:(?:,|,? or|,? and|\.(?= [A-Z][A-Za-z0-9]*,? and [A-Z])) ["'`]?[A-Z][A-Za-z0-9]*["'`]?)+)/;
+
+/** enumOf lists the values a named string type (v1.RestartPolicy) takes, as its description states them. */
+export function enumOf(description, go) {
+  if (!go || go.startsWith('map[')) return undefined;
+  const m = ENUM_PHRASE.exec((description ?? '').replace(/\s+/g, ' '));
+  if (!m) return undefined;
+  return [...new Set(m[1].split(/,? or |,? and |, |\. /).map((v) => v.replace(/["'`]/g, '').trim()).filter(Boolean))];
+}
+
 /** refName is the definition a property or items schema points at. */
 function refName(schema) {
   const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
@@ -232,7 +247,8 @@ function buildType(name, def, gvk) {
       entry.go = override;
     }
     if (embeddedIn[field]) entry.embedded = embeddedIn[field];
-    if (Array.isArray(schema.enum)) entry.enum = schema.enum;
+    const values = Array.isArray(schema.enum) ? schema.enum : enumOf(schema.description ?? schema.items?.description, entry.go);
+    if (values) entry.enum = values;
     const doc = firstSentence(schema.description);
     if (doc) entry.doc = doc;
     properties[field] = entry;

@@ -107,7 +107,7 @@ function isManifest(document: vscode.TextDocument): boolean {
   return document.languageId === 'yaml' && document.uri.scheme === 'file';
 }
 
-/** startLanguageClient starts dist/languageServer.js over IPC for YAML files on disk. */
+/** startLanguageClient starts dist/languageServer.js over IPC for YAML files, saved or not. */
 function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const serverModule = context.asAbsolutePath(path.join('dist', 'languageServer.js'));
   const serverOptions: ServerOptions = {
@@ -115,7 +115,8 @@ function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: 'file', language: 'yaml' }],
+    // Unsaved manifests are checked too; the server reads the `podLifecycle` settings from the client.
+    documentSelector: [{ scheme: 'file', language: 'yaml' }, { scheme: 'untitled', language: 'yaml' }],
   };
   const languageClient = new LanguageClient('podLifecycle', vscode.l10n.t('Pod Lifecycle Language Server'), serverOptions, clientOptions);
   void languageClient.start();

@@ -82,6 +82,8 @@ export interface StoreSnapshot {
  */
 export class Store {
   private objects = new Map<string, KubeObject>();
+  /** keys are the keys in order, kept until a key is added or removed (lists are read far more often than that). */
+  private keys: string[] | undefined;
   private listeners: WatchListener[] = [];
   /** resourceVersion is etcd's revision: it grows by one with every write. */
   resourceVersion = 1000;
@@ -111,6 +113,7 @@ export class Store {
     const old = this.objects.get(key);
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as T;
+    if (!old) this.keys = undefined;
     this.objects.set(key, stored as unknown as KubeObject);
     for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored as unknown as KubeObject, old);
     return stored;
@@ -131,6 +134,7 @@ export class Store {
     const old = this.objects.get(key);
     if (!old) return undefined;
     this.objects.delete(key);
+    this.keys = undefined;
     this.resourceVersion++;
     for (const l of this.listeners) l('DELETED', old, old);
     return old;
@@ -147,7 +151,8 @@ export class Store {
   }
 
   private sorted(): KubeObject[] {
-    return [...this.objects.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
+    this.keys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.keys.map((k) => this.objects.get(k) as KubeObject);
   }
 }
 

@@ -1,0 +1,178 @@
+// What a given cluster would do with a workload, found by running it: the engine's own simulation takes the document
+// through kubectl, kube-apiserver (authorization, admission), the controllers and kube-scheduler for a moment of
+// virtual time, and whatever refuses it — the rejection, FailedCreate, FailedScheduling, an API warning — is placed
+// on the document as a warning naming the phase.
+import type { ClusterInput, Behavior, SourceDocument } from '../../engine/cluster/inputs';
+import { InputError } from '../../engine/cluster/inputs';
+import { loadRunFiles } from '../../engine/cluster/files';
+import type { ReadFile } from '../../engine/cluster/kubeconfig';
+import { Simulation } from '../../engine/simulation';
+import type { TraceEntry } from '../../engine/runtime/recorder';
+import { lookup, rangeOfField } from '../ranges';
+import { RULES, type Rule } from '../settings';
+import { DiagnosticSeverity, type Finding, insertInto, type QuickFix } from './finding';
+
+/** LIFECYCLE_KINDS are the kinds whose lifecycle the simulation runs: their pods meet admission and the scheduler. */
+export const LIFECYCLE_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
+
+/** RUN_FOR_MS bounds a check's virtual time: enough for a webhook's longest timeout (30 s) before the create ends. */
+const RUN_FOR_MS = 60_000;
+
+/**
+ * runToScheduling steps a simulation until what a check reads is known: the create refused, a kubelet at work on a
+ * pod (it was scheduled), or the first scheduling attempts over (time moves past the instant they happened at);
+ * retries and the kubelet's work are left out.
+ */
+function runToScheduling(sim: Simulation): void {
+  let schedulingAt: number | undefined;
+  sim.runUntil((entry) => {
+    if (sim.rejection || entry.phase.startsWith('kubelet.')) return true;
+    if (schedulingAt !== undefined && entry.at > schedulingAt) return true;
+    if (entry.phase.startsWith('scheduler.')) schedulingAt ??= entry.at;
+    return false;
+  });
+}
+
+/** LoadedCluster is a cluster read from the settings' files (or the embedded one), or the error that stopped it. */
+export type LoadedCluster = { cluster: ClusterInput; behavior: Behavior } | { error: InputError };
+
+/** MANIFEST_PLACEHOLDER names the empty manifest the cluster is loaded with. */
+const MANIFEST_PLACEHOLDER = '\0manifest';
+
+/** loadCluster reads the cluster files as `pod-lifecycle run --cluster` does; none means the embedded cluster. */
+export function loadCluster(files: readonly string[], read: ReadFile): LoadedCluster {
+  try {
+    const inputs = loadRunFiles({ manifest: MANIFEST_PLACEHOLDER, clusters: [...files], identity: { kind: 'default' } }, (path) => (path === MANIFEST_PLACEHOLDER ? '' : read(path)));
+    return { cluster: inputs.cluster, behavior: inputs.behavior };
+  } catch (err) {
+    if (err instanceof InputError) return { error: err };
+    throw err;
+  }
+}
+
+/** PHASE_OF_EVENT is the phase that records each Warning event a check reports. */
+const PHASE_OF_EVENT: Readonly<Record<string, { phase: string; rule: Rule }>> = {
+  FailedScheduling: { phase: 'scheduler.filter', rule: RULES.scheduling },
+  FailedCreate: { phase: 'controllers.replicaset', rule: RULES.controllers },
+};
+
+/**
+ * checkOnCluster runs one workload document on the cluster, with the file's other documents (`context`: namespaces,
+ * service accounts, priority classes...) already in it, and returns what would stop it.
+ */
+export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }): Finding[] {
+  const cluster: ClusterInput = { ...loaded.cluster, objects: [...loaded.cluster.objects, ...context] };
+  const sim = new Simulation({ manifest: [doc], cluster, behavior: loaded.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS });
+  runToScheduling(sim);
+  const result = sim.result();
+  const findings: Finding[] = [];
+  const place = (entry: TraceEntry | undefined): string | undefined => {
+    if (!entry?.object || entry.field === undefined) return undefined;
+    const source = sim.sourceOf(entry.object);
+    return source?.doc === doc ? `${source.prefix}${entry.field}` : undefined;
+  };
+  if (result.rejection) {
+    const { phase, message } = result.rejection;
+    const entry = [...result.trace].reverse().find((e) => e.outcome === 'rejected' && e.phase === phase && e.field !== undefined);
+    findings.push(finding(doc, phase === 'apiserver.validate' ? RULES.validation : RULES.admission, message, phase, place(entry), ''));
+  }
+  for (const line of result.kubectl.split('\n')) {
+    const warning = /^Warning: (.*)$/.exec(line)?.[1];
+    if (warning) findings.push(finding(doc, RULES.admission, warning, 'apiserver.admit.validating', undefined, prefixOf(doc)));
+  }
+  const seen = new Set<string>();
+  for (const event of result.events) {
+    const known = PHASE_OF_EVENT[event.reason];
+    if (event.type !== 'Warning' || !known || seen.has(event.message)) continue;
+    seen.add(event.message);
+    const fields = new Set<string>();
+    for (const entry of result.trace) {
+      if (entry.object !== event.object || entry.phase !== known.phase || entry.outcome !== 'rejected') continue;
+      const path = place(entry);
+      if (path !== undefined) fields.add(path);
+    }
+    if (fields.size === 0) fields.add('');
+    for (const path of fields) findings.push(finding(doc, known.rule, event.message, known.phase, path || undefined, prefixOf(doc)));
+  }
+  return findings;
+}
+
+/** prefixOf is where a document keeps its pod: `` for a Pod, `spec.template.` for a workload. */
+function prefixOf(doc: SourceDocument): string {
+  return doc.object.kind === 'Pod' ? '' : 'spec.template.';
+}
+
+/** finding words a cluster's refusal: the message as Kubernetes gives it, then the phase where it happens. */
+function finding(doc: SourceDocument, rule: Rule, message: string, phase: string, path: string | undefined, podPrefix: string): Finding {
+  const containers = containersNamed(doc, message, podPrefix);
+  const range = path !== undefined ? rangeOfField(doc, path, 'key') : containers[0] ? rangeOfField(doc, containerKeyPath(doc, containers[0]), 'key') : rangeOfField(doc, 'metadata.name', 'value');
+  return {
+    rule, severity: DiagnosticSeverity.Warning, message: `${message}\n(${whatHappens(phase)} at ${phase})`, range, phase,
+    fixes: clusterFixes(doc, message, containers),
+  };
+}
+
+/** whatHappens says in a few words what the phase's refusal means for the workload. */
+function whatHappens(phase: string): string {
+  if (phase.startsWith('scheduler.')) return 'the pod would stay Pending: no node fits it';
+  if (phase.startsWith('controllers.')) return 'the pods would not be created';
+  return 'the create would be refused';
+}
+
+/** containersNamed finds the containers a message names (`container "app"`, `for: app`), as their field paths. */
+function containersNamed(doc: SourceDocument, message: string, podPrefix: string): string[] {
+  const names = new Set<string>();
+  // PodSecurity names them `container "app"` or `containers "app", "side"` (pod-security-admission/policy/*.go).
+  for (const m of message.matchAll(/containers? ((?:"[^"]+"(?:, | and )?)+)/g)) for (const q of (m[1] ?? '').matchAll(/"([^"]+)"/g)) names.add(q[1] ?? '');
+  for (const m of message.matchAll(/ for: ([\w.-]+(?:,[\w.-]+)*)/g)) for (const n of (m[1] ?? '').split(',')) names.add(n);
+  const out: string[] = [];
+  for (const list of ['initContainers', 'containers']) {
+    const items = lookup(doc.object, [...podPrefix.split('.').filter(Boolean), 'spec', list]);
+    if (!Array.isArray(items)) continue;
+    items.forEach((c: { name?: unknown }, i) => {
+      if (typeof c?.name === 'string' && names.has(c.name)) out.push(`${podPrefix}spec.${list}[${i}]`);
+    });
+  }
+  return out;
+}
+
+/** containerKeyPath is where a container's problem shows: its securityContext key when it has one, else its name. */
+function containerKeyPath(doc: SourceDocument, container: string): string {
+  return doc.fields.has(`${container}.securityContext`) ? `${container}.securityContext` : `${container}.name`;
+}
+
+/** RESTRICTED_FIELDS are the securityContext fields the restricted Pod Security Standard requires of every container. */
+const RESTRICTED_FIELDS: readonly [string, readonly string[]][] = [
+  ['allowPrivilegeEscalation', ['allowPrivilegeEscalation: false']],
+  ['capabilities', ['capabilities:', '  drop: ["ALL"]']],
+  ['runAsNonRoot', ['runAsNonRoot: true']],
+  ['seccompProfile', ['seccompProfile:', '  type: RuntimeDefault']],
+];
+
+/**
+ * clusterFixes offers, for a PodSecurity "restricted" refusal, the securityContext fields that level demands (see
+ * https://kubernetes.io/docs/concepts/security/pod-security-standards/#restricted), and for a quota that demands
+ * requests or limits, resources on the containers that have none.
+ */
+function clusterFixes(doc: SourceDocument, message: string, containers: readonly string[]): QuickFix[] {
+  const fixes: QuickFix[] = [];
+  if (/PodSecurity "restricted/.test(message)) {
+    const edits = containers.flatMap((c) => {
+      const context = `${c}.securityContext`;
+      if (!doc.fields.has(context)) return [insertInto(doc, c, ['securityContext:', ...RESTRICTED_FIELDS.flatMap(([, lines]) => lines.map((l) => `  ${l}`))])];
+      const missing = RESTRICTED_FIELDS.filter(([field]) => !doc.fields.has(`${context}.${field}`)).flatMap(([, lines]) => lines);
+      return missing.length ? [insertInto(doc, context, missing)] : [];
+    }).filter((e) => e !== undefined);
+    if (edits.length) fixes.push({ title: 'Add the securityContext fields the restricted Pod Security Standard requires', edits });
+  }
+  if (/must specify (requests|limits)/.test(message)) {
+    const edits = containers.filter((c) => !doc.fields.has(`${c}.resources`)).map((c) => addRequestsEdit(doc, c)).filter((e) => e !== undefined);
+    if (edits.length) fixes.push({ title: 'Add resource requests and limits', edits });
+  }
+  return fixes;
+}
+
+/** addRequestsEdit adds requests (and the same limits) of a modest size to a container; the user tunes the numbers. */
+export function addRequestsEdit(doc: SourceDocument, container: string): ReturnType<typeof insertInto> {
+  return insertInto(doc, container, ['resources:', '  requests:', '    cpu: 100m', '    memory: 128Mi', '  limits:', '    cpu: 100m', '    memory: 128Mi']);
+}

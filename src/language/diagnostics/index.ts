@@ -1,0 +1,180 @@
+// The diagnostics service: for each Kubernetes document of a file, its YAML errors, what kube-apiserver would refuse
+// (decoding, validation), what the cluster would refuse (admission, controllers, scheduling) and the hints. Results
+// are kept per document, so an edit re-checks only the documents it changed.
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { SourceDocument } from '../../engine/cluster/inputs';
+import type { ReadFile } from '../../engine/cluster/kubeconfig';
+import type { ManifestSection } from '../documents';
+import { rootTypeId } from '../schema';
+import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
+import { checkApiServer } from './api-server';
+import { checkOnCluster, LIFECYCLE_KINDS, type LoadedCluster, loadCluster } from './cluster';
+import { DiagnosticSeverity, type Finding } from './finding';
+import { checkHints } from './hints';
+
+/** DIAGNOSTIC_SOURCE names the product in the Problems view. */
+export const DIAGNOSTIC_SOURCE = 'pod-lifecycle';
+
+/** Cancellation is the part of a cancellation token the service reads. */
+export interface Cancellation {
+  readonly isCancellationRequested: boolean;
+}
+
+/** YIELD_EVERY_MS is how long a validation runs before it lets other work in: 0, after every workload's run, so requests wait for one run at most. */
+const YIELD_EVERY_MS = 0;
+
+interface Cached {
+  line: number;
+  findings: Finding[];
+  key?: string;
+  clean?: boolean;
+}
+
+/** DiagnosticsService validates manifests with the engine; configure() sets the cluster and the rules. */
+export class DiagnosticsService {
+  private settings: Settings = DEFAULT_SETTINGS;
+  private cluster: LoadedCluster | undefined;
+  private clusterGeneration = 0;
+  private readonly server = new WeakMap<SourceDocument, Cached>();
+  private readonly onCluster = new WeakMap<SourceDocument, Cached>();
+
+  constructor(private readonly read: ReadFile) {}
+
+  /** configure applies new settings; the cluster is read again on the next validation. */
+  configure(settings: Settings): void {
+    this.settings = settings;
+    this.cluster = undefined;
+    this.clusterGeneration++;
+  }
+
+  /** enabled tells whether a rule is switched on. */
+  enabled(rule: Rule): boolean {
+    return this.settings.rules[rule];
+  }
+
+  /** validate returns the diagnostics of a file's sections; undefined when cancelled part-way. */
+  validate(sections: readonly ManifestSection[], token?: Cancellation): Diagnostic[] | undefined {
+    const run = this.run(sections, token);
+    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * validateAsync is validate in two stages: `early` gets the diagnostics that need no run on the cluster (YAML,
+   * decoding, validation, hints, and the cluster's findings still valid from before) as soon as they are known; the
+   * runs on the cluster follow, giving the event loop a turn now and then, so that a newer edit or a request is
+   * served in between and cancels (through the token) a validation it made stale.
+   */
+  async validateAsync(sections: readonly ManifestSection[], token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
+    const run = this.run(sections, token);
+    let last = Date.now();
+    for (let step = run.next(); ; step = run.next()) {
+      if (step.done) return step.value;
+      if (step.value) early?.(step.value);
+      if (Date.now() - last >= YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        last = Date.now();
+      }
+    }
+  }
+
+  /**
+   * run checks the sections. It yields the early diagnostics once (when runs on the cluster are still to come), then
+   * pauses (yields nothing) after each workload's run on the cluster.
+   */
+  private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<Diagnostic[] | undefined, Diagnostic[] | undefined> {
+    const kube = sections.filter((s) => s.kubernetes !== undefined);
+    if (kube.length === 0) return [];
+    const out: Diagnostic[] = [];
+    const clean: SourceDocument[] = [];
+    // In a file of Kubernetes manifests, a section the loader cannot read is reported whatever it holds.
+    for (const section of sections.filter((s) => s.kubernetes !== undefined || s.error)) {
+      if (section.error) {
+        if (this.enabled(RULES.syntax)) {
+          const { line, character, message } = section.error;
+          const at = { line, character };
+          const end = section.text.split('\n')[line - section.startLine]?.length ?? character;
+          out.push(diagnostic({ rule: RULES.syntax, severity: DiagnosticSeverity.Error, message, range: { start: at, end: { line: at.line, character: Math.max(end, character) } } }));
+        }
+        continue;
+      }
+      for (const doc of section.documents) {
+        const key = `${String(doc.object.apiVersion)}/${String(doc.object.kind)}`;
+        if (!rootTypeId(key)) continue;
+        const cached = this.serverCheck(doc, key);
+        for (const f of cached.findings) if (this.enabled(f.rule)) out.push(diagnostic(f));
+        if (cached.clean) clean.push(doc);
+      }
+    }
+    for (const doc of clean) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
+    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return out;
+    const cluster = this.loadedCluster();
+    if ('error' in cluster) {
+      out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
+      return out;
+    }
+    const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
+    const context = clean.filter((d) => !LIFECYCLE_KINDS.has(String(d.object.kind)) && d.object.metadata?.name);
+    const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
+    const add = (cached: Cached, doc: SourceDocument): void => {
+      for (const f of moved(cached, doc)) if (this.enabled(f.rule)) out.push(diagnostic(f));
+    };
+    const stale: SourceDocument[] = [];
+    for (const doc of workloads) {
+      const cached = this.onCluster.get(doc);
+      if (cached && cached.key === contextKey) add(cached, doc);
+      else stale.push(doc);
+    }
+    if (stale.length === 0) return out;
+    yield [...out];
+    for (const doc of stale) {
+      if (token?.isCancellationRequested) return undefined;
+      const cached = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, context, cluster)), key: contextKey };
+      this.onCluster.set(doc, cached);
+      add(cached, doc);
+      yield undefined;
+    }
+    return token?.isCancellationRequested ? undefined : out;
+  }
+
+  /** serverCheck runs (or reuses) the API server's checks of one document. */
+  private serverCheck(doc: SourceDocument, key: string): { findings: Finding[]; clean: boolean } {
+    let cached = this.server.get(doc);
+    if (!cached) {
+      // Kept as a copy: the document's own ranges move in place when its section moves (see documents.ts).
+      const findings = structuredClone(checkApiServer(doc, key).findings);
+      cached = { line: doc.range.start.line, findings, clean: findings.length === 0 };
+      this.server.set(doc, cached);
+    }
+    return { findings: moved(cached, doc), clean: cached.clean ?? false };
+  }
+
+  private loadedCluster(): LoadedCluster {
+    this.cluster ??= loadCluster(this.settings.cluster, this.read);
+    return this.cluster;
+  }
+}
+
+/** moved returns cached findings at the document's current lines (the section may have moved since). */
+function moved(cached: Cached, doc: SourceDocument): Finding[] {
+  const by = doc.range.start.line - cached.line;
+  if (by === 0) return cached.findings;
+  const shift = (r: Range): Range => ({ start: { line: r.start.line + by, character: r.start.character }, end: { line: r.end.line + by, character: r.end.character } });
+  cached.findings = cached.findings.map((f) => ({
+    ...f, range: shift(f.range),
+    ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, range: shift(e.range) })) })) } : {}),
+  }));
+  cached.line = doc.range.start.line;
+  return cached.findings;
+}
+
+function firstLine(section: ManifestSection): Range {
+  return { start: { line: section.startLine, character: 0 }, end: { line: section.startLine, character: section.text.split('\n', 1)[0]?.length ?? 0 } };
+}
+
+/** diagnostic turns a finding into an LSP diagnostic: its rule as the code, its quick fixes in `data`. */
+function diagnostic(f: Finding): Diagnostic {
+  return {
+    range: f.range, severity: f.severity, message: f.message, source: DIAGNOSTIC_SOURCE, code: f.rule,
+    ...(f.fixes?.length ? { data: { fixes: f.fixes } } : {}),
+  };
+}

@@ -1,0 +1,156 @@
+// The diagnostics service on manifests, case by case: what it reports, where, with which rule and words. Expected
+// messages are the engine's, which follow kube-apiserver's (paths beside each case).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../cli/harness';
+import { LanguageService } from '../../src/language/service';
+import { DEFAULT_SETTINGS, readSettings, type Settings } from '../../src/language/settings';
+
+/** pod builds a Pod manifest; `spec` lines are indented under spec. */
+function pod(spec: string[], meta: string[] = []): string {
+  return ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', ...meta.map((l) => `  ${l}`), 'spec:', ...spec.map((l) => `  ${l}`), ''].join('\n');
+}
+
+const CONTAINER = ['containers:', '  - name: app', '    image: nginx:1.27', '    resources: {requests: {cpu: 100m}}', '    readinessProbe: {tcpSocket: {port: 80}}'];
+
+interface Want { code: string; line: number; character?: number; message: string | RegExp }
+
+const cases: { name: string; text: string; settings?: Settings; want: Want[] }[] = [
+  { name: 'a complete pod on the embedded cluster has no diagnostics', text: pod(CONTAINER), want: [] },
+  { name: 'YAML that names no Kubernetes kind is left alone', text: 'name: [unclosed\nitems: 3\n', want: [] },
+  {
+    // staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go: strict decoding error, key by key.
+    name: 'an unknown field is reported on its key with the strict decoding error',
+    text: pod([...CONTAINER, '    imagePolicy: Always']),
+    want: [{ code: 'decode', line: 10, character: 6, message: 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePolicy"' }],
+  },
+  {
+    // sigs.k8s.io/json UnmarshalTypeError with the Go struct field path.
+    name: 'a string where an integer belongs is reported on the value with the decoding error',
+    text: ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  replicas: "3"', ''].join('\n'),
+    want: [{ code: 'decode', line: 5, character: 12, message: 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32' }],
+  },
+  {
+    // pkg/apis/core/validation/validation.go validateContainerCommon: image Required value, on the container.
+    name: 'a missing required image is reported on the container with the Invalid message',
+    text: pod(['containers:', '  - name: app', '    resources: {requests: {cpu: 100m}}', '    readinessProbe: {tcpSocket: {port: 80}}']),
+    want: [{ code: 'validation', line: 6, character: 6, message: 'Pod "web" is invalid: spec.containers[0].image: Required value' }],
+  },
+  {
+    // pkg/apis/batch/validation/validation.go ValidateJobSpec validates the template with ValidatePodTemplateSpec.
+    name: 'a Job\'s pod template is validated: a duplicate container name is reported on its value',
+    text: ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: once', 'spec:', '  template:', '    spec:', '      restartPolicy: Never', '      containers:',
+      '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}}', '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}}', ''].join('\n'),
+    want: [{ code: 'validation', line: 10, character: 17, message: 'Job.batch "once" is invalid: spec.template.spec.containers[1].name: Duplicate value: "a"' }],
+  },
+  {
+    name: 'a broken document is reported where the parser stops and the next document is still checked',
+    text: `${pod(CONTAINER).replace('name: web', 'name: [web')}---\n${pod([...CONTAINER, '    imagee: x'])}`,
+    want: [
+      { code: 'syntax', line: 4, message: /./ },
+      { code: 'decode', line: 21, character: 6, message: /unknown field "spec.containers\[0\].imagee"/ },
+    ],
+  },
+  {
+    // pkg/scheduler/framework/plugins/nodeaffinity (ErrReasonPod) and tainttoleration, as the FailedScheduling event.
+    name: 'a nodeSelector no node satisfies is a scheduling warning on the nodeSelector key and on the spec that lacks tolerations',
+    text: pod([...CONTAINER, 'nodeSelector:', '  disk: ssd']),
+    want: [
+      { code: 'scheduling', line: 4, character: 0, message: /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 node\(s\) didn't match Pod's node affinity\/selector\..*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s },
+      { code: 'scheduling', line: 10, character: 2, message: /^0\/3 nodes are available/ },
+    ],
+  },
+  {
+    // plugin/pkg/admission/serviceaccount/admission.go: the service account must exist.
+    name: 'a ServiceAccount the namespace lacks is an admission warning',
+    text: pod([...CONTAINER, 'serviceAccountName: robot']),
+    want: [{ code: 'admission', line: 3, character: 8, message: 'pods "web" is forbidden: error looking up service account default/robot: serviceaccount "robot" not found\n(the create would be refused at apiserver.admit.mutating)' }],
+  },
+  {
+    name: 'a Namespace earlier in the file is in the cluster the pod is checked on',
+    text: `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: dev\n---\n${pod(CONTAINER, ['namespace: dev'])}`,
+    want: [],
+  },
+  {
+    // plugin/pkg/admission/namespace/lifecycle: a missing namespace is NotFound.
+    name: 'a namespace the cluster lacks is an admission warning',
+    text: pod(CONTAINER, ['namespace: dev']),
+    want: [{ code: 'admission', line: 3, character: 8, message: /^namespaces "dev" not found\n/ }],
+  },
+  {
+    name: 'a container with no resources, an untagged image and no probes gets the three hints',
+    text: pod(['containers:', '  - name: app', '    image: nginx']),
+    want: [
+      { code: 'hint.noResources', line: 6, character: 6, message: /^Container "app" sets no resource requests or limits/ },
+      { code: 'hint.latestTag', line: 7, character: 13, message: /^Image "nginx" has no tag/ },
+      { code: 'hint.noProbes', line: 6, character: 6, message: /^Container "app" has no readiness or liveness probe/ },
+    ],
+  },
+  {
+    name: 'a hint switched off in the settings is not reported',
+    text: pod(['containers:', '  - name: app', '    image: nginx:latest']),
+    settings: readSettings({ diagnostics: { hint: { noResources: false, noProbes: false } } }),
+    want: [{ code: 'hint.latestTag', line: 7, character: 13, message: /has the tag :latest/ }],
+  },
+  {
+    name: 'a cluster file from the settings is used: a restricted namespace refuses a plain pod',
+    text: pod(CONTAINER, ['namespace: secure']),
+    settings: { ...DEFAULT_SETTINGS, cluster: [join(ROOT, 'test', 'fixtures', 'podsecurity', 'cluster.yaml')] },
+    want: [{ code: 'admission', line: 7, character: 6, message: /^pods "web" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false/ }],
+  },
+];
+
+for (const [i, c] of cases.entries()) {
+  test(`diagnostics: ${c.name}`, () => {
+    const service = new LanguageService((path) => readFileSync(path, 'utf8'));
+    service.configure(c.settings ?? DEFAULT_SETTINGS);
+    const uri = `file:///case-${i}.yaml`;
+    service.update(uri, 1, c.text);
+    const got = service.validate(uri) ?? [];
+    assert.equal(got.length, c.want.length, JSON.stringify(got.map((d) => [d.code, d.range.start, d.message]), null, 1));
+    c.want.forEach((w, k) => {
+      const d = got[k]!;
+      assert.equal(d.code, w.code);
+      assert.equal(d.source, 'pod-lifecycle');
+      assert.equal(d.range.start.line, w.line, `line of ${w.code}`);
+      if (w.character !== undefined) assert.equal(d.range.start.character, w.character, `character of ${w.code}`);
+      if (typeof w.message === 'string') assert.equal(d.message, w.message);
+      else assert.match(d.message, w.message);
+    });
+  });
+}
+
+test('diagnostics: a validation cancelled part-way gives no result', () => {
+  const service = new LanguageService((path) => readFileSync(path, 'utf8'));
+  service.update('file:///cancel.yaml', 1, pod(CONTAINER));
+  assert.equal(service.validate('file:///cancel.yaml', { isCancellationRequested: true }), undefined);
+});
+
+test('diagnostics: an unreadable cluster file is reported once, on the first document', () => {
+  const service = new LanguageService((path) => readFileSync(path, 'utf8'));
+  service.configure({ ...DEFAULT_SETTINGS, cluster: ['/nonexistent/cluster.yaml'] });
+  service.update('file:///bad-cluster.yaml', 1, pod(CONTAINER));
+  const got = service.validate('file:///bad-cluster.yaml') ?? [];
+  assert.deepEqual(got.map((d) => [d.code, d.range.start.line]), [['admission', 0]]);
+  assert.match(got[0]!.message, /^the cluster cannot be read: .*cannot read the file: no such file/);
+});
+
+test('diagnostics: a document moved down by an edit above it keeps its diagnostics and fixes on its own lines', () => {
+  const service = new LanguageService((path) => readFileSync(path, 'utf8'));
+  const uri = 'file:///moved.yaml';
+  const second = pod([...CONTAINER, '    imagePulPolicy: Always']);
+  const before = `${pod(CONTAINER)}---\n${second}`;
+  service.update(uri, 1, before);
+  const first = (service.validate(uri) ?? []).filter((d) => d.code === 'decode');
+  assert.deepEqual(first.map((d) => d.range.start.line), [21]);
+  for (const [version, extra] of [[2, 2], [3, 5]] as const) {
+    service.update(uri, version, `${pod(CONTAINER, Array.from({ length: extra }, (_, i) => `# note ${i}`))}---\n${second}`);
+    const moved = (service.validate(uri) ?? []).filter((d) => d.code === 'decode');
+    assert.deepEqual(moved.map((d) => d.range.start.line), [21 + extra]);
+    const fix = service.codeActions(uri, moved)[0]?.edit?.changes?.[uri]?.[0];
+    assert.deepEqual(fix?.range.start, { line: 21 + extra, character: 6 });
+    assert.deepEqual(service.symbols(uri).map((s) => s.range.start.line), [0, 11 + extra]);
+  }
+});
