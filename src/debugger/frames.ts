@@ -33,6 +33,7 @@ export interface FrameSpec {
 /** SourceMapper finds where an object's fields sit in the input files. */
 export class SourceMapper {
   private readonly manifestDocs = new Map<ObjectRef, SourceDocument>();
+  private readonly found = new Map<ObjectRef, { doc: SourceDocument; prefix: string }>();
 
   constructor(private readonly sim: Simulation) {
     // The engine learns an object's document once kubectl has created it; the entries of kubectl and of the
@@ -46,8 +47,14 @@ export class SourceMapper {
   /** documentOf returns the document an object came from and the path prefix of its fields in it. */
   documentOf(ref: ObjectRef | undefined): { doc: SourceDocument; prefix: string } | undefined {
     if (!ref) return undefined;
+    // Remembered once found: a pod's owner (the way to its template) may be deleted later in the run.
+    const known = this.found.get(ref);
+    if (known) return known;
     const found = this.sim.sourceOf(ref);
-    if (found) return found;
+    if (found) {
+      this.found.set(ref, found);
+      return found;
+    }
     const doc = this.manifestDocs.get(ref);
     return doc ? { doc, prefix: '' } : undefined;
   }

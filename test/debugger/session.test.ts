@@ -46,6 +46,11 @@ async function resume(dc: DebugClient, request: 'continueRequest' | 'nextRequest
   return (await stopped) as DebugProtocol.StoppedEvent;
 }
 
+/** plain strips the ANSI colors of Debug Console output. */
+function plain(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
 async function topFrames(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
   return (await dc.stackTraceRequest({ threadId })).body.stackFrames;
 }
@@ -78,8 +83,10 @@ test('Initialize declares the capabilities the adapter implements and nothing it
     assert.equal(caps.supportsFunctionBreakpoints, true);
     assert.equal(caps.supportsTerminateRequest, true);
     assert.equal(caps.supportsDelayedStackTraceLoading, true);
-    assert.notEqual(caps.supportsStepBack, true);
-    assert.notEqual(caps.supportsConditionalBreakpoints, true);
+    for (const capability of ['supportsConditionalBreakpoints', 'supportsHitConditionalBreakpoints', 'supportsLogPoints', 'supportsDataBreakpoints', 'supportsStepBack', 'supportsStepInTargetsRequest', 'supportsSetVariable', 'supportsCompletionsRequest', 'supportsRestartRequest', 'supportsExceptionInfoRequest'] as const) {
+      assert.equal(caps[capability], true, capability);
+    }
+    assert.deepEqual(caps.exceptionBreakpointFilters?.map((f) => f.filter), ['rejected', 'unschedulable', 'containerFailing', 'warning']);
   });
 });
 
@@ -166,7 +173,7 @@ test('The variables show the stored Pod, the decision and the events so far', as
     const { event } = await start(dc, {}, ['scheduler.bind']);
     const frameId = (await topFrames(dc, event.body.threadId))[0]!.id;
     const scopes = (await dc.scopesRequest({ frameId })).body.scopes;
-    assert.deepEqual(scopes.map((s) => s.name), ['Pod', 'Decision', 'Events']);
+    assert.deepEqual(scopes.map((s) => s.name), ['Pod', 'Decision', 'Cluster', 'Events']);
     const pod = await variables(dc, scopes[0]!.variablesReference);
     assert.equal(pod.get('kind')?.value, '"Pod"');
     const metadata = await variables(dc, pod.get('metadata')!.variablesReference);
@@ -196,7 +203,7 @@ test('stepIn reaches the sub-steps of a phase; next and stepOut go on to the nex
 test('Continue with no breakpoint runs to the end, prints the events and the outcome, and terminates', async () => {
   await withSession(async (dc) => {
     const output: DebugProtocol.OutputEvent['body'][] = [];
-    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
     const { event } = await start(dc, { stopOnEntry: true });
     const exited = dc.waitForEvent('exited');
     const terminated = dc.waitForEvent('terminated');
@@ -213,7 +220,7 @@ test('Continue with no breakpoint runs to the end, prints the events and the out
 test('A Warning event goes to stderr, and a lifecycle that stops short exits with 1', async () => {
   await withSession(async (dc) => {
     const output: DebugProtocol.OutputEvent['body'][] = [];
-    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
     const exited = dc.waitForEvent('exited');
     await start(dc, { manifest: tooBigYaml }, [], 'terminated');
     assert.equal((await exited).body.exitCode, 1);
