@@ -105,10 +105,34 @@ export function nodesOf(detail: Record<string, unknown>): string[] | undefined {
   return Array.isArray(feasible) ? feasible.filter((n): n is string => typeof n === 'string') : undefined;
 }
 
-/** reached decides whether a breakpoint in place acts: its condition holds and its hit count is due (hits are counted). */
-export function reached(bp: BreakpointOptions, entry: TraceEntry, count = true): boolean {
-  if (bp.condition && !truthy(evaluate(bp.condition, entryResolver(entry)))) return false;
-  if (!count) return true;
+/**
+ * firstInRun tells whether a breakpoint acts on an entry: the entry is in its place, its condition holds, and no
+ * earlier entry of the same uninterrupted run (same phase, same object) already did. So `scheduler.filter` stops once
+ * per scheduling attempt, not once per filter plugin (step in to walk the plugins), and again on the next attempt;
+ * with `plugin == "NodeResourcesFit"` it stops on that plugin's entry of each attempt.
+ */
+export function firstInRun(bp: BreakpointOptions & { matches: (e: TraceEntry) => boolean }, trace: readonly TraceEntry[], seq: number): boolean {
+  const entry = trace[seq];
+  if (!entry || !qualifies(bp, entry)) return false;
+  for (let i = seq - 1; i >= 0; i--) {
+    const earlier = trace[i]!;
+    if (earlier.phase !== entry.phase || earlier.object !== entry.object || !bp.matches(earlier)) return true;
+    if (qualifies(bp, earlier)) return false;
+  }
+  return true;
+}
+
+function qualifies(bp: BreakpointOptions & { matches: (e: TraceEntry) => boolean }, entry: TraceEntry): boolean {
+  if (!bp.matches(entry)) return false;
+  try {
+    return !bp.condition || truthy(evaluate(bp.condition, entryResolver(entry)));
+  } catch {
+    return false;
+  }
+}
+
+/** hitDue counts a hit and tells whether the hit condition lets it act. */
+function hitDue(bp: BreakpointOptions): boolean {
   bp.hits++;
   const h = bp.hitCondition;
   if (!h) return true;
@@ -120,16 +144,6 @@ export function reached(bp: BreakpointOptions, entry: TraceEntry, count = true):
     case '<=': return bp.hits <= h.count;
     case '%': return bp.hits % h.count === 0;
   }
-}
-
-/**
- * entering tells whether an entry starts a run of entries of its phase for its object: a breakpoint stops on the
- * first entry of each uninterrupted run, whether phase-level or a sub-step. So `scheduler.filter` stops once per
- * scheduling attempt, not once per filter plugin (step in to walk the plugins), and again on the next attempt.
- */
-export function entering(entry: TraceEntry, previous: TraceEntry | undefined, matches: (e: TraceEntry) => boolean): boolean {
-  if (!matches(entry)) return false;
-  return !(previous && previous.phase === entry.phase && previous.object === entry.object && matches(previous));
 }
 
 /** PhaseBreakpoints holds the function breakpoints of the session. */
@@ -163,11 +177,14 @@ export class PhaseBreakpoints {
   }
 }
 
-/** collectHits decides, for every breakpoint, what an entry does: stop, print a logpoint line, or nothing. */
-export function collectHits(breakpoints: Iterable<PhaseBreakpoint>, entry: TraceEntry, previous: TraceEntry | undefined, count = true): BreakpointHit {
+/** collectHits decides, for the entry at `seq`, for every breakpoint, what an entry does: stop, print a logpoint line, or nothing. */
+export function collectHits(breakpoints: Iterable<PhaseBreakpoint>, trace: readonly TraceEntry[], seq: number, count = true): BreakpointHit {
   const hit: BreakpointHit = { stop: [], logs: [] };
+  const entry = trace[seq];
+  if (!entry) return hit;
   for (const bp of breakpoints) {
-    if (!entering(entry, previous, bp.matches) || !reached(bp, entry, count)) continue;
+    // Hit counts count going forward only; running backwards stops where the breakpoint is in place.
+    if (!firstInRun(bp, trace, seq) || (count && !hitDue(bp))) continue;
     if (bp.logMessage !== undefined) hit.logs.push(interpolate(bp.logMessage, entryResolver(entry)));
     else hit.stop.push(bp);
   }

@@ -86,13 +86,14 @@ export function fieldAt(doc: SourceDocument, line: number): string | undefined {
 
 /**
  * related tells whether an entry reading `read` reads the field `field` of a line: the same field, a field inside it
- * (a line on `resources:` stops where `resources.requests` is read), or the map that holds it (a line on `cpu:` stops
- * where `resources.requests` is read), but not a whole list item read for another purpose.
+ * (a line on `resources:` stops where `resources.requests` is read), or a map that holds it (a line on `cpu:` stops
+ * where `resources.requests` is read, `path:` where the `readinessProbe` is), but not a whole list item (a
+ * container) read for another purpose.
  */
 function related(read: string, field: string): boolean {
   if (read === field || read.startsWith(`${field}.`) || read.startsWith(`${field}[`)) return true;
   if (!field.startsWith(`${read}.`) || read.endsWith(']') || !/[.[]/.test(read)) return false;
-  return !/[.[]/.test(field.slice(read.length + 1));
+  return !field.slice(read.length + 1).includes('[');
 }
 
 function contains(doc: SourceDocument, line: number): boolean {

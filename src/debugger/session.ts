@@ -402,6 +402,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
       this.bindLines(request).forEach((bp) => this.sendEvent(new BreakpointEvent('changed', bp as DebugProtocol.Breakpoint)));
     }
     this.dataBreakpoints.rebase(liveReader(run));
+    for (const bp of [...this.allBreakpoints(), ...this.dataBreakpoints.all()]) bp.hits = 0;
     return run;
   }
 
@@ -486,7 +487,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.output(run.statusChanges().map((c) => statusLine(entry.at, c.ref, c.before, c.after)));
     const exception = this.exceptionFilters.detect(entry, events);
     if (exception) run.exceptions.set(entry.seq, exception);
-    const hits = collectHits(this.allBreakpoints(), entry, previous);
+    const hits = collectHits(this.allBreakpoints(), run.sim.trace, entry.seq);
     this.output(hits.logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
     const data = this.dataBreakpoints.changed(liveReader(run));
     if (exception) return this.stopAt(run, entry, thread.id, 'exception', [], exception);
@@ -517,7 +518,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
         continue;
       }
       const exception = run.exceptions.get(seq);
-      const hits = collectHits(this.allBreakpoints(), entry, trace[seq - 1], false);
+      const hits = collectHits(this.allBreakpoints(), trace, seq, false);
       const data = this.dataBreakpoints.changedBetween(readFrom(run.sim.snapshot(seq - 1)), readFrom(run.sim.snapshot(seq)));
       if (exception) target = { seq, reason: 'exception', ids: [], exception };
       else if (hits.stop.length > 0) target = { seq, reason: 'breakpoint', ids: hits.stop.map((h) => h.id) };
