@@ -41,6 +41,8 @@ export class LifecycleRun {
   private seenCounts: number[] = [];
   private podStatus = new Map<ObjectRef, string>();
   private probed: Probe | undefined;
+  /** stored remembers the pods seen in the store, whose threads end when they are gone. */
+  private stored = new Set<ObjectRef>();
 
   constructor(public inputs: SimulationInputs, readonly options: SimulationOptions, readonly files: RunFiles) {
     this.sim = new Simulation(inputs, options);
@@ -57,13 +59,14 @@ export class LifecycleRun {
     return { entry, ...this.threads.observe(entry) };
   }
 
-  /** goneThreads removes and returns the threads of pods no longer stored, except the thread of the current entry. */
+  /** goneThreads removes and returns the threads of pods that were stored and are no more, except `keep` (the current one). */
   goneThreads(keep: number | undefined): ThreadInfo[] {
     const gone: ThreadInfo[] = [];
     for (const thread of this.threads.list()) {
-      if (!thread.ref || thread.id === keep || thread.id === this.entryThread) continue;
+      if (!thread.ref) continue;
       const [, ns, name] = thread.ref.split('/');
-      if (!this.sim.store.get('Pod', ns, name ?? '')) gone.push(this.threads.remove(thread.id)!);
+      if (this.sim.store.get('Pod', ns, name ?? '')) this.stored.add(thread.ref);
+      else if (this.stored.has(thread.ref) && thread.id !== keep) gone.push(this.threads.remove(thread.id)!);
     }
     return gone;
   }
@@ -144,8 +147,10 @@ export class LifecycleRun {
     this.threads = fresh.threads;
     this.current = fresh.current;
     this.entryThread = fresh.entryThread;
-    this.seenCounts = fresh.seenCounts;
+    // Going back and forth on the same inputs prints each event once; a what-if prints its own events afresh.
+    if (fresh.inputs !== this.inputs) this.seenCounts = fresh.seenCounts;
     this.podStatus = fresh.podStatus;
+    this.stored = fresh.stored;
     this.exceptions.clear();
     for (const [seq, stop] of fresh.exceptions) this.exceptions.set(seq, stop);
     if (fresh.inputs !== this.inputs) {

@@ -146,7 +146,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
   protected override restartRequest(response: DebugProtocol.RestartResponse, args: DebugProtocol.RestartArguments): void {
     if (!this.plan || !this.run) return this.fail(response, ErrorId.notLaunched, 'No lifecycle is running yet: "restart" needs a launch first.');
     const old = this.run;
-    const next = this.load(response, (args.arguments as LaunchArguments | undefined) ?? undefined);
+    const next = this.load(response, (args?.arguments as LaunchArguments | undefined) ?? undefined);
     if (!next) return;
     this.resumeToken++;
     for (const thread of old.threads.list()) if (thread.id !== CONTROL_PLANE_THREAD) this.sendEvent(new ThreadEvent('exited', thread.id));
@@ -563,13 +563,17 @@ export class PodLifecycleSession extends LoggingDebugSession {
     const waited = Math.round((entry.at - previous.at) * 1000) / 1000;
     if (waited < LONG_WAIT_SECONDS) return;
     const id = `wait-${++this.progressIds}`;
-    const what = previous.phase === 'kubelet.imagePull' ? 'Pulling the image' : previous.phase === 'kubelet.terminate' || previous.phase === 'kubelet.preStop' ? 'Grace period' : /back-?off/i.test(previous.result) ? 'Back-off' : 'Waiting';
-    this.sendEvent(new ProgressStartEvent(id, `${what}: ${waited}s of virtual time`, previous.result));
+    // The entry the wait ends with says what was waited for: a pulled image, a container that exits on SIGTERM, a restart.
+    const what = /back-?off/i.test(`${previous.result} ${entry.result}`) ? 'Back-off'
+      : entry.phase === 'kubelet.imagePull' ? 'Pulling the image'
+        : entry.phase === 'kubelet.terminate' || entry.phase === 'kubelet.preStop' ? 'Grace period' : 'Waiting';
+    this.sendEvent(new ProgressStartEvent(id, `${what}: ${waited}s of virtual time`, `${entry.object ?? 'the cluster'} after: ${previous.result}`));
     this.sendEvent(new ProgressEndEvent(id, `${waited}s later: ${entry.result}`));
   }
 
   private end(run: LifecycleRun): void {
     run.state = 'ended';
+    for (const gone of run.goneThreads(undefined)) this.sendEvent(new ThreadEvent('exited', gone.id));
     this.output(run.newEvents().map(eventLine));
     const deleting = run.options.delete !== undefined;
     const result = run.sim.result();
