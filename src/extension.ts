@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { PodLifecycleSession } from './debugger/session';
+import { embeddedCluster } from './engine/cluster/files';
 
 /** DEBUG_TYPE is the debugger type contributed in package.json. */
 export const DEBUG_TYPE = 'pod-lifecycle';
@@ -44,6 +45,8 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
     _folder: vscode.WorkspaceFolder | undefined,
     config: vscode.DebugConfiguration,
   ): vscode.ProviderResult<vscode.DebugConfiguration> {
+    // Parse the embedded default cluster while VS Code starts the session, so the launch finds it ready.
+    setImmediate(() => embeddedCluster());
     if (!config.type && !config.request && !config.name) {
       const document = vscode.window.activeTextEditor?.document;
       if (document && isManifest(document)) {

@@ -260,6 +260,35 @@ test('Run Without Debugging prints the timeline and terminates without stopping'
   });
 });
 
+const deleteCases = [
+  { name: 'delete: true deletes with the pod\'s own grace period', args: { delete: true }, want: /pod "web" deleted from default namespace/ },
+  { name: 'delete with force deletes at once, as kubectl delete --force', args: { delete: { force: true } }, want: /pod "web" force deleted from default namespace/ },
+  { name: 'delete with a grace period, as kubectl delete --grace-period', args: { delete: { gracePeriod: 5 } }, want: /pod "web" deleted from default namespace/ },
+];
+
+for (const c of deleteCases) {
+  test(`Run Without Debugging with ${c.name}`, async () => {
+    await withSession(async (dc) => {
+      const output: string[] = [];
+      dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+      const exited = dc.waitForEvent('exited');
+      await start(dc, { noDebug: true, ...c.args }, [], 'terminated');
+      assert.equal((await exited).body.exitCode, 0);
+      assert.match(output.join(''), c.want);
+      assert.match(output.join(''), /OUTCOME Deleted/);
+    });
+  });
+}
+
+test('An unknown launch attribute is named in a warning, and the launch goes on', async () => {
+  await withSession(async (dc) => {
+    const output: DebugProtocol.OutputEvent['body'][] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    await start(dc, { stopOnEntry: true, clsuter: 'cluster.yaml' });
+    assert.ok(output.some((o) => o.category === 'stderr' && /^Ignored unknown launch attribute\(s\): clsuter\./.test(o.output)));
+  });
+});
+
 test('Launching a manifest that does not exist answers with an error naming the file', async () => {
   await withSession(async (dc) => {
     await dc.initializeRequest();
@@ -276,6 +305,13 @@ const invalidLaunchCases = [
   { name: 'a grace period without delete', args: { gracePeriod: 5 }, want: /go with "delete": true/ },
   { name: 'two identities', args: { token: 'abc', anonymous: true }, want: /"token" and "anonymous" cannot be used together/ },
   { name: 'a cluster that is not a path', args: { cluster: 3 }, want: /"cluster" must be a path or a list/ },
+  { name: 'a delete with an unknown option', args: { delete: { grace: 5 } }, want: /"delete" takes gracePeriod and force, not "grace"/ },
+  { name: 'a delete that is a number', args: { delete: 5 }, want: /"delete" must be true, false or \{"gracePeriod": N, "force": true\}, not 5/ },
+  { name: 'a negative grace period', args: { delete: { gracePeriod: -1 } }, want: /"gracePeriod" must be a whole number of 0 or more, not -1/ },
+  { name: 'a context without a kubeconfig', args: { context: 'prod' }, want: /"context" goes with "kubeconfig"/ },
+  { name: 'groups without a user to impersonate', args: { asGroups: ['dev'] }, want: /"asGroups" goes with "as"/ },
+  { name: 'an anonymous flag that is not a boolean', args: { anonymous: 'yes' }, want: /"anonymous" must be true or false, not "yes"/ },
+  { name: 'stopOnEntry that is not a boolean', args: { stopOnEntry: 1 }, want: /"stopOnEntry" must be true or false, not 1/ },
 ];
 
 for (const c of invalidLaunchCases) {
