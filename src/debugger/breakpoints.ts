@@ -132,7 +132,7 @@ function qualifies(bp: BreakpointOptions & { matches: (e: TraceEntry) => boolean
 }
 
 /** hitDue counts a hit and tells whether the hit condition lets it act. */
-function hitDue(bp: BreakpointOptions): boolean {
+export function hitDue(bp: BreakpointOptions): boolean {
   bp.hits++;
   const h = bp.hitCondition;
   if (!h) return true;

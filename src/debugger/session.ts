@@ -9,11 +9,11 @@ import { basename, resolve } from 'node:path';
 import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { TraceEntry } from '../engine/runtime/recorder';
-import { collectHits, entryResolver, idCounter, type PhaseBreakpoint, PhaseBreakpoints, readOptions } from './breakpoints';
+import { collectHits, entryResolver, hitDue, idCounter, type PhaseBreakpoint, PhaseBreakpoints, readOptions } from './breakpoints';
 import { ConsoleError, completeConsole, evaluateConsole } from './console';
 import { dataBreakpointInfo, DataBreakpoints, type ReadField, readFrom } from './data';
 import { EXCEPTION_FILTERS, exceptionInfo, ExceptionFilters, type ExceptionStop } from './exceptions';
-import { evaluate, parseExpression, walk } from './expressions';
+import { evaluate, parseExpression, truthy, walk } from './expressions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
 import { bindLine } from './lines';
@@ -489,7 +489,8 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (exception) run.exceptions.set(entry.seq, exception);
     const hits = collectHits(this.allBreakpoints(), run.sim.trace, entry.seq);
     this.output(hits.logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
-    const data = this.dataBreakpoints.changed(liveReader(run));
+    // A data breakpoint's condition is read over the step that changed the field; its hit count counts those changes.
+    const data = this.dataBreakpoints.changed(liveReader(run)).filter((d) => (!d.condition || truthy(evaluate(d.condition, entryResolver(entry)))) && hitDue(d));
     if (exception) return this.stopAt(run, entry, thread.id, 'exception', [], exception);
     if (hits.stop.length > 0) {
       const functionIds = new Set(this.functionBreakpoints.all().map((b) => b.id));

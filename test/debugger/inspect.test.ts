@@ -105,6 +105,20 @@ test('What-if: asking for more cpu than any node has makes the pod unschedulable
   });
 });
 
+test('What-if: softening the control plane\'s taint makes it a feasible node', async () => {
+  await withSession(async (dc) => {
+    const output = collectOutput(dc);
+    const { event } = await startWith(dc, {}, { functions: [{ name: 'scheduler.filter' }] });
+    const thread = event.body.threadId;
+    assert.doesNotMatch(await evaluate(dc, thread, 'feasible'), /control-plane/);
+    const nodes = await variables(dc, (await scopes(dc, thread)).get('Cluster')!.variablesReference);
+    const { parent } = await expand(dc, nodes.get('Node')!.variablesReference, ['control-plane', 'spec', 'taints', '0', 'effect']);
+    await setAndWait(dc, parent, 'effect', 'PreferNoSchedule');
+    assert.match(output.map((o) => o.output).join(''), /What-if: Node control-plane spec\.taints\[0\]\.effect = "PreferNoSchedule"\./);
+    assert.match(await evaluate(dc, thread, 'feasible'), /control-plane/);
+  });
+});
+
 const readOnlyCases = [
   { name: 'a decision', scope: 'Decision', path: [], variable: 'result', want: /result is read-only: it is what the engine decided/ },
   { name: 'a pod\'s status', scope: 'Pod', path: ['status'], variable: 'phase', want: /A pod's status is written by the kubelet/ },

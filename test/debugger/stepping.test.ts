@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { collectEvents, deploymentYaml, evaluate, resume, startWith, topFrames, withSession } from './harness';
+import { collectEvents, deploymentYaml, evaluate, fixture, resume, startWith, topFrames, withSession } from './harness';
 
 test('Step-in targets list the plugins ahead and the nodes they filter out; stepping into one stops there', async () => {
   await withSession(async (dc) => {
@@ -102,3 +102,30 @@ test('A Deployment\'s pods appear as threads, and go away once deleted', async (
     assert.deepEqual([...exited].sort(), [...started].sort(), 'each pod\'s thread exits when the pod is gone');
   });
 });
+
+const clusterFrameCases = [
+  { name: 'in the cluster file, at the RoleBinding that allowed the request', args: { cluster: fixture('cluster.yaml'), as: 'dev' }, path: fixture('cluster.yaml'), line: 341 },
+  { name: 'in the embedded default cluster, served by reference', args: {}, path: undefined, line: undefined },
+];
+
+for (const c of clusterFrameCases) {
+  test(`The RBAC authorizer's frame points ${c.name}`, async () => {
+    await withSession(async (dc) => {
+      const { event } = await startWith(dc, c.args, { functions: [{ name: 'authz' }] });
+      const frameId = (await topFrames(dc, event.body.threadId))[0]!.id;
+      const rbac = (await dc.stepInTargetsRequest({ frameId })).body.targets.find((t) => t.label === 'authorizer RBAC')!;
+      const stopped = dc.waitForEvent('stopped');
+      await dc.stepInRequest({ threadId: event.body.threadId, targetId: rbac.id });
+      await stopped;
+      const top = (await topFrames(dc, event.body.threadId))[0]!;
+      assert.equal(top.name, 'apiserver.authorize › authorizer RBAC');
+      if (c.path) {
+        assert.equal(top.source?.path, c.path);
+        assert.equal(top.line, c.line);
+      } else {
+        assert.equal(top.source?.sourceReference, 1);
+        assert.equal(top.source?.name, 'default-cluster.yaml');
+      }
+    });
+  });
+}
