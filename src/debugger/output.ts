@@ -1,6 +1,6 @@
 // What the session prints to the Debug Console: Kubernetes events and pod status changes as they happen, and at
 // the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
-import type { KubeEvent } from '../engine/runtime/recorder';
+import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import type { SimulationResult } from '../engine/simulation';
 import { renderHuman, style } from '../cli/render';
 
@@ -54,4 +54,20 @@ export function exitCode(result: SimulationResult, deleting: boolean): number {
 
 function completed(result: SimulationResult, deleting: boolean): boolean {
   return deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
+}
+
+/** LONG_WAIT_SECONDS is the virtual wait from which a progress notification is shown (image pulls, grace periods, back-offs). */
+const LONG_WAIT_SECONDS = 1;
+
+/**
+ * waitBetween describes a long virtual wait between two entries for a progress notification; the entry the wait
+ * ends with says what was waited for: a pulled image, a container that exits on SIGTERM, a back-off.
+ */
+export function waitBetween(previous: TraceEntry, entry: TraceEntry): { title: string; message: string; end: string } | undefined {
+  const waited = Math.round((entry.at - previous.at) * 1000) / 1000;
+  if (waited < LONG_WAIT_SECONDS) return undefined;
+  const what = /back-?off/i.test(`${previous.result} ${entry.result}`) ? 'Back-off'
+    : entry.phase === 'kubelet.imagePull' ? 'Pulling the image'
+      : entry.phase === 'kubelet.terminate' || entry.phase === 'kubelet.preStop' ? 'Grace period' : 'Waiting';
+  return { title: `${what}: ${waited}s of virtual time`, message: `${entry.object ?? 'the cluster'} after: ${previous.result}`, end: `${waited}s later: ${entry.result}` };
 }

@@ -9,39 +9,30 @@ import { basename, resolve } from 'node:path';
 import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { TraceEntry } from '../engine/runtime/recorder';
-import { collectHits, entryResolver, hitDue, idCounter, type PhaseBreakpoint, PhaseBreakpoints, readOptions } from './breakpoints';
+import { BreakpointSet, liveReader } from './breakpoint-set';
+import { entryResolver } from './breakpoints';
 import { ConsoleError, completeConsole, evaluateConsole } from './console';
-import { dataBreakpointInfo, DataBreakpoints, type ReadField, readFrom } from './data';
-import { EXCEPTION_FILTERS, exceptionInfo, ExceptionFilters, type ExceptionStop } from './exceptions';
-import { evaluate, parseExpression, truthy, walk } from './expressions';
+import { dataBreakpointInfo } from './data';
+import { CAPABILITIES } from './capabilities';
+import { exceptionInfo, type ExceptionStop } from './exceptions';
+import { evaluate, parseExpression } from './expressions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
-import { bindLine } from './lines';
-import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine } from './output';
+import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, waitBetween } from './output';
 import { LifecycleRun, type ThreadChanges } from './run';
 import { scopesOf } from './scopes';
 import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { preview, VariableStore } from './variables';
-import { applyEdit, decisionChanges } from './whatif';
+import { whatIf } from './whatif';
 
 /** CONFIGURATION_TIMEOUT_MS is how long launch waits for configurationDone before it starts anyway (as mock-debug does). */
 const CONFIGURATION_TIMEOUT_MS = 2000;
 /** CHUNK is how many entries a resumed run goes through before it lets other requests (pause) in. */
 const CHUNK = 25;
-/** LONG_WAIT_SECONDS is the virtual wait from which a progress notification is shown (image pulls, grace periods, back-offs). */
-const LONG_WAIT_SECONDS = 1;
 
 /** StepMode is how far a resume goes: to a breakpoint, the next phase, or the next entry of any level. */
 type StepMode = 'continue' | 'next' | 'stepIn' | 'stepOut';
-
-/** LineRequest is the line breakpoints of one file as the client last sent them. */
-interface LineRequest {
-  path: string;
-  requested: DebugProtocol.SourceBreakpoint[];
-  ids: number[];
-  active: PhaseBreakpoint[];
-}
 
 /** PodLifecycleSession is the debug adapter of the `pod-lifecycle` debug type, run inline by the extension or over stdio. */
 export class PodLifecycleSession extends LoggingDebugSession {
@@ -49,11 +40,11 @@ export class PodLifecycleSession extends LoggingDebugSession {
   private plan: LaunchPlan | undefined;
   private launched = false;
   private disconnected = false;
-  private readonly ids = idCounter();
-  private readonly functionBreakpoints = new PhaseBreakpoints(this.ids);
-  private readonly lineRequests = new Map<string, LineRequest>();
-  private readonly exceptionFilters = new ExceptionFilters();
-  private readonly dataBreakpoints = new DataBreakpoints(this.ids);
+  private readonly breakpoints = new BreakpointSet({
+    toEngine: (line) => this.convertClientLineToDebugger(line),
+    toClient: (line) => this.convertDebuggerLineToClient(line),
+    pathToClient: (path) => this.convertDebuggerPathToClient(path),
+  });
   private readonly variables = new VariableStore();
   private readonly frames = new Handles<FrameSpec>();
   private stopped: { exception?: ExceptionStop; targets: Map<number, number>; threadId: number } = { targets: new Map(), threadId: CONTROL_PLANE_THREAD };
@@ -83,42 +74,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
     this.progressSupported = args.supportsProgressReporting === true;
-    response.body = {
-      ...response.body,
-      // launch waits for configurationDone, so breakpoints set before the first phase are honoured.
-      supportsConfigurationDoneRequest: true,
-      // breakpoints on phase names, aliases and prefixes (`scheduler.bind`, `sandbox`, `kubelet.*`).
-      supportsFunctionBreakpoints: true,
-      // conditions over the step: `node == "worker-2"`, `plugin == "TaintToleration"`, `container == "init-db"`.
-      supportsConditionalBreakpoints: true,
-      // hit counts: `3`, `>= 3`, `% 2`.
-      supportsHitConditionalBreakpoints: true,
-      // logpoints print `{expression}`-interpolated messages without stopping.
-      supportsLogPoints: true,
-      // request rejected, pod unschedulable, container failing, any Warning event.
-      exceptionBreakpointFilters: EXCEPTION_FILTERS,
-      // the reason, message and manifest field of the failure stopped on.
-      supportsExceptionInfoRequest: true,
-      // data breakpoints on a pod's fields: status.phase, spec.nodeName, metadata.deletionTimestamp, a container's state.
-      supportsDataBreakpoints: true,
-      // step back and reverse continue replay the deterministic simulation to an earlier step.
-      supportsStepBack: true,
-      // step into a chosen plugin, node or container of the phase.
-      supportsStepInTargetsRequest: true,
-      // what-if: change a node's allocatable, a taint or a pod field while paused and re-run.
-      supportsSetVariable: true,
-      // the Debug Console completes field names (and, where the console supports them, commands).
-      supportsCompletionsRequest: true,
-      completionTriggerCharacters: ['.', ' '],
-      // restart re-reads the files and starts the lifecycle over in the same session.
-      supportsRestartRequest: true,
-      // the Stop button ends the simulated run with a terminate request, then disconnects.
-      supportsTerminateRequest: true,
-      // stackTrace honours startFrame and levels.
-      supportsDelayedStackTraceLoading: true,
-      // hovering a field in the manifest while paused shows its stored value.
-      supportsEvaluateForHovers: true,
-    };
+    response.body = { ...response.body, ...CAPABILITIES };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
   }
@@ -159,7 +115,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
-    response.body = { breakpoints: this.functionBreakpoints.set(args.breakpoints ?? []) };
+    response.body = { breakpoints: this.breakpoints.functions.set(args.breakpoints ?? []) };
     this.sendResponse(response);
   }
 
@@ -171,16 +127,13 @@ export class PodLifecycleSession extends LoggingDebugSession {
       return this.sendResponse(response);
     }
     if (!/\.ya?ml$/i.test(path)) return this.fail(response, ErrorId.notAnInput, `${basename(path)} is not YAML: line breakpoints go in the manifest or a cluster file.`);
-    const key = resolve(this.convertClientPathToDebugger(path));
-    const request: LineRequest = { path: key, requested: args.breakpoints ?? (args.lines ?? []).map((line) => ({ line })), ids: [], active: [] };
-    request.ids = request.requested.map(() => this.ids.next());
-    this.lineRequests.set(key, request);
-    response.body = { breakpoints: this.bindLines(request) };
+    const requested = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    response.body = { breakpoints: this.breakpoints.setLines(resolve(this.convertClientPathToDebugger(path)), requested, this.run) };
     this.sendResponse(response);
   }
 
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
-    response.body = { breakpoints: this.exceptionFilters.set([...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)]) };
+    response.body = { breakpoints: this.breakpoints.exceptions.set([...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)]) };
     this.sendResponse(response);
   }
 
@@ -208,7 +161,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 
   protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
-    response.body = { breakpoints: this.dataBreakpoints.set(args.breakpoints, this.run ? liveReader(this.run) : undefined) };
+    response.body = { breakpoints: this.breakpoints.data.set(args.breakpoints, this.run ? liveReader(this.run) : undefined) };
     this.sendResponse(response);
   }
 
@@ -300,19 +253,13 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (!this.variables.has(args.variablesReference)) return this.fail(response, ErrorId.unknownReference, `There are no variables ${args.variablesReference}: the run has moved on since.`);
     const owner = this.variables.ownerOf(args.variablesReference, args.name);
     if (!owner) return this.fail(response, ErrorId.readOnlyVariable, `${args.name} is read-only: it is what the engine decided or recorded. Change an input instead: a field in the Pod, Node or Cluster scope.`);
-    const edit = applyEdit(run.inputs, owner.ref, owner.path, args.value, run.sources.documentOf(owner.ref));
-    if (typeof edit === 'string') return this.fail(response, ErrorId.readOnlyVariable, edit);
-    const before = run.probe();
-    const at = run.current;
-    const replayed = run.replayTo(at ? (e) => e.seq >= at.seq && e.phase === at.phase : undefined, edit.inputs);
-    const after = run.probe();
-    response.body = { value: preview(edit.value) };
+    const outcome = whatIf(run, owner, args.value);
+    if (typeof outcome === 'string') return this.fail(response, ErrorId.readOnlyVariable, outcome);
+    response.body = { value: preview(outcome.value) };
     this.sendResponse(response);
-    this.output([{ text: `What-if: ${edit.change}. The lifecycle was run again from the start to ${run.current ? `${run.current.phase} (step ${run.current.seq})` : 'the entry'}.\n`, category: 'console' }]);
-    this.output(decisionChanges(before, after).map((text) => ({ text: `  ${text}\n`, category: 'console' })));
-    if (!replayed.reached && at) this.output([{ text: `  The run no longer reaches ${at.phase}: it is paused on its last step.\n`, category: 'console' }]);
-    this.threadEvents(replayed.changes);
-    this.dataBreakpoints.rebase(liveReader(run));
+    this.output(outcome.lines.map((text) => ({ text: `${text}\n`, category: 'console' })));
+    this.threadEvents(outcome.changes);
+    this.breakpoints.data.rebase(liveReader(run));
     this.variables.reset();
     this.frames.reset();
     this.sendEvent(new InvalidatedEvent(['all']));
@@ -398,11 +345,8 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.run = run;
     this.stopped = { targets: new Map(), threadId: run.entryThread };
     // Line breakpoints sent before the files were read are bound now, and the client told.
-    for (const request of this.lineRequests.values()) {
-      this.bindLines(request).forEach((bp) => this.sendEvent(new BreakpointEvent('changed', bp as DebugProtocol.Breakpoint)));
-    }
-    this.dataBreakpoints.rebase(liveReader(run));
-    for (const bp of [...this.allBreakpoints(), ...this.dataBreakpoints.all()]) bp.hits = 0;
+    for (const bp of this.breakpoints.rebind(run)) this.sendEvent(new BreakpointEvent('changed', bp));
+    this.breakpoints.restart(liveReader(run));
     return run;
   }
 
@@ -411,29 +355,6 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (this.plan?.noDebug) this.runToEnd(run);
     else if (this.plan?.stopOnEntry) this.stopAt(run, undefined, run.entryThread, 'entry');
     else this.resume(run, 'continue');
-  }
-
-  /** bindLines binds one file's line breakpoints to the phases that read their lines (pending until the files are read). */
-  private bindLines(request: LineRequest): DebugProtocol.Breakpoint[] {
-    const run = this.run;
-    request.active = [];
-    return request.requested.map((bp, i) => {
-      const id = request.ids[i]!;
-      const line = this.convertClientLineToDebugger(bp.line);
-      if (!run) return { id, verified: false, line: bp.line, message: 'Waiting for the launch to read the manifest and cluster files.' };
-      const probe = run.probe();
-      const binding = bindLine(run.inputs, request.path, line, probe.trace, (ref) => this.run?.sources.documentOf(ref) ?? probe.locate(ref));
-      const options = readOptions(bp);
-      const clientLine = this.convertDebuggerLineToClient(binding.line);
-      if (!binding.verified || !binding.matches) return { id, verified: false, line: clientLine, message: binding.message };
-      if (typeof options === 'string') return { id, verified: false, line: clientLine, message: options };
-      request.active.push({ id, name: `${basename(request.path)}:${bp.line}`, ...options, matches: binding.matches });
-      return { id, verified: true, line: clientLine, message: binding.message, source: { name: basename(request.path), path: this.convertDebuggerPathToClient(request.path) } };
-    });
-  }
-
-  private allBreakpoints(): PhaseBreakpoint[] {
-    return [...this.functionBreakpoints.all(), ...[...this.lineRequests.values()].flatMap((r) => r.active)];
   }
 
   /** step answers a continue or step request, then runs to the next stop (events follow the response). */
@@ -485,18 +406,9 @@ export class PodLifecycleSession extends LoggingDebugSession {
     const events = run.newEvents();
     this.output(events.map(eventLine));
     this.output(run.statusChanges().map((c) => statusLine(entry.at, c.ref, c.before, c.after)));
-    const exception = this.exceptionFilters.detect(entry, events);
-    if (exception) run.exceptions.set(entry.seq, exception);
-    const hits = collectHits(this.allBreakpoints(), run.sim.trace, entry.seq);
-    this.output(hits.logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
-    // A data breakpoint's condition is read over the step that changed the field; its hit count counts those changes.
-    const data = this.dataBreakpoints.changed(liveReader(run)).filter((d) => (!d.condition || truthy(evaluate(d.condition, entryResolver(entry)))) && hitDue(d));
-    if (exception) return this.stopAt(run, entry, thread.id, 'exception', [], exception);
-    if (hits.stop.length > 0) {
-      const functionIds = new Set(this.functionBreakpoints.all().map((b) => b.id));
-      return this.stopAt(run, entry, thread.id, hits.stop.every((h) => functionIds.has(h.id)) ? 'function breakpoint' : 'breakpoint', hits.stop.map((h) => h.id));
-    }
-    if (data.length > 0) return this.stopAt(run, entry, thread.id, 'data breakpoint', data.map((d) => d.id));
+    const { logs, stop } = this.breakpoints.forward(run, entry, events, liveReader(run));
+    this.output(logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
+    if (stop) return this.stopAt(run, entry, thread.id, stop.reason, stop.ids, stop.exception);
     const arrived = targetSeq !== undefined ? entry.seq >= targetSeq : mode === 'stepIn' || (mode !== 'continue' && !entry.step);
     if (arrived) return this.stopAt(run, entry, thread.id, 'step');
     return true;
@@ -510,26 +422,11 @@ export class PodLifecycleSession extends LoggingDebugSession {
   private reverse(response: DebugProtocol.Response, kind: 'stepBack' | 'reverseContinue'): void {
     const run = this.requireStopped(response);
     if (!run) return;
-    const trace = run.sim.trace;
-    let target: { seq: number; reason: string; ids: number[]; exception?: ExceptionStop } | undefined;
-    for (let seq = (run.current?.seq ?? 0) - 1; seq >= 0 && !target; seq--) {
-      const entry = trace[seq]!;
-      if (kind === 'stepBack') {
-        if (!entry.step) target = { seq, reason: 'step', ids: [] };
-        continue;
-      }
-      const exception = run.exceptions.get(seq);
-      const hits = collectHits(this.allBreakpoints(), trace, seq, false);
-      const data = this.dataBreakpoints.changedBetween(readFrom(run.sim.snapshot(seq - 1)), readFrom(run.sim.snapshot(seq)));
-      if (exception) target = { seq, reason: 'exception', ids: [], exception };
-      else if (hits.stop.length > 0) target = { seq, reason: 'breakpoint', ids: hits.stop.map((h) => h.id) };
-      else if (data.length > 0) target = { seq, reason: 'data breakpoint', ids: data.map((d) => d.id) };
-    }
+    const goal = this.breakpoints.backward(run, kind);
     this.sendResponse(response);
-    const goal = target;
     const { changes } = run.replayTo(goal ? (e) => e.seq === goal.seq : undefined);
     this.threadEvents(changes);
-    this.dataBreakpoints.rebase(liveReader(run));
+    this.breakpoints.data.rebase(liveReader(run));
     if (!goal) return void this.stopAt(run, undefined, run.entryThread, 'entry');
     this.stopAt(run, run.current, this.threadOf(run, run.current), goal.reason, goal.ids, goal.exception);
   }
@@ -560,16 +457,11 @@ export class PodLifecycleSession extends LoggingDebugSession {
 
   /** progress shows a long virtual wait (an image pull, a grace period, a back-off) as a finished progress notification. */
   private progress(previous: TraceEntry | undefined, entry: TraceEntry): void {
-    if (!this.progressSupported || !previous) return;
-    const waited = Math.round((entry.at - previous.at) * 1000) / 1000;
-    if (waited < LONG_WAIT_SECONDS) return;
+    const wait = this.progressSupported && previous ? waitBetween(previous, entry) : undefined;
+    if (!wait) return;
     const id = `wait-${++this.progressIds}`;
-    // The entry the wait ends with says what was waited for: a pulled image, a container that exits on SIGTERM, a restart.
-    const what = /back-?off/i.test(`${previous.result} ${entry.result}`) ? 'Back-off'
-      : entry.phase === 'kubelet.imagePull' ? 'Pulling the image'
-        : entry.phase === 'kubelet.terminate' || entry.phase === 'kubelet.preStop' ? 'Grace period' : 'Waiting';
-    this.sendEvent(new ProgressStartEvent(id, `${what}: ${waited}s of virtual time`, `${entry.object ?? 'the cluster'} after: ${previous.result}`));
-    this.sendEvent(new ProgressEndEvent(id, `${waited}s later: ${entry.result}`));
+    this.sendEvent(new ProgressStartEvent(id, wait.title, wait.message));
+    this.sendEvent(new ProgressEndEvent(id, wait.end));
   }
 
   private end(run: LifecycleRun): void {
@@ -636,15 +528,6 @@ export class PodLifecycleSession extends LoggingDebugSession {
     // The message is the template; an empty variables map leaves any `{...}` it quotes from a file as it is.
     this.sendErrorResponse(response, { id, format: message, variables: {}, showUser: true });
   }
-}
-
-/** liveReader reads a field of a stored object as the run has it now. */
-function liveReader(run: LifecycleRun): ReadField {
-  return (ref, path) => {
-    const [kind, ns, name] = ref.split('/');
-    const obj = name !== undefined ? run.sim.store.get(kind ?? '', ns, name) : run.sim.store.get(kind ?? '', undefined, ns ?? '');
-    return walk(obj, path);
-  };
 }
 
 /** tryEntryExpression evaluates a line as a condition over the step's names; undefined when it names nothing. */

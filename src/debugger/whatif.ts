@@ -5,7 +5,8 @@ import { formatFieldPath, type PathSegment, parseFieldPath } from '../engine/api
 import { deepClone, type KubeObject, type ObjectRef, refOf } from '../engine/api/types';
 import type { SimulationInputs, SourceDocument } from '../engine/cluster/inputs';
 import type { Located } from './lines';
-import type { Probe } from './run';
+import type { LifecycleRun, Probe, ThreadChanges } from './run';
+import type { Owner } from './variables';
 
 /** WhatIf is an accepted edit: the changed inputs and a line saying what changed. */
 export interface WhatIf {
@@ -67,6 +68,22 @@ function setPath(target: Record<string | number, unknown>, path: readonly PathSe
     if (next === null || typeof next !== 'object') at[segment] = typeof path[i + 1] === 'number' ? [] : {};
     at = at[segment] as Record<string | number, unknown>;
   });
+}
+
+/**
+ * whatIf changes an input field while paused and re-runs the lifecycle from the start to where it was (the same
+ * step, or the next entry of the same phase): the lines to print say what changed and what the engine now decides.
+ */
+export function whatIf(run: LifecycleRun, owner: Owner, text: string): { value: unknown; lines: string[]; changes: ThreadChanges } | string {
+  const edit = applyEdit(run.inputs, owner.ref, owner.path, text, run.sources.documentOf(owner.ref));
+  if (typeof edit === 'string') return edit;
+  const before = run.probe();
+  const at = run.current;
+  const replayed = run.replayTo(at ? (e) => e.seq >= at.seq && e.phase === at.phase : undefined, edit.inputs);
+  const where = run.current ? `${run.current.phase} (step ${run.current.seq})` : 'the entry';
+  const lines = [`What-if: ${edit.change}. The lifecycle was run again from the start to ${where}.`, ...decisionChanges(before, run.probe()).map((l) => `  ${l}`)];
+  if (!replayed.reached && at) lines.push(`  The run no longer reaches ${at.phase}: it is paused on its last step.`);
+  return { value: edit.value, lines, changes: replayed.changes };
 }
 
 /** decisionChanges says, in words, what the engine decides differently between two runs of the inputs. */

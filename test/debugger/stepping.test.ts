@@ -129,3 +129,53 @@ for (const c of clusterFrameCases) {
     });
   });
 }
+
+test('Reverse continue stops where a data breakpoint\'s field changed', async () => {
+  await withSession(async (dc) => {
+    const { event } = await startWith(dc, { stopOnEntry: true }, { functions: [{ name: 'kubelet.probes' }] });
+    const thread = event.body.threadId;
+    const info = (await dc.dataBreakpointInfoRequest({ name: 'spec.nodeName' })).body;
+    await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.dataId! }] });
+    assert.equal((await resume(dc, 'continueRequest', thread)).body.reason, 'data breakpoint');
+    const boundAt = await evaluate(dc, thread, 'seq');
+    assert.equal((await resume(dc, 'continueRequest', thread)).body.reason, 'function breakpoint');
+    const back = await resume(dc, 'reverseContinueRequest', thread);
+    assert.equal(back.body.reason, 'data breakpoint');
+    assert.equal(await evaluate(dc, thread, 'seq'), boundAt);
+  });
+});
+
+test('Reverse continue stops on an exception met going forward', async () => {
+  await withSession(async (dc) => {
+    const args = { manifest: fixture('missing-image.yaml'), behavior: fixture('missing-image-behavior.yaml') };
+    const { event } = await startWith(dc, args, { exceptions: ['containerFailing'] });
+    const thread = event.body.threadId;
+    const first = await evaluate(dc, thread, 'seq');
+    assert.equal((await resume(dc, 'continueRequest', thread)).body.reason, 'exception');
+    const back = await resume(dc, 'reverseContinueRequest', thread);
+    assert.equal(back.body.reason, 'exception');
+    assert.equal(await evaluate(dc, thread, 'seq'), first);
+    assert.equal((await dc.exceptionInfoRequest({ threadId: thread })).body.exceptionId, 'Failed');
+  });
+});
+
+test('A data breakpoint\'s hit count lets the first changes pass', async () => {
+  await withSession(async (dc) => {
+    const { event } = await startWith(dc, { stopOnEntry: true });
+    const info = (await dc.dataBreakpointInfoRequest({ name: 'status.phase' })).body;
+    await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.dataId!, hitCondition: '2' }] });
+    const stopped = await resume(dc, 'continueRequest', event.body.threadId);
+    assert.equal(stopped.body.reason, 'data breakpoint');
+    assert.equal(await evaluate(dc, stopped.body.threadId, 'status.phase'), 'Running', 'absent → Pending is the first change, Pending → Running the second');
+  });
+});
+
+test('Restart with new arguments launches the new configuration', async () => {
+  await withSession(async (dc) => {
+    await startWith(dc, { stopOnEntry: true });
+    const stopped = dc.waitForEvent('stopped');
+    await dc.restartRequest({ arguments: { type: 'pod-lifecycle', request: 'launch', name: 'x', manifest: deploymentYaml, stopOnEntry: true } } as DebugProtocol.RestartArguments);
+    const again = (await stopped) as DebugProtocol.StoppedEvent;
+    assert.equal((await topFrames(dc, again.body.threadId!))[0]?.name, 'kubectl apply -f deployment.yaml');
+  });
+});
