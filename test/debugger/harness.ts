@@ -97,10 +97,15 @@ export async function evaluate(dc: DebugClient, threadId: number, expression: st
   return (await dc.evaluateRequest({ expression, frameId, context: 'repl' })).body.result;
 }
 
+/** plain strips the ANSI colors of Debug Console output. */
+export function plain(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
 /** collectOutput records the Debug Console output, ANSI colors stripped. */
 export function collectOutput(dc: DebugClient): DebugProtocol.OutputEvent['body'][] {
   const output: DebugProtocol.OutputEvent['body'][] = [];
-  dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: e.body.output.replace(/\u001b\[[0-9;]*m/g, '') }));
+  dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
   return output;
 }
 

@@ -2,26 +2,11 @@
 // Assumes `npm test`'s pretest ran the build; every wait is for an event or a response, never a sleep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { deploymentYaml, fixture, plain, podYaml, resume, topFrames, variables, withSession } from './harness';
 
-const root = resolve(__dirname, '..', '..', '..');
-const adapter = join(root, 'dist', 'debugAdapter.js');
-const podYaml = join(root, 'examples', 'pod.yaml');
-const deploymentYaml = join(root, 'examples', 'deployment.yaml');
-const tooBigYaml = join(root, 'test', 'debugger', 'fixtures', 'too-big.yaml');
-
-/** withSession runs a test against a fresh adapter process and always disconnects it. */
-async function withSession(body: (dc: DebugClient) => Promise<void>): Promise<void> {
-  const dc = new DebugClient('node', adapter, 'pod-lifecycle');
-  await dc.start();
-  try {
-    await body(dc);
-  } finally {
-    await dc.stop();
-  }
-}
+const tooBigYaml = fixture('too-big.yaml');
 
 /**
  * start goes through the handshake as VS Code does — initialize, the function breakpoints, launch and
@@ -39,22 +24,6 @@ async function start(dc: DebugClient, args: Record<string, unknown>, breakpoints
   return { event: await event, breakpoints: set.body.breakpoints };
 }
 
-/** resume sends a continue or step request and waits for the stop it leads to. */
-async function resume(dc: DebugClient, request: 'continueRequest' | 'nextRequest' | 'stepInRequest' | 'stepOutRequest', threadId: number): Promise<DebugProtocol.StoppedEvent> {
-  const stopped = dc.waitForEvent('stopped');
-  await dc[request]({ threadId });
-  return (await stopped) as DebugProtocol.StoppedEvent;
-}
-
-/** plain strips the ANSI colors of Debug Console output. */
-function plain(text: string): string {
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
-}
-
-async function topFrames(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
-  return (await dc.stackTraceRequest({ threadId })).body.stackFrames;
-}
-
 /** stepInToSubStep steps in until the top frame is a sub-step (three frames), within the phase's few entries. */
 async function stepInToSubStep(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
   let frames = await topFrames(dc, threadId);
@@ -67,11 +36,6 @@ async function stepInToSubStep(dc: DebugClient, threadId: number): Promise<Debug
 
 async function threadName(dc: DebugClient, threadId: number): Promise<string | undefined> {
   return (await dc.threadsRequest()).body.threads.find((t) => t.id === threadId)?.name;
-}
-
-async function variables(dc: DebugClient, variablesReference: number): Promise<Map<string, DebugProtocol.Variable>> {
-  const body = (await dc.variablesRequest({ variablesReference })).body;
-  return new Map(body.variables.map((v) => [v.name, v]));
 }
 
 test('Initialize declares the capabilities the adapter implements and nothing it does not', async () => {
