@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { collectEvents, collectOutput, evaluate, expand, resume, scopes, startWith, topFrames, variables, withSession } from './harness';
+import { collectEvents, collectOutput, deploymentYaml, evaluate, expand, podYaml, resume, scopes, startWith, topFrames, variables, withSession } from './harness';
 
 test('The Request scope of an API-server step shows the user, groups, verb and resource', async () => {
   await withSession(async (dc) => {
@@ -91,19 +91,26 @@ test('What-if: lowering a node\'s allocatable cpu while paused re-runs and the s
   });
 });
 
-test('What-if: asking for more cpu than any node has makes the pod unschedulable', async () => {
-  await withSession(async (dc) => {
-    const output = collectOutput(dc);
-    const { event } = await startWith(dc, {}, { functions: [{ name: 'scheduler.queue' }] });
-    const pod = (await scopes(dc, event.body.threadId)).get('Pod')!;
-    const { parent } = await expand(dc, pod.variablesReference, ['spec', 'containers', '0', 'resources', 'requests', 'cpu']);
-    await setAndWait(dc, parent, 'cpu', '64');
-    const text = output.map((o) => o.output).join('');
-    assert.match(text, /What-if: Pod default\/web spec\.containers\[0\]\.resources\.requests\.cpu = 64\./);
-    assert.match(text, /kube-scheduler no longer binds Pod default\/web \(it went to worker-1\)\./);
-    assert.match(text, /Outcome: Pending \(was Running\)\./);
+const podFieldCases = [
+  { name: 'a pod\'s own field', manifest: podYaml, bound: /kube-scheduler no longer binds Pod default\/web \(it went to worker-1\)\./ },
+  { name: 'a Deployment pod\'s field, changed in the pod template', manifest: deploymentYaml, bound: /kube-scheduler no longer binds Pod default\/web-[a-z0-9]+-[a-z0-9]{5} \(it went to worker-\d\)\./ },
+];
+
+for (const c of podFieldCases) {
+  test(`What-if: asking for more cpu than any node has, in ${c.name}, makes the pods unschedulable`, async () => {
+    await withSession(async (dc) => {
+      const output = collectOutput(dc);
+      const { event } = await startWith(dc, { manifest: c.manifest }, { functions: [{ name: 'scheduler.queue' }] });
+      const pod = (await scopes(dc, event.body.threadId)).get('Pod')!;
+      const { parent } = await expand(dc, pod.variablesReference, ['spec', 'containers', '0', 'resources', 'requests', 'cpu']);
+      await setAndWait(dc, parent, 'cpu', '64');
+      const text = output.map((o) => o.output).join('');
+      assert.match(text, /What-if: Pod default\/web[-a-z0-9]* spec\.containers\[0\]\.resources\.requests\.cpu = 64\./);
+      assert.match(text, c.bound);
+      assert.match(text, /Outcome: Pending \(was Running\)\./);
+    });
   });
-});
+}
 
 test('What-if: softening the control plane\'s taint makes it a feasible node', async () => {
   await withSession(async (dc) => {

@@ -2,6 +2,7 @@
 // recorded history, pause, restart, and the threads of a Deployment's pods appearing and going away.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { collectEvents, deploymentYaml, evaluate, fixture, resume, startWith, topFrames, withSession } from './harness';
 
@@ -179,3 +180,17 @@ test('Restart with new arguments launches the new configuration', async () => {
     assert.equal((await topFrames(dc, again.body.threadId!))[0]?.name, 'kubectl apply -f deployment.yaml');
   });
 });
+
+const stopWhileRunningCases = [
+  { name: 'disconnect', send: (dc: DebugClient) => dc.disconnectRequest({}) },
+  { name: 'terminate', send: (dc: DebugClient) => Promise.all([dc.terminateRequest({}), dc.waitForEvent('terminated')]) },
+];
+
+for (const c of stopWhileRunningCases) {
+  test(`A ${c.name} while the lifecycle runs is answered at once`, async () => {
+    await withSession(async (dc) => {
+      const { event } = await startWith(dc, { manifest: deploymentYaml, delete: true, stopOnEntry: true });
+      await Promise.all([dc.continueRequest({ threadId: event.body.threadId }), c.send(dc)]);
+    });
+  });
+}
