@@ -54,6 +54,9 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
       }
     }
     if (!config.manifest) {
+      // A launch.json configuration without a manifest debugs the manifest in the active editor.
+      const document = vscode.window.activeTextEditor?.document;
+      if (document && isManifest(document)) return { ...config, manifest: document.uri.fsPath };
       void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));
       return undefined; // abort the launch
     }
