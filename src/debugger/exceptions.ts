@@ -16,10 +16,11 @@ export const EXCEPTION_FILTERS: DebugProtocol.ExceptionBreakpointsFilter[] = [
 
 /**
  * CONTAINER_FAILURE_REASONS are the kubelet's Warning reasons about a container: pkg/kubelet/events/event.go
- * (FailedToPullImage "Failed", BackOffStartContainer/BackOffPullImage "BackOff", ContainerUnhealthy "Unhealthy",
- * FailedPostStartHook, FailedPreStopHook, ErrImageNeverPullPolicy "ErrImageNeverPull").
+ * (FailedToCreateContainer/FailedToStartContainer/FailedToPullImage "Failed", BackOffStartContainer/BackOffPullImage
+ * "BackOff", FailedToInspectImage "InspectFailed", ErrImageNeverPullPolicy "ErrImageNeverPull", ContainerUnhealthy
+ * "Unhealthy", FailedPostStartHook, FailedPreStopHook).
  */
-const CONTAINER_FAILURE_REASONS = new Set(['Failed', 'BackOff', 'Unhealthy', 'FailedPostStartHook', 'FailedPreStopHook', 'ErrImageNeverPull']);
+const CONTAINER_FAILURE_REASONS = new Set(['Failed', 'BackOff', 'InspectFailed', 'ErrImageNeverPull', 'Unhealthy', 'FailedPostStartHook', 'FailedPreStopHook']);
 
 /** ExceptionStop is one exception met: which filter caught it, and what exceptionInfo reports. */
 export interface ExceptionStop {
@@ -52,6 +53,7 @@ export class ExceptionFilters {
     for (const event of events) {
       if (event.type !== 'Warning') continue;
       const filter: ExceptionFilter | undefined =
+        // pkg/scheduler/schedule_one.go (handleSchedulingFailure) records the Warning "FailedScheduling".
         event.reason === 'FailedScheduling' && this.enabled.has('unschedulable') ? 'unschedulable'
           : CONTAINER_FAILURE_REASONS.has(event.reason) && this.enabled.has('containerFailing') ? 'containerFailing'
             : this.enabled.has('warning') ? 'warning' : undefined;
