@@ -68,10 +68,16 @@ function isRejection(entry: TraceEntry): boolean {
   return !entry.step && (entry.outcome === 'rejected' || entry.outcome === 'failed') && /^(kubectl|apiserver|etcd)\./.test(entry.phase);
 }
 
-/** rejectionReason is the Status reason the refusal carries, when the entry's detail has one, else by phase. */
+/** STATUS_REASONS are metav1.StatusReason by HTTP code: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go. */
+const STATUS_REASONS: Record<string, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 422: 'Invalid', 500: 'InternalError', 504: 'Timeout' };
+
+/** rejectionReason is the Status reason the refusal carries: from its detail, its HTTP status line, else by phase. */
 function rejectionReason(entry: TraceEntry): string {
   const status = entry.detail.status;
   if (status && typeof status === 'object' && typeof (status as { reason?: unknown }).reason === 'string') return (status as { reason: string }).reason;
+  // An HTTP status in the result (`401 Unauthorized` on kubectl's request) names the StatusReason of its code.
+  const code = /\b(401|403|404|422|500|504) [A-Z]/.exec(entry.result)?.[1];
+  if (code) return STATUS_REASONS[code]!;
   if (entry.phase === 'apiserver.authenticate') return 'Unauthorized';
   if (entry.phase === 'apiserver.authorize') return 'Forbidden';
   if (entry.phase === 'apiserver.validate') return 'Invalid';

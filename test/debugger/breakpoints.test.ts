@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { collectOutput, evaluate, expand, fixture, podYaml, resume, scopes, startWith, topFrames, withSession } from './harness';
+import { join } from 'node:path';
+import { collectOutput, evaluate, expand, fixture, podYaml, resume, root, scopes, startWith, topFrames, withSession } from './harness';
 
 const hooks = { manifest: fixture('hooks.yaml'), behavior: fixture('hooks-behavior.yaml') };
 
@@ -92,6 +93,35 @@ for (const c of exceptionCases) {
     });
   });
 }
+
+const identityCases = [
+  { name: 'an unknown bearer token is refused by authentication', args: { token: 'nope' }, id: 'Unauthorized', user: undefined },
+  { name: 'an anonymous request is refused (kubectl\'s first GET gets 403)', args: { anonymous: true }, id: 'Forbidden', user: undefined },
+  { name: 'an impersonated user with groups is refused by RBAC', args: { as: 'dev', asGroups: ['devs'] }, id: 'Forbidden', user: 'dev' },
+];
+
+for (const c of identityCases) {
+  test(`Launching as ${c.name}, stopping on the refusal`, async () => {
+    await withSession(async (dc) => {
+      const { event } = await startWith(dc, c.args, { exceptions: ['rejected'] });
+      assert.equal(event.body.reason, 'exception');
+      assert.equal((await dc.exceptionInfoRequest({ threadId: event.body.threadId })).body.exceptionId, c.id);
+      if (c.user) {
+        const request = (await scopes(dc, event.body.threadId)).get('Request')!;
+        assert.equal((await expand(dc, request.variablesReference, ['user'])).variable.value, JSON.stringify(c.user));
+      }
+    });
+  });
+}
+
+test('Launching with a kubeconfig presents its user\'s client certificate', async () => {
+  await withSession(async (dc) => {
+    const args = { cluster: join(root, 'test', 'fixtures', 'auth', 'cert-cluster.yaml'), kubeconfig: join(root, 'test', 'fixtures', 'auth', 'jane.kubeconfig') };
+    const { event } = await startWith(dc, args, { functions: [{ name: 'apiserver.authorize' }] });
+    const request = (await scopes(dc, event.body.threadId)).get('Request')!;
+    assert.equal((await expand(dc, request.variablesReference, ['user'])).variable.value, '"jane"');
+  });
+});
 
 test('With no exception filter on, a refused request runs to its end', async () => {
   await withSession(async (dc) => {

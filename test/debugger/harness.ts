@@ -115,3 +115,9 @@ export function collectEvents<T extends DebugProtocol.Event>(dc: DebugClient, na
   dc.on(name, (e: T) => events.push(e));
   return events;
 }
+
+/** raw sends a request and returns the response as it came, failed or not (with its error id). */
+export function raw(dc: DebugClient, command: string, args: unknown): Promise<DebugProtocol.Response> {
+  const client = dc as unknown as { doSend(command: string, args: unknown, clb: (response: DebugProtocol.Response) => void): void };
+  return new Promise((resolve) => client.doSend(command, args, resolve));
+}

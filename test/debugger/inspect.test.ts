@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { collectEvents, collectOutput, deploymentYaml, evaluate, expand, podYaml, resume, scopes, startWith, topFrames, variables, withSession } from './harness';
+import { collectEvents, collectOutput, deploymentYaml, evaluate, expand, podYaml, raw, resume, scopes, startWith, topFrames, variables, withSession } from './harness';
 
 test('The Request scope of an API-server step shows the user, groups, verb and resource', async () => {
   await withSession(async (dc) => {
@@ -205,12 +205,6 @@ test('No progress notifications go to a client that does not support them', asyn
     assert.equal(starts.length, 0);
   });
 });
-
-/** raw sends a request and returns the response as it came, failed or not. */
-function raw(dc: DebugClient, command: string, args: unknown): Promise<DebugProtocol.Response> {
-  const client = dc as unknown as { doSend(command: string, args: unknown, clb: (response: DebugProtocol.Response) => void): void };
-  return new Promise((resolve) => client.doSend(command, args, resolve));
-}
 
 const misuseCases: { name: string; command: string; args: (frameId: number) => unknown; want: RegExp; id: number }[] = [
   { name: 'a thread that does not exist', command: 'stackTrace', args: () => ({ threadId: 99 }), want: /^There is no thread 99\.$/, id: 3012 },

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { deploymentYaml, fixture, plain, podYaml, resume, topFrames, variables, withSession } from './harness';
+import { deploymentYaml, fixture, plain, podYaml, raw, resume, topFrames, variables, withSession } from './harness';
 
 const tooBigYaml = fixture('too-big.yaml');
 
@@ -243,6 +243,34 @@ for (const c of deleteCases) {
     });
   });
 }
+
+const unreadableCases = [
+  { name: 'a cluster file', args: { cluster: 'missing-cluster.yaml' }, id: 3003, want: /^Cannot read the cluster file: missing-cluster\.yaml:1: cannot read the file/ },
+  { name: 'a behavior file', args: { behavior: 'missing-behavior.yaml' }, id: 3004, want: /^Cannot read the behavior file: missing-behavior\.yaml:1: cannot read the file/ },
+  { name: 'a kubeconfig', args: { kubeconfig: 'missing.kubeconfig' }, id: 3005, want: /^Cannot read the kubeconfig: missing\.kubeconfig:1: cannot read the file/ },
+];
+
+for (const c of unreadableCases) {
+  test(`Launching with ${c.name} that does not exist answers with error ${c.id}, naming the file`, async () => {
+    await withSession(async (dc) => {
+      await dc.initializeRequest();
+      const response = await raw(dc, 'launch', { manifest: podYaml, ...c.args });
+      assert.equal((response as DebugProtocol.ErrorResponse).body.error?.id, c.id);
+      assert.match(response.message ?? '', c.want);
+    });
+  });
+}
+
+test('Run Without Debugging for a while stops the lifecycle there', async () => {
+  await withSession(async (dc) => {
+    const output: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+    const exited = dc.waitForEvent('exited');
+    await start(dc, { noDebug: true, for: '1s' }, [], 'terminated');
+    assert.equal((await exited).body.exitCode, 1, 'the image pull takes 2s: the pod is still Pending');
+    assert.match(output.join(''), /OUTCOME Pending/);
+  });
+});
 
 test('An unknown launch attribute is named in a warning, and the launch goes on', async () => {
   await withSession(async (dc) => {
