@@ -30,7 +30,7 @@ export function scopesOf(run: LifecycleRun, frame: FrameSpec, variables: Variabl
   const cluster = new Scope('Cluster', variables.reference(() => byKind(objects), undefined, false), true);
   scopes.push(cluster);
   const events = frame.entry ? run.sim.events.filter((e) => e.at <= frame.entry!.at) : [...run.sim.events];
-  scopes.push(new Scope('Events', variables.reference(events.length > 0 ? events : []), false));
+  scopes.push(new Scope('Events', variables.reference(events), false));
   return scopes;
 }
 
