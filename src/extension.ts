@@ -6,6 +6,7 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { registerCommands } from './commands';
 import { PodLifecycleSession } from './debugger/session';
 import { StateTreePanel } from './webview/panel';
+import { embeddedCluster } from './engine/cluster/files';
 
 /** DEBUG_TYPE is the debugger type contributed in package.json. */
 export const DEBUG_TYPE = 'pod-lifecycle';
@@ -51,6 +52,8 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
     _folder: vscode.WorkspaceFolder | undefined,
     config: vscode.DebugConfiguration,
   ): vscode.ProviderResult<vscode.DebugConfiguration> {
+    // Parse the embedded default cluster while VS Code starts the session, so the launch finds it ready.
+    setImmediate(() => embeddedCluster());
     if (!config.type && !config.request && !config.name) {
       const document = vscode.window.activeTextEditor?.document;
       if (document && isManifest(document)) {
@@ -58,6 +61,9 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
       }
     }
     if (!config.manifest) {
+      // A launch.json configuration without a manifest debugs the manifest in the active editor.
+      const document = vscode.window.activeTextEditor?.document;
+      if (document && isManifest(document)) return { ...config, manifest: document.uri.fsPath };
       void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));
       return undefined; // abort the launch
     }

@@ -77,9 +77,10 @@ const optionCases: { name: string; type: string | string[]; default?: unknown }[
   { name: 'stopOnEntry', type: 'boolean', default: true },
   { name: 'seed', type: 'integer' },
   { name: 'for', type: 'string' },
-  { name: 'delete', type: 'boolean' },
+  { name: 'delete', type: ['boolean', 'object'] },
   { name: 'gracePeriod', type: 'integer' },
   { name: 'force', type: 'boolean' },
+  { name: 'trace', type: 'boolean' },
 ];
 
 for (const option of optionCases) {

@@ -1,44 +1,69 @@
-// What the session prints to the Debug Console: Kubernetes events as they happen, and at the end what kubectl
-// printed and the outcome; a run without debugging prints the CLI's whole human report instead.
-import type { KubeEvent } from '../engine/runtime/recorder';
-import type { SimulationResult } from '../engine/simulation';
-import { renderHuman, style } from '../cli/render';
+// The Debug Console's language, as the adapter calls it: evaluateConsole answers a line, completeConsole offers
+// what may follow. Both hand the line to the engine's console; this file only adapts the shapes.
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { ObjectRef } from '../engine/api/types';
+import { completeConsole as engineComplete, evaluateConsole as engineEvaluate } from '../engine/console/index';
+import type { Simulation } from '../engine/simulation';
 
-/** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
-export interface ConsoleLine {
+/** ConsoleFocus is what the console's names refer to: the pod of the selected stack frame (or the workload's first). */
+export interface ConsoleFocus {
+  pod?: ObjectRef;
+}
+
+/** ConsoleAnswer is the answer to one console line: text to show, and the structured value when there is one (expandable). */
+export interface ConsoleAnswer {
   text: string;
-  category: 'console' | 'stdout' | 'stderr';
+  value?: unknown;
 }
 
-/** eventLine prints a Kubernetes event as `kubectl get events` lists it; Warnings go to stderr. */
-export function eventLine(event: KubeEvent): ConsoleLine {
-  const object = event.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, kind: string) => `${kind.toLowerCase()}/`);
-  const text = `${event.at.toFixed(3)}s  ${event.type}  ${event.reason}  ${object}  (${event.source})  ${event.message}\n`;
-  return { text, category: event.type === 'Warning' ? 'stderr' : 'console' };
+/** ConsoleCompletion is one completion: `text` replaces `length` characters from `start` (0-based) of the line. */
+export interface ConsoleCompletion {
+  label: string;
+  text?: string;
+  start?: number;
+  length?: number;
+  type?: DebugProtocol.CompletionItemType;
 }
 
-/** endLines prints what kubectl printed and the outcome, as the run ends; a refused request goes to stderr. */
-export function endLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
-  const lines: ConsoleLine[] = [{ text: `$ kubectl apply -f ${manifest}${deleting ? ` && kubectl delete -f ${manifest}` : ''}\n`, category: 'stdout' }];
-  const printed = result.kubectl.replace(/\n+$/, '');
-  if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
-  const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
-  lines.push({ text: `Outcome: ${result.outcome}${rejection}\n`, category: completed(result, deleting) ? 'stdout' : 'stderr' });
-  return lines;
+/** ConsoleError is a line the console cannot answer; its message is shown to the user as it is. */
+export class ConsoleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConsoleError';
+  }
 }
 
-/** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */
-export function reportLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
-  const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false))}\n`, category: 'stdout' }];
-  if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
-  return lines;
+/**
+ * evaluateConsole answers one Debug Console line over the simulation as it stands (a paused run's store is the
+ * state at the current step): field paths and JSONPath on the focused pod, `kubectl get|describe|auth can-i`,
+ * `etcdctl get` and `help`, all answered by the engine's console (src/engine/console). It throws ConsoleError
+ * with the console's own message for a line it cannot answer.
+ */
+export function evaluateConsole(sim: Simulation, text: string, focus: ConsoleFocus): ConsoleAnswer {
+  if (text.trim() === '') throw new ConsoleError('Type a field path such as pod.status.phase, or help.');
+  const answer = engineEvaluate(sim, text, focus.pod ? { podRef: focus.pod } : {});
+  if (answer.error) throw new ConsoleError(answer.message);
+  return { text: answer.output, ...structured(answer.output) };
 }
 
-/** exitCode follows the CLI's contract: 0 when the lifecycle completed (Running, Succeeded; Deleted after delete), else 1. */
-export function exitCode(result: SimulationResult, deleting: boolean): number {
-  return completed(result, deleting) ? 0 : 1;
+/** structured gives an answer printed as a JSON object or array its value, so the console can expand it. */
+function structured(output: string): { value?: unknown } {
+  if (!/^[[{]/.test(output)) return {};
+  try {
+    return { value: JSON.parse(output) as unknown };
+  } catch {
+    return {};
+  }
 }
 
-function completed(result: SimulationResult, deleting: boolean): boolean {
-  return deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
+/** completeConsole offers what may complete the line at `column` (0-based): commands, flags, names and field names. */
+export function completeConsole(sim: Simulation, text: string, column: number, focus: ConsoleFocus): ConsoleCompletion[] {
+  // The engine's console counts columns from 1, as DAP does by default.
+  return engineComplete(sim, text, column + 1, focus.pod ? { podRef: focus.pod } : {}).map((c) => ({
+    label: c.label,
+    ...(c.text !== undefined ? { text: c.text } : {}),
+    ...(c.start !== undefined ? { start: c.start - 1 } : {}),
+    ...(c.length !== undefined ? { length: c.length } : {}),
+    ...(c.type ? { type: c.type as DebugProtocol.CompletionItemType } : {}),
+  }));
 }

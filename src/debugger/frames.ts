@@ -33,6 +33,7 @@ export interface FrameSpec {
 /** SourceMapper finds where an object's fields sit in the input files. */
 export class SourceMapper {
   private readonly manifestDocs = new Map<ObjectRef, SourceDocument>();
+  private readonly found = new Map<ObjectRef, { doc: SourceDocument; prefix: string }>();
 
   constructor(private readonly sim: Simulation) {
     // The engine learns an object's document once kubectl has created it; the entries of kubectl and of the
@@ -46,10 +47,23 @@ export class SourceMapper {
   /** documentOf returns the document an object came from and the path prefix of its fields in it. */
   documentOf(ref: ObjectRef | undefined): { doc: SourceDocument; prefix: string } | undefined {
     if (!ref) return undefined;
+    // Remembered once found: a pod's owner (the way to its template) may be deleted later in the run.
+    const known = this.found.get(ref);
+    if (known) return known;
     const found = this.sim.sourceOf(ref);
-    if (found) return found;
+    if (found) {
+      this.found.set(ref, found);
+      return found;
+    }
     const doc = this.manifestDocs.get(ref);
     return doc ? { doc, prefix: '' } : undefined;
+  }
+
+  /** locateClusterObject finds where a cluster object is written: the start of its document in a cluster file. */
+  locateClusterObject(object: { kind: string; namespace?: string; name: string } | undefined): SourceLocation | undefined {
+    if (!object) return undefined;
+    const doc = this.sim.inputs.cluster.objects.find((d) => d.object.kind === object.kind && d.object.metadata?.name === object.name && (object.namespace === undefined || (d.object.metadata?.namespace ?? 'default') === object.namespace));
+    return doc ? { file: doc.file, start: doc.range.start } : undefined;
   }
 
   /**
@@ -75,7 +89,8 @@ export function framesOf(entry: TraceEntry, sources: SourceMapper): FrameSpec[] 
   const base = { entry, ...(entry.object ? { object: entry.object } : {}) };
   const at = (loc: SourceLocation | undefined) => (loc ? { location: loc } : {});
   const frames: FrameSpec[] = [];
-  if (entry.step) frames.push({ name: `${entry.phase} › ${entry.step.kind} ${entry.step.name}`, ...at(location), ...base });
+  // A sub-step about a cluster object (the RBAC binding that decided, a node) points into the cluster file.
+  if (entry.step) frames.push({ name: `${entry.phase} › ${entry.step.kind} ${entry.step.name}`, ...at(sources.locateClusterObject(clusterObjectOf(entry)) ?? location), ...base });
   frames.push({ name: entry.phase, ...at(location), ...base });
   const component = isPhaseName(entry.phase) ? phaseInfo(entry.phase).component : 'cluster';
   // The component frame points at where the object starts (or its pod template), without a highlighted range.
@@ -83,6 +98,14 @@ export function framesOf(entry: TraceEntry, sources: SourceMapper): FrameSpec[] 
   const componentAt = objectStart ? { file: objectStart.file, start: objectStart.start } : undefined;
   frames.push({ name: entry.object ? `${component} (${entry.object})` : component, ...at(componentAt), ...base });
   return frames;
+}
+
+/** clusterObjectOf names the cluster object a sub-step is about: the RBAC binding that allowed it, or its node. */
+function clusterObjectOf(entry: TraceEntry): { kind: string; namespace?: string; name: string } | undefined {
+  if (entry.step?.kind === 'node') return { kind: 'Node', name: entry.step.name };
+  const match = (entry.detail.detail as { match?: { binding?: { kind?: unknown; name?: unknown; namespace?: unknown } } } | undefined)?.match?.binding;
+  if (entry.step?.kind !== 'authorizer' || typeof match?.kind !== 'string' || typeof match.name !== 'string') return undefined;
+  return { kind: match.kind, name: match.name, ...(typeof match.namespace === 'string' ? { namespace: match.namespace } : {}) };
 }
 
 /** entryFrame is the one frame shown before the first phase: `kubectl apply` at the start of the manifest's first document. */

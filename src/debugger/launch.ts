@@ -31,6 +31,14 @@ export const ErrorId = {
   unknownReference: 3012,
   /** unsupported: a request the adapter does not implement. */
   unsupported: 3013,
+  /** badExpression: an evaluate or condition expression that cannot be read or answered. */
+  badExpression: 3014,
+  /** readOnlyVariable: setVariable on a value no input writes (a decision, an event, a pod's status). */
+  readOnlyVariable: 3015,
+  /** notAnInput: a breakpoint request for a file that is not YAML, so cannot be an input of the lifecycle. */
+  notAnInput: 3016,
+  /** unknownTarget: a step-in target or data breakpoint the adapter did not offer. */
+  unknownTarget: 3017,
   /** engineFailure: the simulation threw; a bug, reported rather than crashing the session. */
   engineFailure: 3020,
 } as const;
@@ -57,6 +65,7 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   stopOnEntry?: unknown;
   seed?: unknown;
   for?: unknown;
+  /** delete is true, or `{gracePeriod, force}` as kubectl delete's flags. */
   delete?: unknown;
   gracePeriod?: unknown;
   force?: unknown;
@@ -88,19 +97,46 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
     if (ms === undefined || ms <= 0) throw invalid(`"for" must be a duration such as 90s, 5m or 1h30m, not "${forText}"`);
     options.forMs = ms;
   }
-  const gracePeriod = optionalInteger(args, 'gracePeriod');
-  const force = optionalBoolean(args, 'force');
-  if (optionalBoolean(args, 'delete') === true) {
-    options.delete = { ...(gracePeriod !== undefined ? { gracePeriodSeconds: gracePeriod } : {}), ...(force === true ? { force: true } : {}) };
-  } else if (gracePeriod !== undefined || force === true) {
-    throw invalid('"gracePeriod" and "force" go with "delete": true, as --grace-period and --force go with kubectl delete');
-  }
+  const deletion = deleteOf(args);
+  if (deletion) options.delete = deletion;
   return {
     files,
     options,
     stopOnEntry: optionalBoolean(args, 'stopOnEntry') ?? false,
     noDebug: optionalBoolean(args, 'noDebug') ?? false,
   };
+}
+
+/** deleteOf reads `delete` (true, or `{gracePeriod, force}`) with the top-level `gracePeriod` and `force`. */
+function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
+  const value = args.delete;
+  let nested: LaunchArguments = {};
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    nested = value as LaunchArguments;
+    const unknown = Object.keys(nested).filter((k) => k !== 'gracePeriod' && k !== 'force');
+    if (unknown.length > 0) throw invalid(`"delete" takes gracePeriod and force, not ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  } else if (value !== undefined && value !== null && typeof value !== 'boolean') {
+    throw invalid(`"delete" must be true, false or {"gracePeriod": N, "force": true}, not ${describe(value)}`);
+  }
+  const gracePeriod = optionalInteger(nested, 'gracePeriod') ?? optionalInteger(args, 'gracePeriod');
+  const force = optionalBoolean(nested, 'force') ?? optionalBoolean(args, 'force');
+  if (value === undefined || value === null || value === false) {
+    if (gracePeriod !== undefined || force === true) throw invalid('"gracePeriod" and "force" go with "delete": true, as --grace-period and --force go with kubectl delete');
+    return undefined;
+  }
+  return { ...(gracePeriod !== undefined ? { gracePeriodSeconds: gracePeriod } : {}), ...(force === true ? { force: true } : {}) };
+}
+
+/** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
+const KNOWN_ATTRIBUTES = new Set([
+  'manifest', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
+  'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
+  'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
+]);
+
+/** unknownAttributes lists the launch attributes the debugger does not know (a typo such as "clsuter"), to warn about. */
+export function unknownAttributes(args: LaunchArguments): string[] {
+  return Object.keys(args).filter((k) => !k.startsWith('__') && !KNOWN_ATTRIBUTES.has(k));
 }
 
 /** loadLaunch reads the plan's files from disk; an unreadable or malformed file is a LaunchError that names it. */

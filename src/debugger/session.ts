@@ -1,50 +1,57 @@
 // The Debug Adapter Protocol session of one pod lifecycle run: a translator over the engine's Simulation, whose
 // "statements" are trace entries. Every answer (threads, frames, variables, output) comes from the engine.
 import {
-  ExitedEvent, Handles, InitializedEvent, Logger, logger, LoggingDebugSession, OutputEvent, Scope, Source,
-  StackFrame, StoppedEvent, TerminatedEvent, Thread, ThreadEvent,
+  BreakpointEvent, ExitedEvent, Handles, InitializedEvent, InvalidatedEvent, Logger, logger, LoggingDebugSession, OutputEvent,
+  ProgressEndEvent, ProgressStartEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread, ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { refOf, type KubeObject } from '../engine/api/types';
+import { basename, resolve } from 'node:path';
 import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { TraceEntry } from '../engine/runtime/recorder';
-import { Simulation } from '../engine/simulation';
-import { type PhaseBreakpoint, PhaseBreakpoints } from './breakpoints';
-import { type ConsoleLine, endLines, eventLine, exitCode, reportLines } from './console';
-import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, refOfDocument, SourceMapper, sourceOfFile } from './frames';
-import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch } from './launch';
-import { CONTROL_PLANE_THREAD, Threads } from './threads';
-import { VariableStore } from './variables';
+import { BreakpointSet, liveReader } from './breakpoint-set';
+import { entryResolver } from './breakpoints';
+import { ConsoleError, completeConsole, evaluateConsole } from './console';
+import { dataBreakpointInfo } from './data';
+import { CAPABILITIES } from './capabilities';
+import { exceptionInfo, type ExceptionStop } from './exceptions';
+import { evaluate, parseExpression } from './expressions';
+import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
+import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
+import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, waitBetween } from './output';
+import { LifecycleRun, type ThreadChanges } from './run';
+import { scopesOf } from './scopes';
+import { stepTargets } from './targets';
+import { CONTROL_PLANE_THREAD } from './threads';
+import { preview, VariableStore } from './variables';
+import { whatIf } from './whatif';
 
 /** CONFIGURATION_TIMEOUT_MS is how long launch waits for configurationDone before it starts anyway (as mock-debug does). */
 const CONFIGURATION_TIMEOUT_MS = 2000;
+/** CHUNK is how many entries a resumed run goes through before it lets other requests (pause) in. */
+const CHUNK = 25;
 
 /** StepMode is how far a resume goes: to a breakpoint, the next phase, or the next entry of any level. */
 type StepMode = 'continue' | 'next' | 'stepIn' | 'stepOut';
 
-/** Run is the state of a launched lifecycle. */
-interface Run {
-  sim: Simulation;
-  plan: LaunchPlan;
-  sources: SourceMapper;
-  threads: Threads;
-  state: 'stopped' | 'ended';
-  /** previous is the last entry the run went through (for the breakpoints' "entering a phase" rule). */
-  previous?: TraceEntry;
-  /** entryThread is the thread shown before the first phase: the manifest's pod, or the control plane. */
-  entryThread: number;
-  printedEvents: number;
-}
-
 /** PodLifecycleSession is the debug adapter of the `pod-lifecycle` debug type, run inline by the extension or over stdio. */
 export class PodLifecycleSession extends LoggingDebugSession {
-  private run: Run | undefined;
+  private run: LifecycleRun | undefined;
+  private plan: LaunchPlan | undefined;
   private launched = false;
   private disconnected = false;
-  private readonly breakpoints = new PhaseBreakpoints();
+  private readonly breakpoints = new BreakpointSet({
+    toEngine: (line) => this.convertClientLineToDebugger(line),
+    toClient: (line) => this.convertDebuggerLineToClient(line),
+    pathToClient: (path) => this.convertDebuggerPathToClient(path),
+  });
   private readonly variables = new VariableStore();
   private readonly frames = new Handles<FrameSpec>();
+  private stopped: { exception?: ExceptionStop; targets: Map<number, number>; threadId: number } = { targets: new Map(), threadId: CONTROL_PLANE_THREAD };
+  private pauseRequested = false;
+  private resumeToken = 0;
+  private progressSupported = false;
+  private progressIds = 0;
   private markConfigured: () => void = () => undefined;
   private readonly configured = new Promise<void>((resolve) => (this.markConfigured = resolve));
 
@@ -55,22 +62,19 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.setDebuggerColumnsStartAt1(false);
   }
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
-    response.body = {
-      ...response.body,
-      // launch waits for configurationDone, so breakpoints set before the first phase are honoured.
-      supportsConfigurationDoneRequest: true,
-      // breakpoints on phase names, aliases and prefixes (`scheduler.bind`, `sandbox`, `kubelet.*`).
-      supportsFunctionBreakpoints: true,
-      // not yet: a condition on a phase breakpoint (e.g. the pod) comes with the rest of the debugger.
-      supportsConditionalBreakpoints: false,
-      // not yet: stepping back through the recorded snapshots comes with the rest of the debugger.
-      supportsStepBack: false,
-      // the Stop button ends the simulated run with a terminate request, then disconnects.
-      supportsTerminateRequest: true,
-      // stackTrace honours startFrame and levels.
-      supportsDelayedStackTraceLoading: true,
-    };
+  /** dispatchRequest answers a request whose handler throws with an error instead of ending the adapter. */
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    try {
+      super.dispatchRequest(request);
+    } catch (err) {
+      const response: DebugProtocol.Response = { seq: 0, type: 'response', request_seq: request.seq, command: request.command, success: false };
+      this.fail(response, ErrorId.engineFailure, `"${request.command}" failed: ${describeError(err)}`);
+    }
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.progressSupported = args.supportsProgressReporting === true;
+    response.body = { ...response.body, ...CAPABILITIES };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
   }
@@ -83,34 +87,27 @@ export class PodLifecycleSession extends LoggingDebugSession {
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     if (this.launched) return this.fail(response, ErrorId.alreadyLaunched, 'This debug session has already launched a lifecycle: start a new session.');
     this.launched = true;
-    let plan: LaunchPlan;
-    let inputs: SimulationInputs;
     // Log the protocol traffic only when asked; until this call the logger queues every message.
     logger.setup(args.trace === true ? Logger.LogLevel.Verbose : Logger.LogLevel.Stop, false);
-    try {
-      plan = planLaunch(args);
-      inputs = loadLaunch(plan);
-    } catch (err) {
-      if (err instanceof LaunchError) return this.fail(response, err.id, err.message);
-      return this.fail(response, ErrorId.engineFailure, `Cannot load the inputs: ${describeError(err)}`);
-    }
+    const run = this.load(response, args);
+    if (!run) return;
     await waitAtMost(this.configured, CONFIGURATION_TIMEOUT_MS);
     if (this.disconnected) return this.fail(response, ErrorId.notLaunched, 'The session was disconnected before the lifecycle started.');
-    let sim: Simulation;
-    try {
-      sim = new Simulation(inputs, { ...plan.options, snapshots: !plan.noDebug });
-    } catch (err) {
-      return this.fail(response, ErrorId.engineFailure, `Cannot start the simulation: ${describeError(err)}`);
-    }
-    const threads = new Threads();
-    const firstDoc = sim.inputs.manifest[0];
-    const entryThread = threads.threadOf(firstDoc ? refOfDocument(firstDoc) : undefined).thread.id;
-    const run: Run = { sim, plan, sources: new SourceMapper(sim), threads, state: 'stopped', entryThread, printedEvents: 0 };
-    this.run = run;
     this.sendResponse(response);
-    if (plan.noDebug) this.runToEnd(run);
-    else if (plan.stopOnEntry) this.stopAt(run, undefined, entryThread, 'entry');
-    else this.resume(run, 'continue');
+    const unknown = unknownAttributes(args);
+    if (unknown.length > 0) this.output([{ text: `Ignored unknown launch attribute(s): ${unknown.join(', ')}. See the "pod-lifecycle" attributes in launch.json's IntelliSense.\n`, category: 'stderr' }]);
+    this.begin(run);
+  }
+
+  protected override restartRequest(response: DebugProtocol.RestartResponse, args: DebugProtocol.RestartArguments): void {
+    if (!this.plan || !this.run) return this.fail(response, ErrorId.notLaunched, 'No lifecycle is running yet: "restart" needs a launch first.');
+    const old = this.run;
+    const next = this.load(response, (args?.arguments as LaunchArguments | undefined) ?? undefined);
+    if (!next) return;
+    this.resumeToken++;
+    for (const thread of old.threads.list()) if (thread.id !== CONTROL_PLANE_THREAD) this.sendEvent(new ThreadEvent('exited', thread.id));
+    this.sendResponse(response);
+    this.begin(next);
   }
 
   protected override attachRequest(response: DebugProtocol.AttachResponse): void {
@@ -118,19 +115,53 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
-    response.body = { breakpoints: this.breakpoints.set(args.breakpoints ?? []) };
+    response.body = { breakpoints: this.breakpoints.functions.set(args.breakpoints ?? []) };
     this.sendResponse(response);
   }
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
-    const lines = args.breakpoints?.map((b) => b.line) ?? args.lines ?? [];
-    const message = 'Line breakpoints are not supported yet: add a function breakpoint on a phase (e.g. kubelet.preStop) in the Breakpoints view.';
-    response.body = { breakpoints: lines.map((line) => ({ verified: false, line, message })) };
+    const path = args.source.path;
+    if (!path) {
+      const requested = args.breakpoints ?? [];
+      response.body = { breakpoints: requested.map((b) => ({ verified: false, line: b.line, message: 'The embedded default cluster has no file: put breakpoints in the manifest, or in a cluster file given by "cluster".' })) };
+      return this.sendResponse(response);
+    }
+    if (!/\.ya?ml$/i.test(path)) return this.fail(response, ErrorId.notAnInput, `${basename(path)} is not YAML: line breakpoints go in the manifest or a cluster file.`);
+    const requested = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    response.body = { breakpoints: this.breakpoints.setLines(resolve(this.convertClientPathToDebugger(path)), requested, this.run) };
     this.sendResponse(response);
   }
 
-  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse): void {
-    response.body = { breakpoints: [] };
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    response.body = { breakpoints: this.breakpoints.exceptions.set([...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)]) };
+    this.sendResponse(response);
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse, args: DebugProtocol.ExceptionInfoArguments): void {
+    if (!this.requireStopped(response)) return;
+    const exception = this.stopped.exception;
+    if (!exception || args.threadId !== this.stopped.threadId) return this.fail(response, ErrorId.unknownReference, `Thread ${args.threadId} is not stopped on an exception.`);
+    response.body = exceptionInfo(exception);
+    this.sendResponse(response);
+  }
+
+  protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
+    const run = this.requireRun(response);
+    if (!run) return;
+    if (args.variablesReference !== undefined && args.variablesReference !== 0) {
+      if (!this.variables.has(args.variablesReference)) return this.fail(response, ErrorId.unknownReference, `There are no variables ${args.variablesReference}: the run has moved on since.`);
+      const owner = this.variables.ownerOf(args.variablesReference, args.name);
+      response.body = dataBreakpointInfo(owner?.ref, owner ? VariableStore.fieldOf(owner) : undefined);
+    } else {
+      const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
+      const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
+      response.body = dataBreakpointInfo(pod, args.name.replace(/^pod\./, ''));
+    }
+    this.sendResponse(response);
+  }
+
+  protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
+    response.body = { breakpoints: this.breakpoints.data.set(args.breakpoints, this.run ? liveReader(this.run) : undefined) };
     this.sendResponse(response);
   }
 
@@ -142,17 +173,42 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.step(response, 'next');
   }
 
-  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.step(response, 'stepIn');
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    if (args.targetId === undefined) return this.step(response, 'stepIn');
+    const seq = this.stopped.targets.get(args.targetId);
+    if (seq === undefined) return this.fail(response, ErrorId.unknownTarget, `There is no step-in target ${args.targetId}: ask for the targets of the current stop.`);
+    this.step(response, 'stepIn', seq);
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.step(response, 'stepOut');
   }
 
+  protected override stepInTargetsRequest(response: DebugProtocol.StepInTargetsResponse, args: DebugProtocol.StepInTargetsArguments): void {
+    const run = this.requireStopped(response);
+    if (!run) return;
+    const frame = this.frames.get(args.frameId);
+    if (!frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
+    const current = frame.entry && frame.entry.seq === run.current?.seq ? frame.entry : undefined;
+    const targets = current ? stepTargets(run.probe().trace, current) : [];
+    this.stopped.targets = new Map(targets.map((t, i) => [i + 1, t.seq]));
+    response.body = { targets: targets.map((t, i) => ({ id: i + 1, label: t.label })) };
+    this.sendResponse(response);
+  }
+
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    this.reverse(response, 'stepBack');
+  }
+
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    this.reverse(response, 'reverseContinue');
+  }
+
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
-    // Resuming runs synchronously to the next stop, so a pause always finds the run already paused (or ended).
-    if (!this.requireRun(response)) return;
+    const run = this.requireRun(response);
+    if (!run) return;
+    // A running lifecycle stops at its next chunk boundary; a paused or ended one has nothing to pause.
+    if (run.state === 'running') this.pauseRequested = true;
     this.sendResponse(response);
   }
 
@@ -167,7 +223,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (!run) return;
     const thread = run.threads.get(args.threadId);
     if (!thread) return this.fail(response, ErrorId.unknownReference, `There is no thread ${args.threadId}.`);
-    const specs = thread.last ? framesOf(thread.last, run.sources) : thread.id === run.entryThread ? [entryFrame(run.sim, run.plan.files.manifest)] : [];
+    const specs = thread.last ? framesOf(thread.last, run.sources) : thread.id === run.entryThread ? [entryFrame(run.sim, run.files.manifest)] : [];
     const start = Math.max(0, args.startFrame ?? 0);
     const end = args.levels ? start + args.levels : specs.length;
     response.body = { stackFrames: specs.slice(start, end).map((spec) => this.stackFrame(spec)), totalFrames: specs.length };
@@ -179,12 +235,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (!run) return;
     const frame = this.frames.get(args.frameId);
     if (!frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
-    const scopes: DebugProtocol.Scope[] = [];
-    const object = this.objectOf(run, frame);
-    if (object) scopes.push(new Scope(object.name, this.variables.reference(object.value), false));
-    if (frame.entry) scopes.push(new Scope('Decision', this.variables.reference(decisionOf(frame.entry)), false));
-    scopes.push(new Scope('Events', this.variables.reference([...run.sim.events]), false));
-    response.body = { scopes };
+    response.body = { scopes: scopesOf(run, frame, this.variables) };
     this.sendResponse(response);
   }
 
@@ -196,6 +247,24 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    const run = this.requireStopped(response);
+    if (!run) return;
+    if (!this.variables.has(args.variablesReference)) return this.fail(response, ErrorId.unknownReference, `There are no variables ${args.variablesReference}: the run has moved on since.`);
+    const owner = this.variables.ownerOf(args.variablesReference, args.name);
+    if (!owner) return this.fail(response, ErrorId.readOnlyVariable, `${args.name} is read-only: it is what the engine decided or recorded. Change an input instead: a field in the Pod, Node or Cluster scope.`);
+    const outcome = whatIf(run, owner, args.value);
+    if (typeof outcome === 'string') return this.fail(response, ErrorId.readOnlyVariable, outcome);
+    response.body = { value: preview(outcome.value) };
+    this.sendResponse(response);
+    this.output(outcome.lines.map((text) => ({ text: `${text}\n`, category: 'console' })));
+    this.threadEvents(outcome.changes);
+    this.breakpoints.data.rebase(liveReader(run));
+    this.variables.reset();
+    this.frames.reset();
+    this.sendEvent(new InvalidatedEvent(['all']));
+  }
+
   protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
     const ref = args.source?.sourceReference ?? args.sourceReference;
     if (ref !== EMBEDDED_CLUSTER_SOURCE) return this.fail(response, ErrorId.unknownReference, `There is no source ${ref}.`);
@@ -203,19 +272,44 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
-    this.fail(response, ErrorId.unsupported, 'Stepping back is not supported yet.');
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    const run = this.requireRun(response);
+    if (!run) return;
+    if (run.state === 'running') return this.fail(response, ErrorId.notStopped, 'The lifecycle is running: pause it to evaluate.');
+    const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
+    if (args.frameId !== undefined && !frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
+    const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
+    try {
+      const answer = evaluateConsole(run.sim, args.expression, pod ? { pod } : {});
+      response.body = { result: answer.text, variablesReference: this.variables.reference(answer.value) };
+    } catch (err) {
+      // A name of the step itself (`plugin`, `detail.nodes`, `node == "worker-2"`) answers as a condition would.
+      const entry = frame?.entry ?? run.current;
+      const value = entry ? tryEntryExpression(entry, args.expression) : undefined;
+      if (value === undefined) return this.fail(response, ErrorId.badExpression, err instanceof ConsoleError || err instanceof Error ? err.message : String(err));
+      response.body = { result: typeof value === 'string' ? value : JSON.stringify(value), variablesReference: this.variables.reference(value) };
+    }
+    this.sendResponse(response);
   }
 
-  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
-    this.fail(response, ErrorId.unsupported, 'Reverse continue is not supported yet.');
-  }
-
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse): void {
-    this.fail(response, ErrorId.unsupported, 'Expressions are not supported yet: expand the Pod, Decision and Events scopes in the Variables view.');
+  protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {
+    const run = this.requireRun(response);
+    if (!run) return;
+    const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
+    const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
+    const column = this.convertClientColumnToDebugger(args.column);
+    const items = completeConsole(run.sim, args.text, column, pod ? { pod } : {});
+    response.body = {
+      targets: items.map((i) => ({
+        label: i.label, ...(i.text !== undefined ? { text: i.text } : {}), ...(i.type ? { type: i.type } : {}),
+        ...(i.start !== undefined ? { start: this.convertDebuggerColumnToClient(i.start) } : {}), ...(i.length !== undefined ? { length: i.length } : {}),
+      })),
+    };
+    this.sendResponse(response);
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.resumeToken++;
     this.sendResponse(response);
     if (this.run?.state === 'ended') return;
     if (this.run) this.run.state = 'ended';
@@ -223,87 +317,176 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): void {
+    this.resumeToken++;
     if (this.run) this.run.state = 'ended';
     this.disconnected = true;
     this.markConfigured();
     super.disconnectRequest(response, args, request);
   }
 
+  /** load checks the launch attributes, reads the files and creates the run (not started); it answers errors itself. */
+  private load(response: DebugProtocol.Response, args: LaunchArguments | undefined): LifecycleRun | undefined {
+    let plan: LaunchPlan;
+    let inputs: SimulationInputs;
+    try {
+      plan = args ? planLaunch(args) : this.plan!;
+      inputs = loadLaunch(plan);
+    } catch (err) {
+      if (err instanceof LaunchError) return void this.fail(response, err.id, err.message);
+      return void this.fail(response, ErrorId.engineFailure, `Cannot load the inputs: ${describeError(err)}`);
+    }
+    let run: LifecycleRun;
+    try {
+      run = new LifecycleRun(inputs, { ...plan.options, snapshots: !plan.noDebug }, plan.files);
+    } catch (err) {
+      return void this.fail(response, ErrorId.engineFailure, `Cannot start the simulation: ${describeError(err)}`);
+    }
+    this.plan = plan;
+    this.run = run;
+    this.stopped = { targets: new Map(), threadId: run.entryThread };
+    // Line breakpoints sent before the files were read are bound now, and the client told.
+    for (const bp of this.breakpoints.rebind(run)) this.sendEvent(new BreakpointEvent('changed', bp));
+    this.breakpoints.restart(liveReader(run));
+    return run;
+  }
+
+  /** begin starts a loaded run: to the end without debugging, paused on entry, or running to the first breakpoint. */
+  private begin(run: LifecycleRun): void {
+    if (this.plan?.noDebug) this.runToEnd(run);
+    else if (this.plan?.stopOnEntry) this.stopAt(run, undefined, run.entryThread, 'entry');
+    else this.resume(run, 'continue');
+  }
+
   /** step answers a continue or step request, then runs to the next stop (events follow the response). */
-  private step(response: DebugProtocol.Response, mode: StepMode): void {
+  private step(response: DebugProtocol.Response, mode: StepMode, targetSeq?: number): void {
     const run = this.requireStopped(response);
     if (!run) return;
     if (mode === 'continue') (response as DebugProtocol.ContinueResponse).body = { allThreadsContinued: true };
     this.sendResponse(response);
-    this.resume(run, mode);
+    this.resume(run, mode, targetSeq);
   }
 
   /**
    * resume advances the simulation entry by entry: `continue` to the next breakpoint, `next` and `stepOut` to the
-   * next phase-level entry (one without a sub-step) of any thread, `stepIn` to the next entry of any level. A
-   * breakpoint met on the way stops a step too. The end of the run terminates the session.
+   * next phase-level entry (one without a sub-step) of any thread, `stepIn` to the next entry of any level (or to the
+   * chosen target). Breakpoints and exceptions met on the way stop it too. It yields to other requests every CHUNK
+   * entries, so a pause is heard; the end of the run terminates the session.
    */
-  private resume(run: Run, mode: StepMode): void {
-    try {
-      for (;;) {
-        const entry = run.sim.step();
-        if (!entry) return this.end(run);
-        const previous = run.previous;
-        run.previous = entry;
-        const { thread, created } = run.threads.observe(entry);
-        if (created) this.sendEvent(new ThreadEvent('started', thread.id));
-        this.printEvents(run);
-        const hits = this.breakpoints.hits(entry, previous);
-        if (hits.length > 0) return this.stopAt(run, entry, thread.id, 'function breakpoint', hits);
-        if (mode === 'stepIn' || (mode !== 'continue' && !entry.step)) return this.stopAt(run, entry, thread.id, 'step');
+  private resume(run: LifecycleRun, mode: StepMode, targetSeq?: number): void {
+    run.state = 'running';
+    this.pauseRequested = false;
+    const token = ++this.resumeToken;
+    const loop = (): void => {
+      if (token !== this.resumeToken || this.run !== run || run.state !== 'running') return;
+      try {
+        for (let i = 0; i < CHUNK; i++) if (!this.advance(run, mode, targetSeq)) return;
+      } catch (err) {
+        this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);
+        run.state = 'ended';
+        return void this.sendEvent(new TerminatedEvent());
       }
-    } catch (err) {
-      this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);
-      run.state = 'ended';
-      this.sendEvent(new TerminatedEvent());
-    }
+      if (this.pauseRequested) return void this.stopAt(run, run.current, this.threadOf(run, run.current), 'pause');
+      setImmediate(loop);
+    };
+    loop();
   }
 
-  private stopAt(run: Run, entry: TraceEntry | undefined, threadId: number, reason: string, hits: PhaseBreakpoint[] = []): void {
+  /** advance runs one entry and reports it; false when the run stopped or ended there. */
+  private advance(run: LifecycleRun, mode: StepMode, targetSeq: number | undefined): boolean {
+    const previous = run.current;
+    const stepped = run.step();
+    if (!stepped) {
+      this.end(run);
+      return false;
+    }
+    const { entry, thread, created } = stepped;
+    if (created) this.sendEvent(new ThreadEvent('started', thread.id));
+    for (const gone of run.goneThreads(thread.id)) this.sendEvent(new ThreadEvent('exited', gone.id));
+    this.progress(previous, entry);
+    const events = run.newEvents();
+    this.output(events.map(eventLine));
+    this.output(run.statusChanges().map((c) => statusLine(entry.at, c.ref, c.before, c.after)));
+    const { logs, stop } = this.breakpoints.forward(run, entry, events, liveReader(run));
+    this.output(logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
+    if (stop) return this.stopAt(run, entry, thread.id, stop.reason, stop.ids, stop.exception);
+    const arrived = targetSeq !== undefined ? entry.seq >= targetSeq : mode === 'stepIn' || (mode !== 'continue' && !entry.step);
+    if (arrived) return this.stopAt(run, entry, thread.id, 'step');
+    return true;
+  }
+
+  /**
+   * reverse runs backwards through the recorded trace: stepBack to the previous phase-level entry, reverseContinue to
+   * the previous entry a breakpoint, data breakpoint or exception stopped (or would stop) on, else to the entry. It
+   * replays the simulation to that entry.
+   */
+  private reverse(response: DebugProtocol.Response, kind: 'stepBack' | 'reverseContinue'): void {
+    const run = this.requireStopped(response);
+    if (!run) return;
+    const goal = this.breakpoints.backward(run, kind);
+    this.sendResponse(response);
+    const { changes } = run.replayTo(goal ? (e) => e.seq === goal.seq : undefined);
+    this.threadEvents(changes);
+    this.breakpoints.data.rebase(liveReader(run));
+    if (!goal) return void this.stopAt(run, undefined, run.entryThread, 'entry');
+    this.stopAt(run, run.current, this.threadOf(run, run.current), goal.reason, goal.ids, goal.exception);
+  }
+
+  private stopAt(run: LifecycleRun, entry: TraceEntry | undefined, threadId: number, reason: string, hitIds: number[] = [], exception?: ExceptionStop): false {
     run.state = 'stopped';
     this.variables.reset();
     this.frames.reset();
+    this.stopped = { targets: new Map(), threadId, ...(exception ? { exception } : {}) };
     const event = new StoppedEvent(reason, threadId) as DebugProtocol.StoppedEvent;
     event.body.allThreadsStopped = true;
-    event.body.description = entry ? `Paused on ${entry.phase}` : 'Paused before kubectl apply';
-    if (entry) event.body.text = entry.result;
-    if (hits.length > 0) event.body.hitBreakpointIds = hits.map((h) => h.id);
+    event.body.description = exception ? `Paused on ${exception.reason}` : entry ? `Paused on ${entry.phase}` : 'Paused before kubectl apply';
+    if (exception) event.body.text = exception.message;
+    else if (entry) event.body.text = entry.result;
+    if (hitIds.length > 0) event.body.hitBreakpointIds = hitIds;
     this.sendEvent(event);
+    return false;
   }
 
-  private end(run: Run): void {
+  private threadOf(run: LifecycleRun, entry: TraceEntry | undefined): number {
+    return entry ? run.threads.threadOf(entry.object).thread.id : run.entryThread;
+  }
+
+  private threadEvents(changes: ThreadChanges): void {
+    for (const t of changes.exited) this.sendEvent(new ThreadEvent('exited', t.id));
+    for (const t of changes.started) this.sendEvent(new ThreadEvent('started', t.id));
+  }
+
+  /** progress shows a long virtual wait (an image pull, a grace period, a back-off) as a finished progress notification. */
+  private progress(previous: TraceEntry | undefined, entry: TraceEntry): void {
+    const wait = this.progressSupported && previous ? waitBetween(previous, entry) : undefined;
+    if (!wait) return;
+    const id = `wait-${++this.progressIds}`;
+    this.sendEvent(new ProgressStartEvent(id, wait.title, wait.message));
+    this.sendEvent(new ProgressEndEvent(id, wait.end));
+  }
+
+  private end(run: LifecycleRun): void {
     run.state = 'ended';
-    this.printEvents(run);
-    const deleting = run.plan.options.delete !== undefined;
+    for (const gone of run.goneThreads(undefined)) this.sendEvent(new ThreadEvent('exited', gone.id));
+    this.output(run.newEvents().map(eventLine));
+    const deleting = run.options.delete !== undefined;
     const result = run.sim.result();
-    this.output(endLines(result, run.plan.files.manifest, deleting));
+    this.output(endLines(result, run.files.manifest, deleting));
     this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     this.sendEvent(new TerminatedEvent());
   }
 
   /** runToEnd is "Run Without Debugging": the whole lifecycle, then the CLI's report in the Debug Console. */
-  private runToEnd(run: Run): void {
+  private runToEnd(run: LifecycleRun): void {
     run.state = 'ended';
-    const deleting = run.plan.options.delete !== undefined;
+    const deleting = run.options.delete !== undefined;
     try {
       const result = run.sim.run();
-      this.output(reportLines(result, run.plan.files.manifest, deleting));
+      this.output(reportLines(result, run.files.manifest, deleting));
       this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     } catch (err) {
       this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);
     }
     this.sendEvent(new TerminatedEvent());
-  }
-
-  /** printEvents prints the Kubernetes events recorded since the last call. */
-  private printEvents(run: Run): void {
-    const events = run.sim.events;
-    for (; run.printedEvents < events.length; run.printedEvents++) this.output([eventLine(events[run.printedEvents]!)]);
   }
 
   private output(lines: readonly ConsoleLine[]): void {
@@ -324,28 +507,17 @@ export class PodLifecycleSession extends LoggingDebugSession {
     return frame;
   }
 
-  /** objectOf is the object a frame works on: as stored right after its entry, else as the manifest wrote it. */
-  private objectOf(run: Run, frame: FrameSpec): { name: string; value: KubeObject } | undefined {
-    if (!frame.object) return undefined;
-    const kind = frame.object.split('/')[0] ?? 'Object';
-    if (frame.entry) {
-      const stored = run.sim.snapshot(frame.entry.seq).find((o) => refOf(o) === frame.object);
-      if (stored) return { name: kind, value: stored };
-    }
-    const written = run.sources.documentOf(frame.object);
-    return written && written.prefix === '' ? { name: `${kind} (as written)`, value: written.doc.object } : undefined;
-  }
-
-  private requireRun(response: DebugProtocol.Response): Run | undefined {
+  private requireRun(response: DebugProtocol.Response): LifecycleRun | undefined {
     if (this.run) return this.run;
     this.fail(response, ErrorId.notLaunched, `No lifecycle is running yet: "${response.command}" needs a launch first.`);
     return undefined;
   }
 
-  private requireStopped(response: DebugProtocol.Response): Run | undefined {
+  private requireStopped(response: DebugProtocol.Response): LifecycleRun | undefined {
     const run = this.requireRun(response);
     if (run && run.state !== 'stopped') {
-      this.fail(response, ErrorId.notStopped, `The lifecycle has ended: "${response.command}" needs a paused run.`);
+      const why = run.state === 'running' ? 'is running: pause it first' : 'has ended';
+      this.fail(response, ErrorId.notStopped, `The lifecycle ${why}: "${response.command}" needs a paused run.`);
       return undefined;
     }
     return run;
@@ -358,12 +530,14 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 }
 
-/** decisionOf is the Decision scope: what the entry decided, from which field, with its data. */
-function decisionOf(entry: TraceEntry): Record<string, unknown> {
-  return {
-    result: entry.result, phase: entry.phase, object: entry.object, field: entry.field,
-    step: entry.step ? `${entry.step.kind} ${entry.step.name}` : undefined, outcome: entry.outcome, at: `${entry.at}s`, detail: entry.detail,
-  };
+/** tryEntryExpression evaluates a line as a condition over the step's names; undefined when it names nothing. */
+function tryEntryExpression(entry: TraceEntry, text: string): unknown {
+  try {
+    const value = evaluate(parseExpression(text), entryResolver(entry));
+    return value === undefined || value === null ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 function describeError(err: unknown): string {

@@ -45,6 +45,15 @@ export class Threads {
     return this.byId.get(id);
   }
 
+  /** remove forgets a pod's thread once the pod is gone from the cluster; the control plane stays. */
+  remove(id: number): ThreadInfo | undefined {
+    const thread = this.byId.get(id);
+    if (!thread || id === CONTROL_PLANE_THREAD) return undefined;
+    this.byId.delete(id);
+    if (thread.ref) this.byRef.delete(thread.ref);
+    return thread;
+  }
+
   /** list returns every thread, the control plane first, then the pods in the order they appeared. */
   list(): ThreadInfo[] {
     return [...this.byId.values()];

@@ -1,7 +1,33 @@
 // The Variables view: JSON values (stored objects, decisions, events) rendered one level at a time behind
 // variablesReference handles that live until the next stop; large arrays are paged, nothing is walked in advance.
+// A value that belongs to a stored object remembers which object and field, for setVariable and data breakpoints.
 import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { appendFieldPath, formatFieldPath, type PathSegment } from '../engine/api/fieldpath';
+import { type KubeObject, type ObjectRef, refOf } from '../engine/api/types';
+
+/** Owner says which stored object (and which field of it) a value is: what setVariable would change. */
+export interface Owner {
+  ref: ObjectRef;
+  path: PathSegment[];
+  /** evaluateName is how the console names the value (`pod.spec.nodeName`). */
+  prefix?: string;
+}
+
+/** ObjectsByName marks a map of stored objects by name (a kind in the Cluster scope): each child is an object of its own. */
+export class ObjectsByName {
+  constructor(readonly objects: Record<string, KubeObject>) {}
+}
+
+/** Lazy is a value computed only when the user expands it (the Cluster scope's objects). */
+export type Lazy = () => Container;
+
+interface Handle {
+  value: Container | Lazy;
+  owner?: Owner;
+  /** objects marks a name → object map whose children are stored objects of their own. */
+  objects?: boolean;
+}
 
 /** PAGE_THRESHOLD is the length from which an array is shown as indexed children the client pages through. */
 export const PAGE_THRESHOLD = 100;
@@ -12,7 +38,7 @@ type Container = Record<string, unknown> | readonly unknown[];
 
 /** VariableStore hands out references to values and renders their children on request. */
 export class VariableStore {
-  private handles = new Handles<Container>();
+  private handles = new Handles<Handle>();
 
   /** reset forgets every reference handed out: called at each stop, as references are only valid while stopped. */
   reset(): void {
@@ -20,8 +46,23 @@ export class VariableStore {
   }
 
   /** reference returns a handle to expand a value, or 0 for values with no children. */
-  reference(value: unknown): number {
-    return isContainer(value) && size(value) > 0 ? this.handles.create(value) : 0;
+  reference(value: unknown, owner?: Owner, objects = false): number {
+    if (typeof value === 'function') return this.handles.create({ value: value as Lazy, ...(objects ? { objects } : {}) });
+    return isContainer(value) && size(value) > 0 ? this.handles.create({ value, ...(owner ? { owner } : {}), ...(objects ? { objects } : {}) }) : 0;
+  }
+
+  /** ownerOf says which stored object and field the child `name` of a reference is; undefined for read-only values. */
+  ownerOf(ref: number, name: string): Owner | undefined {
+    const handle = this.handles.get(ref);
+    if (!handle?.owner) return undefined;
+    const value = this.resolved(handle);
+    const key: PathSegment = isArray(value) ? Number(name) : name;
+    return { ...handle.owner, path: [...handle.owner.path, key] };
+  }
+
+  /** fieldOf writes an owner's path as a field path (`status.containerStatuses[0].state`). */
+  static fieldOf(owner: Owner): string {
+    return formatFieldPath(owner.path);
   }
 
   /** has tells whether a reference was handed out since the last reset. */
@@ -31,25 +72,40 @@ export class VariableStore {
 
   /** children renders the children of a reference; `start`/`count` page through an array's indexed children. */
   children(ref: number, args: Pick<DebugProtocol.VariablesArguments, 'filter' | 'start' | 'count'> = {}): DebugProtocol.Variable[] | undefined {
-    const value = this.handles.get(ref);
-    if (value === undefined) return undefined;
+    const handle = this.handles.get(ref);
+    if (handle === undefined) return undefined;
+    const value = this.resolved(handle);
+    const child = (key: PathSegment, v: unknown): DebugProtocol.Variable => {
+      if (handle.objects && isKubeObject(v)) return this.variable(String(key), v, { ref: refOf(v), path: [] });
+      return this.variable(String(key), v, handle.owner ? { ...handle.owner, path: [...handle.owner.path, key] } : undefined);
+    };
     if (isArray(value)) {
       if (args.filter === 'named') return [];
       const start = Math.max(0, args.start ?? 0);
       const end = args.count ? Math.min(value.length, start + args.count) : value.length;
       const out: DebugProtocol.Variable[] = [];
-      for (let i = start; i < end; i++) out.push(this.variable(String(i), value[i]));
+      for (let i = start; i < end; i++) out.push(child(i, value[i]));
       return out;
     }
     if (args.filter === 'indexed') return [];
-    return Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => this.variable(k, v));
+    return Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => child(k, v));
   }
 
   /** variable renders one named value: its one-line preview, and a reference when it can be expanded. */
-  variable(name: string, value: unknown): DebugProtocol.Variable {
-    const variable: DebugProtocol.Variable = { name, value: preview(value), type: typeName(value), variablesReference: this.reference(value) };
+  variable(name: string, value: unknown, owner?: Owner, objects = false): DebugProtocol.Variable {
+    if (value instanceof ObjectsByName) {
+      const count = Object.keys(value.objects).length;
+      return { name, value: `${count} object${count === 1 ? '' : 's'}`, type: 'object', variablesReference: this.reference(value.objects, undefined, true), namedVariables: count };
+    }
+    const variable: DebugProtocol.Variable = { name, value: preview(value), type: typeName(value), variablesReference: this.reference(value, owner, objects) };
     if (isArray(value) && value.length >= PAGE_THRESHOLD) variable.indexedVariables = value.length;
+    if (owner?.prefix !== undefined) variable.evaluateName = owner.path.reduce<string>((p, s) => appendFieldPath(p, s), owner.prefix);
     return variable;
+  }
+
+  private resolved(handle: Handle): Container {
+    if (typeof handle.value === 'function') handle.value = handle.value();
+    return handle.value;
   }
 }
 
@@ -92,6 +148,10 @@ function isArray(value: unknown): value is readonly unknown[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isKubeObject(value: unknown): value is KubeObject {
+  return isRecord(value) && typeof value.kind === 'string' && isRecord(value.metadata);
 }
 
 function isContainer(value: unknown): value is Container {

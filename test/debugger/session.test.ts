@@ -2,26 +2,11 @@
 // Assumes `npm test`'s pretest ran the build; every wait is for an event or a response, never a sleep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { deploymentYaml, fixture, plain, podYaml, raw, resume, topFrames, variables, withSession } from './harness';
 
-const root = resolve(__dirname, '..', '..', '..');
-const adapter = join(root, 'dist', 'debugAdapter.js');
-const podYaml = join(root, 'examples', 'pod.yaml');
-const deploymentYaml = join(root, 'examples', 'deployment.yaml');
-const tooBigYaml = join(root, 'test', 'debugger', 'fixtures', 'too-big.yaml');
-
-/** withSession runs a test against a fresh adapter process and always disconnects it. */
-async function withSession(body: (dc: DebugClient) => Promise<void>): Promise<void> {
-  const dc = new DebugClient('node', adapter, 'pod-lifecycle');
-  await dc.start();
-  try {
-    await body(dc);
-  } finally {
-    await dc.stop();
-  }
-}
+const tooBigYaml = fixture('too-big.yaml');
 
 /**
  * start goes through the handshake as VS Code does — initialize, the function breakpoints, launch and
@@ -39,17 +24,6 @@ async function start(dc: DebugClient, args: Record<string, unknown>, breakpoints
   return { event: await event, breakpoints: set.body.breakpoints };
 }
 
-/** resume sends a continue or step request and waits for the stop it leads to. */
-async function resume(dc: DebugClient, request: 'continueRequest' | 'nextRequest' | 'stepInRequest' | 'stepOutRequest', threadId: number): Promise<DebugProtocol.StoppedEvent> {
-  const stopped = dc.waitForEvent('stopped');
-  await dc[request]({ threadId });
-  return (await stopped) as DebugProtocol.StoppedEvent;
-}
-
-async function topFrames(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
-  return (await dc.stackTraceRequest({ threadId })).body.stackFrames;
-}
-
 /** stepInToSubStep steps in until the top frame is a sub-step (three frames), within the phase's few entries. */
 async function stepInToSubStep(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame[]> {
   let frames = await topFrames(dc, threadId);
@@ -64,11 +38,6 @@ async function threadName(dc: DebugClient, threadId: number): Promise<string | u
   return (await dc.threadsRequest()).body.threads.find((t) => t.id === threadId)?.name;
 }
 
-async function variables(dc: DebugClient, variablesReference: number): Promise<Map<string, DebugProtocol.Variable>> {
-  const body = (await dc.variablesRequest({ variablesReference })).body;
-  return new Map(body.variables.map((v) => [v.name, v]));
-}
-
 test('Initialize declares the capabilities the adapter implements and nothing it does not', async () => {
   await withSession(async (dc) => {
     const initialized = dc.waitForEvent('initialized');
@@ -78,8 +47,10 @@ test('Initialize declares the capabilities the adapter implements and nothing it
     assert.equal(caps.supportsFunctionBreakpoints, true);
     assert.equal(caps.supportsTerminateRequest, true);
     assert.equal(caps.supportsDelayedStackTraceLoading, true);
-    assert.notEqual(caps.supportsStepBack, true);
-    assert.notEqual(caps.supportsConditionalBreakpoints, true);
+    for (const capability of ['supportsConditionalBreakpoints', 'supportsHitConditionalBreakpoints', 'supportsLogPoints', 'supportsDataBreakpoints', 'supportsStepBack', 'supportsStepInTargetsRequest', 'supportsSetVariable', 'supportsCompletionsRequest', 'supportsRestartRequest', 'supportsExceptionInfoRequest'] as const) {
+      assert.equal(caps[capability], true, capability);
+    }
+    assert.deepEqual(caps.exceptionBreakpointFilters?.map((f) => f.filter), ['rejected', 'unschedulable', 'containerFailing', 'warning']);
   });
 });
 
@@ -166,7 +137,7 @@ test('The variables show the stored Pod, the decision and the events so far', as
     const { event } = await start(dc, {}, ['scheduler.bind']);
     const frameId = (await topFrames(dc, event.body.threadId))[0]!.id;
     const scopes = (await dc.scopesRequest({ frameId })).body.scopes;
-    assert.deepEqual(scopes.map((s) => s.name), ['Pod', 'Decision', 'Events']);
+    assert.deepEqual(scopes.map((s) => s.name), ['Pod', 'Decision', 'Cluster', 'Events']);
     const pod = await variables(dc, scopes[0]!.variablesReference);
     assert.equal(pod.get('kind')?.value, '"Pod"');
     const metadata = await variables(dc, pod.get('metadata')!.variablesReference);
@@ -196,7 +167,7 @@ test('stepIn reaches the sub-steps of a phase; next and stepOut go on to the nex
 test('Continue with no breakpoint runs to the end, prints the events and the outcome, and terminates', async () => {
   await withSession(async (dc) => {
     const output: DebugProtocol.OutputEvent['body'][] = [];
-    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
     const { event } = await start(dc, { stopOnEntry: true });
     const exited = dc.waitForEvent('exited');
     const terminated = dc.waitForEvent('terminated');
@@ -213,7 +184,7 @@ test('Continue with no breakpoint runs to the end, prints the events and the out
 test('A Warning event goes to stderr, and a lifecycle that stops short exits with 1', async () => {
   await withSession(async (dc) => {
     const output: DebugProtocol.OutputEvent['body'][] = [];
-    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
     const exited = dc.waitForEvent('exited');
     await start(dc, { manifest: tooBigYaml }, [], 'terminated');
     assert.equal((await exited).body.exitCode, 1);
@@ -253,6 +224,63 @@ test('Run Without Debugging prints the timeline and terminates without stopping'
   });
 });
 
+const deleteCases = [
+  { name: 'delete: true deletes with the pod\'s own grace period', args: { delete: true }, want: /pod "web" deleted from default namespace/ },
+  { name: 'delete with force deletes at once, as kubectl delete --force', args: { delete: { force: true } }, want: /pod "web" force deleted from default namespace/ },
+  { name: 'delete with a grace period, as kubectl delete --grace-period', args: { delete: { gracePeriod: 5 } }, want: /pod "web" deleted from default namespace/ },
+];
+
+for (const c of deleteCases) {
+  test(`Run Without Debugging with ${c.name}`, async () => {
+    await withSession(async (dc) => {
+      const output: string[] = [];
+      dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+      const exited = dc.waitForEvent('exited');
+      await start(dc, { noDebug: true, ...c.args }, [], 'terminated');
+      assert.equal((await exited).body.exitCode, 0);
+      assert.match(output.join(''), c.want);
+      assert.match(output.join(''), /OUTCOME Deleted/);
+    });
+  });
+}
+
+const unreadableCases = [
+  { name: 'a cluster file', args: { cluster: 'missing-cluster.yaml' }, id: 3003, want: /^Cannot read the cluster file: missing-cluster\.yaml:1: cannot read the file/ },
+  { name: 'a behavior file', args: { behavior: 'missing-behavior.yaml' }, id: 3004, want: /^Cannot read the behavior file: missing-behavior\.yaml:1: cannot read the file/ },
+  { name: 'a kubeconfig', args: { kubeconfig: 'missing.kubeconfig' }, id: 3005, want: /^Cannot read the kubeconfig: missing\.kubeconfig:1: cannot read the file/ },
+];
+
+for (const c of unreadableCases) {
+  test(`Launching with ${c.name} that does not exist answers with error ${c.id}, naming the file`, async () => {
+    await withSession(async (dc) => {
+      await dc.initializeRequest();
+      const response = await raw(dc, 'launch', { manifest: podYaml, ...c.args });
+      assert.equal((response as DebugProtocol.ErrorResponse).body.error?.id, c.id);
+      assert.match(response.message ?? '', c.want);
+    });
+  });
+}
+
+test('Run Without Debugging for a while stops the lifecycle there', async () => {
+  await withSession(async (dc) => {
+    const output: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+    const exited = dc.waitForEvent('exited');
+    await start(dc, { noDebug: true, for: '1s' }, [], 'terminated');
+    assert.equal((await exited).body.exitCode, 1, 'the image pull takes 2s: the pod is still Pending');
+    assert.match(output.join(''), /OUTCOME Pending/);
+  });
+});
+
+test('An unknown launch attribute is named in a warning, and the launch goes on', async () => {
+  await withSession(async (dc) => {
+    const output: DebugProtocol.OutputEvent['body'][] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body));
+    await start(dc, { stopOnEntry: true, clsuter: 'cluster.yaml' });
+    assert.ok(output.some((o) => o.category === 'stderr' && /^Ignored unknown launch attribute\(s\): clsuter\./.test(o.output)));
+  });
+});
+
 test('Launching a manifest that does not exist answers with an error naming the file', async () => {
   await withSession(async (dc) => {
     await dc.initializeRequest();
@@ -269,6 +297,13 @@ const invalidLaunchCases = [
   { name: 'a grace period without delete', args: { gracePeriod: 5 }, want: /go with "delete": true/ },
   { name: 'two identities', args: { token: 'abc', anonymous: true }, want: /"token" and "anonymous" cannot be used together/ },
   { name: 'a cluster that is not a path', args: { cluster: 3 }, want: /"cluster" must be a path or a list/ },
+  { name: 'a delete with an unknown option', args: { delete: { grace: 5 } }, want: /"delete" takes gracePeriod and force, not "grace"/ },
+  { name: 'a delete that is a number', args: { delete: 5 }, want: /"delete" must be true, false or \{"gracePeriod": N, "force": true\}, not 5/ },
+  { name: 'a negative grace period', args: { delete: { gracePeriod: -1 } }, want: /"gracePeriod" must be a whole number of 0 or more, not -1/ },
+  { name: 'a context without a kubeconfig', args: { context: 'prod' }, want: /"context" goes with "kubeconfig"/ },
+  { name: 'groups without a user to impersonate', args: { asGroups: ['dev'] }, want: /"asGroups" goes with "as"/ },
+  { name: 'an anonymous flag that is not a boolean', args: { anonymous: 'yes' }, want: /"anonymous" must be true or false, not "yes"/ },
+  { name: 'stopOnEntry that is not a boolean', args: { stopOnEntry: 1 }, want: /"stopOnEntry" must be true or false, not 1/ },
 ];
 
 for (const c of invalidLaunchCases) {

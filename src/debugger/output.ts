@@ -1,0 +1,73 @@
+// What the session prints to the Debug Console: Kubernetes events and pod status changes as they happen, and at
+// the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
+import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
+import type { SimulationResult } from '../engine/simulation';
+import { renderHuman, style } from '../cli/render';
+
+/** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
+export interface ConsoleLine {
+  text: string;
+  category: 'console' | 'stdout' | 'stderr';
+}
+
+const ANSI = { yellow: (s: string) => `\u001b[33m${s}\u001b[39m`, green: (s: string) => `\u001b[32m${s}\u001b[39m`, cyan: (s: string) => `\u001b[36m${s}\u001b[39m` };
+
+/**
+ * eventLine prints a Kubernetes event as `kubectl get events` lists it, its type colored (Normal green, Warning
+ * yellow); Warnings go to stderr. A repeated event says how many times it has happened (the event's count).
+ */
+export function eventLine(event: KubeEvent): ConsoleLine {
+  const object = event.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, kind: string) => `${kind.toLowerCase()}/`);
+  const type = event.type === 'Warning' ? ANSI.yellow(event.type) : ANSI.green(event.type);
+  const count = event.count > 1 ? ` (x${event.count})` : '';
+  const text = `${event.at.toFixed(3)}s  ${type}  ${event.reason}  ${object}  (${event.source})  ${event.message}${count}\n`;
+  return { text, category: event.type === 'Warning' ? 'stderr' : 'console' };
+}
+
+/** statusLine prints a pod's status change: `2.000s  pod/web  Pending → Running, Ready True`. */
+export function statusLine(at: number, ref: string, before: string | undefined, after: string): ConsoleLine {
+  const pod = ref.replace(/^Pod\/[^/]+\//, 'pod/');
+  return { text: `${at.toFixed(3)}s  ${ANSI.cyan('Status')}  ${pod}  ${before ? `${before} → ` : ''}${after}\n`, category: 'console' };
+}
+
+/** endLines prints what kubectl printed and the outcome, as the run ends; a refused request goes to stderr. */
+export function endLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
+  const lines: ConsoleLine[] = [{ text: `$ kubectl apply -f ${manifest}${deleting ? ` && kubectl delete -f ${manifest}` : ''}\n`, category: 'stdout' }];
+  const printed = result.kubectl.replace(/\n+$/, '');
+  if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
+  const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
+  lines.push({ text: `Outcome: ${result.outcome}${rejection}\n`, category: completed(result, deleting) ? 'stdout' : 'stderr' });
+  return lines;
+}
+
+/** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */
+export function reportLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
+  const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false))}\n`, category: 'stdout' }];
+  if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
+  return lines;
+}
+
+/** exitCode follows the CLI's contract: 0 when the lifecycle completed (Running, Succeeded; Deleted after delete), else 1. */
+export function exitCode(result: SimulationResult, deleting: boolean): number {
+  return completed(result, deleting) ? 0 : 1;
+}
+
+function completed(result: SimulationResult, deleting: boolean): boolean {
+  return deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
+}
+
+/** LONG_WAIT_SECONDS is the virtual wait from which a progress notification is shown (image pulls, grace periods, back-offs). */
+const LONG_WAIT_SECONDS = 1;
+
+/**
+ * waitBetween describes a long virtual wait between two entries for a progress notification; the entry the wait
+ * ends with says what was waited for: a pulled image, a container that exits on SIGTERM, a back-off.
+ */
+export function waitBetween(previous: TraceEntry, entry: TraceEntry): { title: string; message: string; end: string } | undefined {
+  const waited = Math.round((entry.at - previous.at) * 1000) / 1000;
+  if (waited < LONG_WAIT_SECONDS) return undefined;
+  const what = /back-?off/i.test(`${previous.result} ${entry.result}`) ? 'Back-off'
+    : entry.phase === 'kubelet.imagePull' ? 'Pulling the image'
+      : entry.phase === 'kubelet.terminate' || entry.phase === 'kubelet.preStop' ? 'Grace period' : 'Waiting';
+  return { title: `${what}: ${waited}s of virtual time`, message: `${entry.object ?? 'the cluster'} after: ${previous.result}`, end: `${waited}s later: ${entry.result}` };
+}

@@ -1,0 +1,161 @@
+// One launched lifecycle as the session drives it: the engine's Simulation, its threads and source map, what has
+// been printed, and the recorded history it can rewind through. The engine is deterministic for given inputs and
+// seed, so going back to step N is re-creating the Simulation and replaying to N.
+import type { ObjectRef } from '../engine/api/types';
+import type { RunFiles } from '../engine/cluster/files';
+import type { SimulationInputs } from '../engine/cluster/inputs';
+import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
+import { Simulation, type SimulationOptions } from '../engine/simulation';
+import type { ExceptionStop } from './exceptions';
+import { refOfDocument, SourceMapper } from './frames';
+import type { Located } from './lines';
+import { type ThreadInfo, Threads } from './threads';
+
+/** Probe is the whole trace of the run's inputs, run ahead once: what line breakpoints and step-in targets look at. */
+export interface Probe {
+  trace: readonly TraceEntry[];
+  locate: (ref: ObjectRef | undefined) => Located;
+  /** bound maps each pod to the node it was bound to last, and outcome is the run's outcome. */
+  bound: ReadonlyMap<ObjectRef, string>;
+  outcome: string;
+}
+
+/** ThreadChanges are the threads that appeared and went away in a move through the history. */
+export interface ThreadChanges {
+  started: ThreadInfo[];
+  exited: ThreadInfo[];
+}
+
+/** LifecycleRun is a Simulation with the session's bookkeeping. */
+export class LifecycleRun {
+  sim: Simulation;
+  sources: SourceMapper;
+  threads = new Threads();
+  /** current is the entry the run is paused on; undefined before the first phase. */
+  current: TraceEntry | undefined;
+  state: 'stopped' | 'running' | 'ended' = 'stopped';
+  /** exceptions remembers, by seq, the exceptions met going forward, so running backwards stops on them too. */
+  readonly exceptions = new Map<number, ExceptionStop>();
+  /** entryThread is the thread shown before the first phase: the manifest's pod, or the control plane. */
+  entryThread: number;
+  private seenCounts: number[] = [];
+  private podStatus = new Map<ObjectRef, string>();
+  private probed: Probe | undefined;
+  /** stored remembers the pods seen in the store, whose threads end when they are gone. */
+  private stored = new Set<ObjectRef>();
+
+  constructor(public inputs: SimulationInputs, readonly options: SimulationOptions, readonly files: RunFiles) {
+    this.sim = new Simulation(inputs, options);
+    this.sources = new SourceMapper(this.sim);
+    const firstDoc = inputs.manifest[0];
+    this.entryThread = this.threads.threadOf(firstDoc ? refOfDocument(firstDoc) : undefined).thread.id;
+  }
+
+  /** step runs to the next entry and files it under its thread; undefined once the run has ended. */
+  step(): { entry: TraceEntry; thread: ThreadInfo; created: boolean } | undefined {
+    const entry = this.sim.step();
+    if (!entry) return undefined;
+    this.current = entry;
+    return { entry, ...this.threads.observe(entry) };
+  }
+
+  /** goneThreads removes and returns the threads of pods that were stored and are no more, except `keep` (the current one). */
+  goneThreads(keep: number | undefined): ThreadInfo[] {
+    const gone: ThreadInfo[] = [];
+    for (const thread of this.threads.list()) {
+      if (!thread.ref) continue;
+      const [, ns, name] = thread.ref.split('/');
+      if (this.sim.store.get('Pod', ns, name ?? '')) this.stored.add(thread.ref);
+      else if (this.stored.has(thread.ref) && thread.id !== keep) gone.push(this.threads.remove(thread.id)!);
+    }
+    return gone;
+  }
+
+  /** newEvents returns the events recorded, or repeated, since the last call. */
+  newEvents(): KubeEvent[] {
+    const out: KubeEvent[] = [];
+    this.sim.events.forEach((event, i) => {
+      if ((this.seenCounts[i] ?? 0) < event.count) out.push(event);
+      this.seenCounts[i] = event.count;
+    });
+    return out;
+  }
+
+  /** statusChanges returns the pods whose phase or readiness changed since the last call, as `before → after`. */
+  statusChanges(): { ref: ObjectRef; before: string | undefined; after: string }[] {
+    const out: { ref: ObjectRef; before: string | undefined; after: string }[] = [];
+    for (const pod of this.sim.pods()) {
+      const ref = `Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+      const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+      const now = `${pod.status?.phase ?? 'Pending'}${ready ? `, Ready ${ready}` : ''}${pod.metadata?.deletionTimestamp ? ', Terminating' : ''}`;
+      const before = this.podStatus.get(ref);
+      if (before !== now) out.push({ ref, before, after: now });
+      this.podStatus.set(ref, now);
+    }
+    return out;
+  }
+
+  /**
+   * replayTo re-creates the Simulation and steps it until `stop` accepts an entry (or to the start when `stop` is
+   * undefined), keeping what was printed as printed. Returns the threads that appeared and went away.
+   */
+  replayTo(stop: ((entry: TraceEntry) => boolean) | undefined, inputs: SimulationInputs = this.inputs): { changes: ThreadChanges; reached: boolean } {
+    const before = new Map(this.threads.list().map((t) => [t.ref ?? '', t]));
+    const fresh = new LifecycleRun(inputs, this.options, this.files);
+    let reached = stop === undefined;
+    if (stop) {
+      for (let s = fresh.step(); s; s = fresh.step()) {
+        if (stop(s.entry)) {
+          reached = true;
+          break;
+        }
+      }
+    }
+    fresh.goneThreads(fresh.current ? fresh.threads.threadOf(fresh.current.object).thread.id : undefined);
+    this.adopt(fresh);
+    const after = new Map(this.threads.list().map((t) => [t.ref ?? '', t]));
+    return {
+      changes: {
+        started: [...after].filter(([ref]) => !before.has(ref)).map(([, t]) => t),
+        exited: [...before].filter(([ref]) => !after.has(ref)).map(([, t]) => t),
+      },
+      reached,
+    };
+  }
+
+  /** probe runs the same inputs to the end, once, and keeps the trace with each entry's source. */
+  probe(): Probe {
+    if (this.probed) return this.probed;
+    const sim = new Simulation(this.inputs, { ...this.options, snapshots: false });
+    const sources = new SourceMapper(sim);
+    const bound = new Map<ObjectRef, string>();
+    for (let e = sim.step(); e; e = sim.step()) {
+      sources.documentOf(e.object);
+      if (e.phase === 'scheduler.bind' && !e.step && e.object && typeof e.detail.node === 'string') bound.set(e.object, e.detail.node);
+    }
+    this.probed = { trace: sim.trace, locate: (ref) => sources.documentOf(ref), bound, outcome: sim.result().outcome };
+    return this.probed;
+  }
+
+  private adopt(fresh: LifecycleRun): void {
+    // The events and statuses already printed stay printed: the replay prints nothing again.
+    fresh.newEvents();
+    fresh.statusChanges();
+    for (const [seq, stop] of this.exceptions) if (seq <= (fresh.current?.seq ?? -1)) fresh.exceptions.set(seq, stop);
+    this.sim = fresh.sim;
+    this.sources = fresh.sources;
+    this.threads = fresh.threads;
+    this.current = fresh.current;
+    this.entryThread = fresh.entryThread;
+    // Going back and forth on the same inputs prints each event once; a what-if prints its own events afresh.
+    if (fresh.inputs !== this.inputs) this.seenCounts = fresh.seenCounts;
+    this.podStatus = fresh.podStatus;
+    this.stored = fresh.stored;
+    this.exceptions.clear();
+    for (const [seq, stop] of fresh.exceptions) this.exceptions.set(seq, stop);
+    if (fresh.inputs !== this.inputs) {
+      this.inputs = fresh.inputs;
+      this.probed = undefined;
+    }
+  }
+}
