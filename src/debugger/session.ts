@@ -1,7 +1,7 @@
 // The Debug Adapter Protocol session of one pod lifecycle run: a translator over the engine's Simulation, whose
 // "statements" are trace entries. Every answer (threads, frames, variables, output) comes from the engine.
 import {
-  BreakpointEvent, ExitedEvent, Handles, InitializedEvent, InvalidatedEvent, Logger, logger, LoggingDebugSession, OutputEvent,
+  BreakpointEvent, Event, ExitedEvent, Handles, InitializedEvent, InvalidatedEvent, Logger, logger, LoggingDebugSession, OutputEvent,
   ProgressEndEvent, ProgressStartEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread, ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -25,6 +25,8 @@ import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { preview, VariableStore } from './variables';
 import { whatIf } from './whatif';
+import { buildStateView, type StateView } from '../webview/state';
+import { GOTO_REQUEST, SOURCE_REQUEST, STATE_EVENT, STATE_REQUEST } from '../webview/view';
 
 /** CONFIGURATION_TIMEOUT_MS is how long launch waits for configurationDone before it starts anyway (as mock-debug does). */
 const CONFIGURATION_TIMEOUT_MS = 2000;
@@ -51,6 +53,8 @@ export class PodLifecycleSession extends LoggingDebugSession {
   private pauseRequested = false;
   private resumeToken = 0;
   private progressSupported = false;
+  /** stateEvents is set once a client asked for the state tree's view: from then on every stop sends it. */
+  private stateEvents = false;
   private progressIds = 0;
   private markConfigured: () => void = () => undefined;
   private readonly configured = new Promise<void>((resolve) => (this.markConfigured = resolve));
@@ -431,6 +435,45 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.stopAt(run, run.current, this.threadOf(run, run.current), goal.reason, goal.ids, goal.exception);
   }
 
+  /** customRequest serves the state tree: its view of the run, where an object's field is written, and going to a step. */
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    const a = (args ?? {}) as { ref?: unknown; field?: unknown; seq?: unknown };
+    if (command === STATE_REQUEST) {
+      const run = this.requireRun(response);
+      if (!run) return;
+      this.stateEvents = true;
+      response.body = this.stateView(run);
+      this.sendResponse(response);
+    } else if (command === SOURCE_REQUEST) {
+      const run = this.requireRun(response);
+      if (!run) return;
+      if (typeof a.ref !== 'string' || (a.field !== undefined && typeof a.field !== 'string')) return this.fail(response, ErrorId.badExpression, `${SOURCE_REQUEST} takes {ref: "Kind/namespace/name", field?: "spec.containers[0]"}.`);
+      const location = run.sources.locate(a.ref, a.field as string | undefined);
+      const path = location ? sourceOfFile(location.file).path : undefined;
+      // Zero-based lines and characters, as the editor's API counts them.
+      response.body = location && path ? { path, range: { start: location.start, end: location.end ?? location.start } } : {};
+      this.sendResponse(response);
+    } else if (command === GOTO_REQUEST) {
+      const run = this.requireStopped(response);
+      if (!run) return;
+      const seq = a.seq;
+      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return this.fail(response, ErrorId.badExpression, `${GOTO_REQUEST} takes {seq: N}, the number of a step of the trace.`);
+      this.sendResponse(response);
+      const { changes, reached } = run.replayTo((e) => e.seq === seq);
+      this.threadEvents(changes);
+      this.breakpoints.data.rebase(liveReader(run));
+      if (!reached) this.sendEvent(new OutputEvent(`The lifecycle has no step ${seq}: it ended before.\n`, 'console'));
+      this.stopAt(run, run.current, this.threadOf(run, run.current), 'goto');
+    } else {
+      super.customRequest(command, response, args);
+    }
+  }
+
+  /** stateView is the state tree's view of the run as it stands. */
+  private stateView(run: LifecycleRun): StateView {
+    return buildStateView({ objects: run.sim.snapshot(), trace: run.sim.trace, events: run.sim.events });
+  }
+
   private stopAt(run: LifecycleRun, entry: TraceEntry | undefined, threadId: number, reason: string, hitIds: number[] = [], exception?: ExceptionStop): false {
     run.state = 'stopped';
     this.variables.reset();
@@ -443,6 +486,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     else if (entry) event.body.text = entry.result;
     if (hitIds.length > 0) event.body.hitBreakpointIds = hitIds;
     this.sendEvent(event);
+    if (this.stateEvents) this.sendEvent(new Event(STATE_EVENT, this.stateView(run)));
     return false;
   }
 

@@ -4,12 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PAGE_STRINGS, renderPage } from './html';
-import { isStateView, type StateView } from './view';
-
-/** STATE_EVENT is the custom event the adapter sends at each stop; SOURCE_REQUEST and GOTO_REQUEST its custom requests. */
-export const STATE_EVENT = 'podLifecycle.state';
-export const SOURCE_REQUEST = 'podLifecycle.source';
-export const GOTO_REQUEST = 'podLifecycle.goto';
+import { GOTO_REQUEST, isStateView, SOURCE_REQUEST, STATE_EVENT, STATE_REQUEST, type StateView } from './view';
 
 /** SourceAnswer is the adapter's answer to SOURCE_REQUEST: the file and the range of the field (zero-based). */
 interface SourceAnswer {
@@ -62,8 +57,19 @@ export class StateTreePanel implements vscode.Disposable {
       });
       StateTreePanel.current = new StateTreePanel(panel, context);
     }
-    const view = StateTreePanel.lastView;
-    if (view) StateTreePanel.current.show(view, session ?? StateTreePanel.lastSession);
+    const panel = StateTreePanel.current;
+    const target = session ?? StateTreePanel.lastSession;
+    if (StateTreePanel.lastView) panel.show(StateTreePanel.lastView, target);
+    // Ask the session for its state now; from then on it sends the state at every stop.
+    if (target) {
+      void Promise.resolve(target.customRequest(STATE_REQUEST)).then((view: unknown) => {
+        if (isStateView(view)) {
+          StateTreePanel.lastView = view;
+          StateTreePanel.lastSession = target;
+          panel.show(view, target);
+        }
+      }, () => undefined);
+    }
   }
 
   private constructor(private readonly panel: vscode.WebviewPanel, context: vscode.ExtensionContext) {

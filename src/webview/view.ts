@@ -1,6 +1,14 @@
 // The state tree's view shape: what the extension posts to the page. Types and the check of a received value
 // only, so the page's bundle carries none of the engine.
 
+/** STATE_EVENT is the custom event the debug adapter sends at each stop once the state tree asked for the state. */
+export const STATE_EVENT = 'podLifecycle.state';
+/** STATE_REQUEST answers the current StateView (and turns the events on); SOURCE_REQUEST where an object's field is
+ *  written ({ref, field} → {path, range}); GOTO_REQUEST moves the paused session to a trace entry ({seq}). */
+export const STATE_REQUEST = 'podLifecycle.state';
+export const SOURCE_REQUEST = 'podLifecycle.source';
+export const GOTO_REQUEST = 'podLifecycle.goto';
+
 /** STATE_VIEW_VERSION is the shape's version; the page ignores a message of another version. */
 export const STATE_VIEW_VERSION = 1;
 
