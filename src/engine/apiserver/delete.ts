@@ -1,6 +1,7 @@
 // The delete handler: graceful deletion for pods, finalizers, and immediate removal otherwise.
 // See staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete) and pkg/registry/core/pod/strategy.go.
 import type { KubeObject, Pod } from '../api/types';
+import { gcFinalizers } from '../controllers/garbage-collector';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { type ApiRequest, notFound } from './request';
@@ -55,6 +56,9 @@ export function* deleteObject(ctx: EngineContext, req: ApiRequest, ref: string, 
       return { ok: true, code: 200, object: updated };
     }
   }
+  // The registry adds the orphan or foregroundDeletion finalizer the propagation policy asks for (deletionFinalizersForGarbageCollection).
+  const withGc = gcFinalizers(current, options.propagationPolicy);
+  if (withGc) ctx.store.update(req.kind, req.namespace, req.name ?? '', (o) => { o.metadata = { ...o.metadata, finalizers: withGc }; });
   return yield* finalizeDelete(ctx, req.kind, req.namespace, req.name ?? '', ref, options.propagationPolicy ?? 'Background');
 }
 
