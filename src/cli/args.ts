@@ -84,7 +84,8 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   }
   const grace = one('--grace-period');
   const cascade = one('--cascade');
-  if ((grace !== undefined || bools.has('--force') || cascade !== undefined) && !bools.has('--delete')) throw new UsageError('--grace-period, --force and --cascade go with --delete');
+  if ((grace !== undefined || bools.has('--force')) && !bools.has('--delete')) throw new UsageError('--grace-period and --force go with --delete');
+  if (cascade !== undefined && !bools.has('--delete')) throw new UsageError('--cascade goes with --delete');
   if (bools.has('--delete')) {
     args.delete = {};
     if (grace !== undefined) {
