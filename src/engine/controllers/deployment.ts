@@ -11,10 +11,10 @@ import {
   activeSets, byCreation, calculateStatus, deploymentComplete, deploymentProgressing, type DeploymentCondition, type DeploymentStatus,
   DESIRED_REPLICAS_ANNOTATION, FOUND_NEW_RS_REASON, MAX_REPLICAS_ANNOTATION, maxSurge, maxUnavailable, NEW_RS_AVAILABLE_REASON, NEW_RS_REASON,
   newCondition, newRSNewReplicas, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
-  setReplicasAnnotations, sumSpec, templateEqualIgnoreHash,
+  setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
 import { controllerRef } from './owner';
-import { asObject, controlledPods, isPodTerminal } from './pods';
+import { asObject, controlledPods, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
 
 /** DEPLOYMENT_CONTROLLER is the source of its events and the service account it acts as. */
@@ -22,6 +22,8 @@ export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
 
 /** Rollout is one sync's view: the Deployment as last written and its ReplicaSets. */
 interface Rollout {
+  /** requeueAfter is requeueStuckDeployment's delay: when the progress deadline would pass. */
+  requeueAfter?: number;
   ctx: EngineContext;
   client: ControllerClient;
   d: Deployment;
@@ -30,7 +32,7 @@ interface Rollout {
 }
 
 /** syncDeployment is syncDeployment: status only while deleted; a scaling event; else the strategy's rollout. */
-export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<void> {
+export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<number | void> {
   const d = ctx.store.get<Deployment>('Deployment', namespace, name);
   if (!d) return;
   const r: Rollout = { ctx, client: new ControllerClient(api, DEPLOYMENT_CONTROLLER), d, ref: `Deployment/${namespace}/${name}`, sets: [] };
@@ -48,6 +50,7 @@ export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: s
   }
   if (d.spec?.strategy?.type === 'Recreate') yield* rolloutRecreate(r);
   else yield* rolloutRolling(r);
+  return r.requeueAfter;
 }
 
 function fresh(r: Rollout, rs: ReplicaSet): ReplicaSet {
@@ -365,9 +368,27 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
       if (current?.status === 'True') c = { ...c, lastTransitionTime: current.lastTransitionTime };
       // progress.go removes the condition first, so lastUpdateTime moves with every bit of progress.
       conditions = [...conditions.filter((x) => x.type !== 'Progressing'), c];
+    } else if (timedOut(r, conditions)) {
+      // progress.go: DeploymentTimedOut, then Progressing False ProgressDeadlineExceeded.
+      conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `ReplicaSet "${rsName}" has timed out progressing.`, now));
+    }
+    // requeueStuckDeployment: sync again once the deadline from the condition's lastUpdateTime has passed.
+    const progressing = conditions.find((c) => c.type === 'Progressing');
+    if (progressing?.status === 'True' && progressing.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
+      const after = (timeOf(r.ctx.clock, progressing.lastUpdateTime) ?? r.ctx.clock.now) + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 - r.ctx.clock.now;
+      r.requeueAfter = Math.max(after, 0) + 1000;
     }
   }
   yield* writeStatus(r, { ...status, ...(conditions.length ? { conditions } : {}) });
+}
+
+/** timedOut is DeploymentTimedOut: the Progressing condition's lastUpdateTime plus progressDeadlineSeconds is before now. */
+function timedOut(r: Rollout, conditions: DeploymentCondition[]): boolean {
+  const c = conditions.find((x) => x.type === 'Progressing');
+  if (!c || c.reason === NEW_RS_AVAILABLE_REASON) return false;
+  if (c.reason === TIMED_OUT_REASON) return true;
+  const from = timeOf(r.ctx.clock, c.lastUpdateTime);
+  return from !== undefined && from + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 < r.ctx.clock.now;
 }
 
 /** deploymentsOfReplicaSet names the Deployment that controls a ReplicaSet, if any. */
