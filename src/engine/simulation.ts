@@ -310,7 +310,7 @@ export class Simulation {
     }
     if (this.stage === 'delete') {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning()) === 'Deleted';
-      if ((gone && !this.deletePending()) || idle || timeUp) this.stage = 'done';
+      if ((gone && quiet && !this.deletePending()) || idle || timeUp) this.stage = 'done';
     }
   }
 

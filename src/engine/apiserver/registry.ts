@@ -44,5 +44,8 @@ function prepareJobForCreate(job: KubeObject): KubeObject {
   const matchLabels = { ...(selector.matchLabels ?? {}) };
   matchLabels['batch.kubernetes.io/controller-uid'] ??= out.metadata?.uid ?? '';
   spec.selector = { ...selector, matchLabels };
+  // SetDefaults_Job runs again whenever the Job is read back from storage: a Job without labels then shows its
+  // template's, the generated ones included (pkg/apis/batch/v1/defaults.go).
+  if (Object.keys(out.metadata?.labels ?? {}).length === 0) out.metadata = { ...out.metadata, labels: { ...labels } };
   return out;
 }
