@@ -119,6 +119,22 @@ export function newRSNewReplicas(d: Deployment, all: readonly ReplicaSet[], newR
   return have + Math.min(maxTotal - current, desired - have);
 }
 
+/** replicaSetProportion is GetReplicaSetProportion with getReplicaSetFraction (the max-replicas annotation before the scale). */
+export function replicaSetProportion(d: Deployment, rs: ReplicaSet, toAdd: number, added: number): number {
+  const size = rs.spec?.replicas ?? 0;
+  if (size === 0 || toAdd === 0 || toAdd === added) return 0;
+  let fraction: number;
+  if (replicasOf(d) === 0) fraction = -size;
+  else {
+    let before = Number(rs.metadata?.annotations?.[MAX_REPLICAS_ANNOTATION] ?? 0) || 0;
+    if (before === 0) before = ((d.status ?? {}) as DeploymentStatus).replicas ?? 0;
+    // Go's math.Round rounds halves away from zero.
+    fraction = before === 0 ? 0 : Math.sign(size * (replicasOf(d) + maxSurge(d)) / before) * Math.round(Math.abs(size * (replicasOf(d) + maxSurge(d)) / before)) - size;
+  }
+  const allowed = toAdd - added;
+  return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
+}
+
 /** setReplicasAnnotations is SetReplicasAnnotations on a mutable annotations map; true when one changed. */
 export function setReplicasAnnotations(annotations: Record<string, string>, desired: number, max: number): boolean {
   let changed = false;
@@ -177,6 +193,7 @@ export interface DeploymentStatus {
   readyReplicas?: number;
   availableReplicas?: number;
   unavailableReplicas?: number;
+  terminatingReplicas?: number;
   collisionCount?: number;
   conditions?: DeploymentCondition[];
 }
@@ -202,6 +219,9 @@ export function calculateStatus(d: Deployment, all: readonly ReplicaSet[], newRS
   const status: DeploymentStatus = {};
   // The counts are omitempty: zeros are not written.
   for (const [k, v] of Object.entries(counts)) if (v) (status as Record<string, unknown>)[k] = v;
+  // GetTerminatingReplicaCountForReplicaSets: the sum, known only when every ReplicaSet reports it (a pointer).
+  const terminating = all.map((rs) => (rs.status as { terminatingReplicas?: number } | undefined)?.terminatingReplicas);
+  if (all.length > 0 && terminating.every((t) => t !== undefined)) status.terminatingReplicas = terminating.reduce((a, b) => a! + b!, 0);
   if (conditions.length) status.conditions = conditions;
   return status;
 }

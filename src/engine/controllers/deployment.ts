@@ -9,8 +9,8 @@ import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
 import {
   activeSets, byCreation, calculateStatus, deploymentComplete, deploymentProgressing, type DeploymentCondition, type DeploymentStatus,
-  DESIRED_REPLICAS_ANNOTATION, FOUND_NEW_RS_REASON, MAX_REPLICAS_ANNOTATION, maxSurge, maxUnavailable, NEW_RS_AVAILABLE_REASON, NEW_RS_REASON,
-  newCondition, newRSNewReplicas, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
+  DESIRED_REPLICAS_ANNOTATION, FOUND_NEW_RS_REASON, maxSurge, maxUnavailable, NEW_RS_AVAILABLE_REASON, NEW_RS_REASON,
+  newCondition, newRSNewReplicas, replicaSetProportion, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
 import { controllerRef } from './owner';
@@ -248,22 +248,6 @@ function* scale(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[])
     if (i === 0 && toAdd !== 0) sizes.set(key, Math.max(0, (sizes.get(key) ?? 0) + toAdd - added));
     yield* scaleReplicaSet(r, rs, sizes.get(key) ?? 0, `proportional scaling to ${desired} replicas (max ${allowed})`, operation);
   }
-}
-
-/** replicaSetProportion is GetReplicaSetProportion with getReplicaSetFraction (the max-replicas annotation before the scale). */
-function replicaSetProportion(d: Deployment, rs: ReplicaSet, toAdd: number, added: number): number {
-  const size = rs.spec?.replicas ?? 0;
-  if (size === 0 || toAdd === 0 || toAdd === added) return 0;
-  let fraction: number;
-  if (replicasOf(d) === 0) fraction = -size;
-  else {
-    let before = Number(rs.metadata?.annotations?.[MAX_REPLICAS_ANNOTATION] ?? 0) || 0;
-    if (before === 0) before = ((d.status ?? {}) as DeploymentStatus).replicas ?? 0;
-    // Go's math.Round rounds halves away from zero.
-    fraction = before === 0 ? 0 : Math.sign(size * (replicasOf(d) + maxSurge(d)) / before) * Math.round(Math.abs(size * (replicasOf(d) + maxSurge(d)) / before)) - size;
-  }
-  const allowed = toAdd - added;
-  return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
 }
 
 /** rolloutRolling is rolling.go's rolloutRolling: scale the new ReplicaSet up within maxSurge, the old ones down within maxUnavailable. */

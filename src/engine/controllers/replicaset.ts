@@ -118,7 +118,8 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, namespace: s
 function* updateReplicaSetStatus(ctx: EngineContext, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
   const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
   if (!rs) return {};
-  const active = controlledPods(ctx.store.list<Pod>('Pod', namespace), rs.metadata?.uid).filter(isPodActive);
+  const owned = controlledPods(ctx.store.list<Pod>('Pod', namespace), rs.metadata?.uid);
+  const active = owned.filter(isPodActive);
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   const minReady = rs.spec?.minReadySeconds ?? 0;
   const counts = {
@@ -132,6 +133,9 @@ function* updateReplicaSetStatus(ctx: EngineContext, namespace: string, name: st
   if (rs.status?.conditions?.length) status['conditions'] = rs.status.conditions;
   // replicas is not omitempty in ReplicaSetStatus.
   status['replicas'] = counts.replicas;
+  // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
+  // 1.35): the pods being deleted that are not yet Succeeded or Failed (controller.FilterTerminatingPods).
+  status['terminatingReplicas'] = owned.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
   status['observedGeneration'] = rs.metadata?.generation ?? 1;
   if (!k8sEqual(status, rs.status ?? {})) {
     ctx.store.update<ReplicaSet>('ReplicaSet', namespace, name, (o) => { o.status = status as typeof o.status; });

@@ -4,6 +4,7 @@ import type { ApiOutcome, ApiServer, KindMapping } from '../apiserver/server';
 import { mappingFor, requestPath } from '../apiserver/server';
 import type { DeleteOptions } from '../apiserver/delete';
 import type { ApiRequest, StatusError } from '../apiserver/request';
+import { canonicalJSON } from '../api/naming';
 import { createThreeWayMergePatch, type JsonMap } from '../api/strategic-merge';
 import type { KubeObject } from '../api/types';
 import type { SourceDocument } from '../cluster/inputs';
@@ -161,7 +162,8 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
     ? `Warning: resource ${t.mapping.resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`
     : '';
   const patch = createThreeWayMergePatch(original, modified as JsonMap, live as JsonMap);
-  const patchText = JSON.stringify(patch);
+  // json.Marshal of the patch map: keys sorted.
+  const patchText = canonicalJSON(patch);
   if (patchText === '{}') {
     yield { phase: 'kubectl.validate', object: t.ref, field: 'metadata.annotations', result: `the three-way patch is empty: nothing is sent, the object is unchanged`, detail: { patch } };
     return { ok: true, printed: `${warning}${t.resourceWord}/${name} unchanged`, object: live };
