@@ -339,3 +339,13 @@ test('a Job without restartPolicy is refused: defaulting made it Always', () => 
   assert.equal(report.kubectl, 'The Job "pi" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
   assert.equal(report.rejection?.phase, 'apiserver.validate');
 });
+
+test('with minReadySeconds 5 an old pod goes only once a new pod has been ready for 5 s', () => {
+  const { report } = runJson('run', `${F}/web-v2-min-ready.yaml`, ...WEB_V1);
+  assert.equal(report.outcome, 'Running');
+  // replica_set.go calculateStatus counts a pod available when podutil.IsPodAvailable(pod, minReadySeconds, now);
+  // the ReplicaSet is synced again minReadySeconds later. The new pods are ready 2 s after creation (first pull) or
+  // 2 s (image present); each scale-down follows availability.
+  const downs = controllerEvents(report).filter(([, reason, m]) => reason === 'ScalingReplicaSet' && m.startsWith('Scaled down')).map(([at]) => at);
+  assert.deepEqual(downs, [7, 14, 19]);
+});

@@ -21,14 +21,16 @@ export function isPodReady(pod: Pod): boolean {
 }
 
 /**
- * isPodAvailable is podutil.IsPodAvailable: Ready, and, with minReadySeconds, Ready since strictly more than that
- * long (the condition's lastTransitionTime plus minReadySeconds is before now).
+ * isPodAvailable is podutil.IsPodAvailable: Ready, and, with minReadySeconds, Ready for that long (the condition's
+ * lastTransitionTime plus minReadySeconds is before now).
  */
 export function isPodAvailable(clock: VirtualClock, pod: Pod, minReadySeconds: number): boolean {
   if (!isPodReady(pod)) return false;
   if (minReadySeconds === 0) return true;
   const since = timeOf(clock, readyCondition(pod)?.lastTransitionTime);
-  return since !== undefined && since + minReadySeconds * 1000 < clock.now;
+  // Go compares with Before on the second-truncated lastTransitionTime; a real clock is always a little past the
+  // instant the pod became ready, so "not after" stands in for it on whole virtual seconds.
+  return since !== undefined && since + minReadySeconds * 1000 <= clock.now;
 }
 
 /** isPodTerminal tells whether a pod Succeeded or Failed. */

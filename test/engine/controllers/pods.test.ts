@@ -30,8 +30,8 @@ const cases: { name: string; pods: Pod[]; want: string[] }[] = [
 ];
 for (const c of cases) test(`getPodsToDelete: ${c.name}`, () => assert.deepEqual(rankPodsForDeletion(clock, c.pods, c.pods).map((p) => p.metadata?.name), c.want));
 
-test('IsPodAvailable: ready for strictly more than minReadySeconds', () => {
-  assert.equal(isPodAvailable(clock, pod('a', { readySince: 590 }), 10), false);
-  assert.equal(isPodAvailable(clock, pod('a', { readySince: 589 }), 10), true);
+test('IsPodAvailable: ready for minReadySeconds', () => {
+  assert.equal(isPodAvailable(clock, pod('a', { readySince: 591 }), 10), false);
+  assert.equal(isPodAvailable(clock, pod('a', { readySince: 590 }), 10), true);
   assert.equal(isPodAvailable(clock, pod('a', { readySince: 599 }), 0), true);
 });
