@@ -344,8 +344,19 @@ test('with minReadySeconds 5 an old pod goes only once a new pod has been ready 
   const { report } = runJson('run', `${F}/web-v2-min-ready.yaml`, ...WEB_V1);
   assert.equal(report.outcome, 'Running');
   // replica_set.go calculateStatus counts a pod available when podutil.IsPodAvailable(pod, minReadySeconds, now);
-  // the ReplicaSet is synced again minReadySeconds later. The new pods are ready 2 s after creation (first pull) or
-  // 2 s (image present); each scale-down follows availability.
+  // the ReplicaSet is synced again minReadySeconds later, so each old pod goes 5 s after a new one became ready.
   const downs = controllerEvents(report).filter(([, reason, m]) => reason === 'ScalingReplicaSet' && m.startsWith('Scaled down')).map(([at]) => at);
   assert.deepEqual(downs, [7, 14, 19]);
+});
+
+test('a Job past activeDeadlineSeconds deletes its running pod and fails with DeadlineExceeded', () => {
+  const { status, report } = runJson('run', `${F}/job-deadline.yaml`, '--behavior', `${F}/job-slow-behavior.yaml`);
+  assert.equal(status, 1);
+  assert.equal(report.outcome, 'Failed');
+  const job = controllerEvents(report, ['Job']).map(([at, reason, message]) => [at, reason, message.replace(/pi-[bcdfghjklmnpqrstvwxz2456789]{5}$/, 'pi-*')]);
+  // job_controller.go: pastActiveDeadline, newFailureCondition(JobReasonDeadlineExceeded, "Job was active longer than
+  // specified deadline"); the active pod is deleted at once, the Failed condition follows once it has terminated.
+  assert.deepEqual(job.slice(0, 2), [[0, 'SuccessfulCreate', 'Created pod: pi-*'], [10, 'SuccessfulDelete', 'Deleted pod: pi-*']]);
+  assert.deepEqual(job.at(-1)!.slice(1), ['DeadlineExceeded', 'Job was active longer than specified deadline']);
+  assert.deepEqual(conditions(one(report, 'Job', 'pi')).map((c) => c.slice(0, 3)), [['FailureTarget', 'True', 'DeadlineExceeded'], ['Failed', 'True', 'DeadlineExceeded']]);
 });
