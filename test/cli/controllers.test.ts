@@ -70,6 +70,12 @@ test('kubectl apply of a new image to a running 3-replica Deployment prints "con
   const patch = report.trace.find((e) => e.phase === 'kubectl.validate' && e.result.includes('kubectl sends PATCH'));
   assert.ok(patch, 'kubectl sends a PATCH');
   assert.equal(patch.field, 'metadata.annotations');
+  // patch.go CreateThreeWayMergePatch: the container merged by name, the list order kept; sent as a strategic merge patch.
+  const req = patch.detail['request'] as { verb: string; headers: Record<string, string[]>; body: string };
+  assert.equal(req.verb, 'PATCH');
+  assert.deepEqual(req.headers['Content-Type'], ['application/strategic-merge-patch+json']);
+  assert.match(req.body, /"spec":\{"template":\{"spec":\{"\$setElementOrder\/containers":\[\{"name":"app"\}\],"containers":\[\{"image":"nginx:1\.28","name":"app"\}\]\}\}\}/);
+  assert.match(req.body, /^\{"metadata":\{"annotations":\{"kubectl\.kubernetes\.io\/last-applied-configuration":/);
 });
 
 test('the rolling update\'s ReplicaSet and pods carry the pod-template-hash and the controller owner references', () => {

@@ -14,7 +14,7 @@ import {
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
 import { controllerRef } from './owner';
-import { asObject, controlledPods, isPodTerminal, timeOf } from './pods';
+import { asObject, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
 
 /** DEPLOYMENT_CONTROLLER is the source of its events and the service account it acts as. */
@@ -375,15 +375,7 @@ function timedOut(r: Rollout, conditions: DeploymentCondition[]): boolean {
   return from !== undefined && from + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 < r.ctx.clock.now;
 }
 
-/** deploymentsOfReplicaSet names the Deployment that controls a ReplicaSet, if any. */
+/** deploymentOf names the Deployment that controls a ReplicaSet, if any. */
 export function deploymentOf(rs: KubeObject): string | undefined {
   return (rs.metadata?.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Deployment')?.name;
-}
-
-/** podsOfDeployment lists a Deployment's pods through its ReplicaSets. */
-export function podsOfDeployment(ctx: EngineContext, d: Deployment): Pod[] {
-  const ns = d.metadata?.namespace;
-  const sets = ctx.store.list<ReplicaSet>('ReplicaSet', ns).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.uid === d.metadata?.uid));
-  const pods = ctx.store.list<Pod>('Pod', ns);
-  return sets.flatMap((rs) => controlledPods(pods, rs.metadata?.uid));
 }

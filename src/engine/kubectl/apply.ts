@@ -99,7 +99,7 @@ function* applyMapped(
   const resourceWord = mapping.group ? `${kind.toLowerCase()}.${mapping.group}` : kind.toLowerCase();
   yield {
     phase: 'kubectl.validate', object: ref, field: 'kind',
-    result: `${apiVersion} ${kind} maps to resource "${mapping.resource}"${mapping.group ? ` in group "${mapping.group}"` : ''}; kubectl sends GET ${getPath}, then POST ${postPath}`,
+    result: `${apiVersion} ${kind} maps to resource "${mapping.resource}"${mapping.group ? ` in group "${mapping.group}"` : ''}; kubectl sends GET ${getPath}, then POST ${postPath} if it is absent or PATCH it if it exists`,
     detail: { mapping: { ...mapping }, validatedBy, request: requestDetail({ verb: 'GET', path: getPath, accept: ACCEPT.json }, credentials) },
   };
   const base = { apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), source: doc.file, credentials };
@@ -172,7 +172,8 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
   yield {
     phase: 'kubectl.validate', object: t.ref, field: 'metadata.annotations',
     result: `the object exists (resourceVersion ${live.metadata?.resourceVersion}): kubectl sends PATCH ${path} (strategic merge patch)`,
-    detail: { patch, request: requestDetail({ verb: 'PATCH', path, accept: ACCEPT.json, body: patchText }, t.credentials) },
+    // apply.go patchSimple: types.StrategicMergePatchType for built-in kinds.
+    detail: { patch, request: requestDetail({ verb: 'PATCH', path, accept: ACCEPT.json, body: patchText, contentType: 'application/strategic-merge-patch+json' }, t.credentials) },
   };
   const patched = yield* api.serve({ ...t.base, verb: 'patch', method: 'PATCH', path, name }, t.ref, {}, { patch });
   const warnings = (patched.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
