@@ -366,3 +366,13 @@ test('a Job past activeDeadlineSeconds deletes its running pod and fails with De
   assert.deepEqual(job.at(-1)!.slice(1), ['DeadlineExceeded', 'Job was active longer than specified deadline']);
   assert.deepEqual(conditions(one(report, 'Job', 'pi')).map((c) => c.slice(0, 3)), [['FailureTarget', 'True', 'DeadlineExceeded'], ['Failed', 'True', 'DeadlineExceeded']]);
 });
+
+test('revisionHistoryLimit 0 deletes the old ReplicaSet once the rollout is complete', () => {
+  const { report } = runJson('run', `${F}/web-v2-no-history.yaml`, ...WEB_V1);
+  assert.equal(report.outcome, 'Running');
+  // sync.go cleanupDeployment: the oldest revisions beyond the limit, with no replicas, are deleted.
+  const sets = objects(report, 'ReplicaSet');
+  assert.deepEqual(sets.map((s) => annotation(s, 'deployment.kubernetes.io/revision')), ['2']);
+  const step = report.trace.find((e) => e.field === 'spec.revisionHistoryLimit');
+  assert.match(step?.result ?? '', /^revisionHistoryLimit 0: deleting old ReplicaSet web-[bcdfghjklmnpqrstvwxz2456789]+ \(revision 1\)$/);
+});

@@ -266,7 +266,8 @@ function* rolloutRolling(r: Rollout): Steps<void> {
   }
   // reconcileOldReplicaSets
   if (yield* reconcileOldReplicaSets(r, all(), activeSets(oldRSs.map((s) => fresh(r, s))), fresh(r, newRS))) return yield* syncRolloutStatus(r, fresh(r, newRS), oldRSs);
-  yield* syncRolloutStatus(r, fresh(r, newRS), oldRSs);
+  if (deploymentComplete(r.d, (r.d.status ?? {}) as DeploymentStatus)) yield* cleanupDeployment(r, oldRSs);
+  yield* syncRolloutStatus(r, fresh(r, newRS), oldRSs.filter((s) => r.sets.some((x) => x.metadata?.uid === s.metadata?.uid)));
 }
 
 function* reconcileOldReplicaSets(r: Rollout, all: ReplicaSet[], oldRSs: ReplicaSet[], newRS: ReplicaSet): Steps<boolean> {
@@ -322,7 +323,29 @@ function* rolloutRecreate(r: Rollout): Steps<void> {
   }
   if (!newRS) ({ newRS, oldRSs } = yield* getAllReplicaSets(r, true));
   if (newRS) yield* scaleReplicaSet(r, newRS, replicasOf(r.d), 'strategy Recreate: the old pods are gone');
-  yield* syncRolloutStatus(r, newRS && fresh(r, newRS), oldRSs);
+  if (deploymentComplete(r.d, (r.d.status ?? {}) as DeploymentStatus)) yield* cleanupDeployment(r, oldRSs);
+  yield* syncRolloutStatus(r, newRS && fresh(r, newRS), oldRSs.filter((s) => r.sets.some((x) => x.metadata?.uid === s.metadata?.uid)));
+}
+
+/**
+ * cleanupDeployment keeps revisionHistoryLimit old ReplicaSets: the oldest revisions beyond it are deleted, if they
+ * have no replicas and their controller has observed them. See sync.go (cleanupDeployment).
+ */
+function* cleanupDeployment(r: Rollout, oldRSs: ReplicaSet[]): Steps<void> {
+  const limit = r.d.spec?.revisionHistoryLimit;
+  if (limit === undefined || limit === null) return;
+  const cleanable = oldRSs.map((s) => fresh(r, s)).filter((rs) => !rs.metadata?.deletionTimestamp).sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
+  const diff = cleanable.length - limit;
+  for (const rs of cleanable.slice(0, Math.max(0, diff))) {
+    const status = (rs.status ?? {}) as { replicas?: number; observedGeneration?: number };
+    if ((status.replicas ?? 0) !== 0 || (rs.spec?.replicas ?? 0) !== 0 || (rs.metadata?.generation ?? 0) > (status.observedGeneration ?? 0)) continue;
+    yield {
+      phase: 'controllers.deployment', object: r.ref, field: 'spec.revisionHistoryLimit', step: { kind: 'object', name: rs.metadata?.name ?? '' },
+      result: `revisionHistoryLimit ${limit}: deleting old ReplicaSet ${rs.metadata?.name} (revision ${revisionOf(rs)})`, detail: { replicaSet: rs.metadata?.name, revision: revisionOf(rs) },
+    };
+    const out = yield* r.client.delete(asObject(rs), {}, r.ref);
+    if (out.ok) r.sets = r.sets.filter((x) => x.metadata?.uid !== rs.metadata?.uid);
+  }
 }
 
 /** syncStatusOnly is syncDeploymentStatus: the status from the ReplicaSets, when it changed. */
