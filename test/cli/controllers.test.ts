@@ -112,6 +112,17 @@ const applyCases: { name: string; manifest: string; cluster: string; kubectl: st
     // (apimachinery/pkg/api/validation/generic.go FieldImmutableErrorMsg); kubectl prints Invalid errors as "The %s %q is invalid: ...".
     kubectl: 'The Deployment "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web2"}}: field is immutable',
   },
+  {
+    name: 'a new image is one of the few changes a Pod accepts',
+    manifest: 'pod-new-image.yaml', cluster: 'pod-cluster.yaml', outcome: 'Running', events: -1,
+    kubectl: 'pod/web configured',
+  },
+  {
+    name: 'any other change to a Pod\'s spec is forbidden',
+    manifest: 'pod-new-port.yaml', cluster: 'pod-cluster.yaml', outcome: 'Rejected', events: -1,
+    // pkg/apis/core/validation/validation.go ValidatePodUpdate (the cmp.Diff the API server appends is not reproduced).
+    kubectl: 'The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+  },
 ];
 for (const c of applyCases) {
   test(`kubectl apply: ${c.name}`, () => {

@@ -79,7 +79,9 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
   if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
   const prepared = prepareForUpdate(attrs.object, current);
-  const errors = [...validateObject(prepared), ...validateUpdate(prepared, current)];
+  // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
+  // immutable-field rules compare against the old object as the API server would hold it.
+  const errors = [...validateObject(prepared), ...validateUpdate(prepared, applyDefaults(deepClone(current)).object)];
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
     result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the update is valid',
