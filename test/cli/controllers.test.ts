@@ -387,3 +387,13 @@ test('revisionHistoryLimit 0 deletes the old ReplicaSet once the rollout is comp
   const step = report.trace.find((e) => e.field === 'spec.revisionHistoryLimit');
   assert.match(step?.result ?? '', /^revisionHistoryLimit 0: deleting old ReplicaSet web-[bcdfghjklmnpqrstvwxz2456789]+ \(revision 1\)$/);
 });
+
+test('under restartPolicy OnFailure the container restarts count against backoffLimit', () => {
+  const { status, report } = runJson('run', `${F}/job-on-failure.yaml`, '--behavior', `${F}/job-fail-behavior.yaml`);
+  assert.equal(status, 1);
+  assert.equal(report.outcome, 'Failed');
+  // job_controller.go pastBackoffLimitOnFailure: the active pods' restartCounts reach backoffLimit; the pod is deleted.
+  assert.deepEqual(controllerEvents(report, ['Job']).map(([, reason]) => reason), ['SuccessfulCreate', 'SuccessfulDelete', 'BackoffLimitExceeded']);
+  const restarts = report.events.filter((e) => e.object.startsWith('Pod/') && e.reason === 'BackOff');
+  assert.ok(restarts.length > 0, 'the kubelet restarted the container with a back-off first');
+});
