@@ -127,7 +127,7 @@ export class Simulation {
     while (this.queue.peek() || this.running) {
       const next = this.queue.peek();
       if (!this.running && next && next.at > this.clock.now && this.clusterSettled()) break;
-      if (next && next.at > DEFAULT_MAX_MS) break;
+      if (!this.running && next && next.at > DEFAULT_MAX_MS) break;
       this.step();
     }
     this.warming = false;

@@ -397,3 +397,23 @@ test('under restartPolicy OnFailure the container restarts count against backoff
   const restarts = report.events.filter((e) => e.object.startsWith('Pod/') && e.reason === 'BackOff');
   assert.ok(restarts.length > 0, 'the kubelet restarted the container with a back-off first');
 });
+
+test('a cluster dump that already holds the ReplicaSet and its Running pods is taken as it is, then rolled', () => {
+  const { report } = runJson('run', `${F}/web-v2.yaml`, ...DEFAULT_CLUSTER, '--cluster', `${F}/web-v1-dump-cluster.yaml`);
+  assert.equal(report.kubectl, 'deployment.apps/web configured');
+  assert.equal(report.outcome, 'Running');
+  assert.equal(report.trace[0]?.phase, 'kubectl.validate', 'nothing happens before kubectl acts: the dump is already steady');
+  // The dump's ReplicaSet is found by its template (deployment_util.go FindNewReplicaSet, EqualIgnoreHash) and becomes the old one.
+  const deleted = report.events.filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort();
+  assert.deepEqual(deleted, ['Deleted pod: web-66764b56c4-524xg', 'Deleted pod: web-66764b56c4-pb98m', 'Deleted pod: web-66764b56c4-z2r8r']);
+  assert.equal(annotation(one(report, 'ReplicaSet', 'web-66764b56c4'), 'deployment.kubernetes.io/revision'), '1');
+});
+
+test('a cluster file\'s bare Deployment is brought up before kubectl acts, out of the trace', () => {
+  const { report } = runJson('run', `${F}/web-unchanged.yaml`, ...WEB_V1);
+  assert.equal(report.trace[0]?.phase, 'kubectl.validate');
+  assert.equal(report.trace[0]?.at, 0);
+  const pods = objects(report, 'Pod');
+  assert.equal(pods.length, 3);
+  for (const p of pods) assert.equal(p.status?.['phase'], 'Running');
+});

@@ -151,8 +151,20 @@ function* createNewReplicaSet(r: Rollout, oldRSs: ReplicaSet[], newRevision: num
     detail: { replicaSet: name, podTemplateHash: hash, replicas, revision: newRevision, maxSurge: maxSurge(d), maxUnavailable: maxUnavailable(d) },
   };
   const out = yield* r.client.create(asObject(rs), r.ref);
+  if (!out.ok && out.error.status.reason === 'AlreadyExists') {
+    // sync.go getNewReplicaSet: a ReplicaSet of that name that is ours with this template is the new one; any other
+    // is a hash collision: status.collisionCount grows, so the next sync computes another hash.
+    const taken = r.ctx.store.get<ReplicaSet>('ReplicaSet', d.metadata?.namespace, name);
+    const ours = (taken?.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata?.uid);
+    if (taken && ours && templateEqualIgnoreHash(taken.spec?.template, d.spec?.template)) return remember(r, taken);
+    const collisionCount = (((d.status ?? {}) as DeploymentStatus).collisionCount ?? 0) + 1;
+    yield { phase: 'controllers.deployment', object: r.ref, field: 'spec.template', result: `hash collision: ReplicaSet ${name} exists with another template; status.collisionCount becomes ${collisionCount}`, detail: { collisionCount } };
+    yield* writeStatus(r, { ...(d.status as DeploymentStatus), collisionCount });
+    r.requeueAfter = 5;
+    return undefined;
+  }
   if (!out.ok) {
-    // sync.go: FailedCreate event and the Progressing=False ReplicaSetCreateError condition.
+    // sync.go: the ReplicaSetCreateError event and the Progressing=False condition.
     const msg = `Failed to create new replica set "${name}": ${out.error.message}`;
     r.ctx.recorder.event({ type: 'Warning', reason: 'ReplicaSetCreateError', object: r.ref, source: DEPLOYMENT_CONTROLLER, message: msg });
     const conditions = setCondition([...(((d.status ?? {}) as DeploymentStatus).conditions ?? [])], newCondition('Progressing', 'False', 'ReplicaSetCreateError', msg, r.ctx.clock.timestamp()));
