@@ -18,7 +18,7 @@ export interface RunArgs {
   behavior?: string;
   identity: IdentitySpec;
   forMs?: number;
-  delete?: { gracePeriodSeconds?: number; force?: boolean };
+  delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
   seed?: number;
   json: boolean;
 }
@@ -29,10 +29,10 @@ export class UsageError extends Error {}
 /** USAGE is the synopsis printed with --help and after usage errors. */
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
-         [--for DURATION] [--delete [--grace-period N] [--force]] [--seed N] [--json]
+         [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]] [--seed N] [--json]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -84,7 +84,9 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     args.seed = Number(seed);
   }
   const grace = one('--grace-period');
+  const cascade = one('--cascade');
   if ((grace !== undefined || bools.has('--force')) && !bools.has('--delete')) throw new UsageError('--grace-period and --force go with --delete');
+  if (cascade !== undefined && !bools.has('--delete')) throw new UsageError('--cascade goes with --delete');
   if (bools.has('--delete')) {
     args.delete = {};
     if (grace !== undefined) {
@@ -94,8 +96,22 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     if (bools.has('--force')) args.delete.force = true;
     // kubectl delete refuses this pair before sending anything. See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go (Validate).
     if (args.delete.force && (args.delete.gracePeriodSeconds ?? -1) > 0) throw new UsageError(FORCE_WITH_GRACE_ERROR);
+    if (cascade !== undefined) args.delete.propagationPolicy = cascadingStrategy(cascade);
   }
   return args;
+}
+
+/**
+ * cascadingStrategy is kubectl delete's GetCascadingStrategy: background, foreground or orphan, and the deprecated
+ * booleans (true is background, false orphan). See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete_flags.go.
+ */
+function cascadingStrategy(value: string): 'Background' | 'Foreground' | 'Orphan' {
+  switch (value) {
+    case 'background': case 'true': return 'Background';
+    case 'foreground': return 'Foreground';
+    case 'orphan': case 'false': return 'Orphan';
+    default: throw new UsageError(`invalid cascade value (${value}). Must be "background", "foreground", or "orphan"`);
+  }
 }
 
 function identityOf(one: (flag: string) => string | undefined, values: Map<string, string[]>, bools: Set<string>): IdentitySpec {

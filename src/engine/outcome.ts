@@ -16,7 +16,15 @@ export interface Rejection {
   object?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job']);
+
+/** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
+export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined {
+  const conditions = ((job['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
+  if (conditions.some((c) => c.type === 'Complete' && c.status === 'True')) return 'Succeeded';
+  if (conditions.some((c) => c.type === 'Failed' && c.status === 'True')) return 'Failed';
+  return undefined;
+}
 
 /** workloadPods lists the live pods the applied objects stand for: themselves, or those their ReplicaSets own. */
 export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
@@ -26,6 +34,8 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
     if (obj.kind === 'Pod') {
       const pod = store.get<Pod>('Pod', ns, obj.metadata?.name ?? '');
       if (pod && pod.metadata?.uid === obj.metadata?.uid) out.push(pod);
+    } else if (obj.kind === 'Job') {
+      out.push(...store.list<Pod>('Pod', ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.controller && r.uid === obj.metadata?.uid)));
     } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
       const sets = obj.kind === 'ReplicaSet' ? [obj] : store.list('ReplicaSet', ns).filter((rs) => ownedBy(rs, obj.metadata?.uid));
       for (const rs of sets) out.push(...store.list<Pod>('Pod', ns).filter((p) => ownedBy(p as unknown as KubeObject, rs.metadata?.uid)));
@@ -50,7 +60,10 @@ function desiredReplicas(store: Store, obj: KubeObject): number {
  * runs and is Ready, Succeeded when all completed, Failed when one failed, Terminating when every pod is being
  * deleted (a taint eviction no kubelet confirms), else Pending.
  */
-export function computeOutcome(store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, knownPodUids: ReadonlySet<string> = new Set()): Outcome {
+export function computeOutcome(
+  store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, knownPodUids: ReadonlySet<string> = new Set(),
+  orphanDependents = false, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'> = new Map(),
+): Outcome {
   if (rejection) return 'Rejected';
   const workloads = applied.filter((o) => WORKLOAD_KINDS.has(String(o.kind)));
   const pods = workloadPods(store, applied);
@@ -61,15 +74,29 @@ export function computeOutcome(store: Store, applied: KubeObject[], rejection: R
     });
     // Pods whose ReplicaSet is already gone are still the workload's until they are gone too.
     const orphans = store.list<Pod>('Pod').filter((p) => knownPodUids.has(p.metadata?.uid ?? ''));
+    if (orphanDependents) return remaining.length === 0 ? 'Deleted' : 'Terminating';
     return remaining.length === 0 && pods.length === 0 && orphans.length === 0 ? 'Deleted' : 'Terminating';
   }
   if (workloads.length === 0) return applied.length > 0 ? 'Succeeded' : 'Pending';
-  const want = workloads.reduce((n, w) => n + desiredReplicas(store, w), 0);
-  const phases = pods.map((p) => p.status?.phase);
+  // A Job speaks by its terminal condition (remembered once the TTL controller has deleted it).
+  const jobs = workloads.filter((w) => w.kind === 'Job');
+  if (jobs.length > 0) {
+    const verdicts = jobs.map((j) => {
+      const live = store.get(String(j.kind), j.metadata?.namespace, j.metadata?.name ?? '');
+      return (live && live.metadata?.uid === j.metadata?.uid ? jobOutcome(live) : undefined) ?? finishedJobs.get(j.metadata?.uid ?? '');
+    });
+    if (verdicts.includes('Failed')) return 'Failed';
+    if (!verdicts.every((v) => v === 'Succeeded')) return 'Pending';
+    if (jobs.length === workloads.length) return 'Succeeded';
+  }
+  const others = workloads.filter((w) => w.kind !== 'Job');
+  const want = others.reduce((n, w) => n + desiredReplicas(store, w), 0);
+  const podsOf = jobs.length ? workloadPods(store, others) : pods;
+  const phases = podsOf.map((p) => p.status?.phase);
   if (phases.includes('Failed')) return 'Failed';
-  if (pods.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';
-  if (pods.length === want && pods.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
+  if (podsOf.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';
+  if (podsOf.length === want && podsOf.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
   // Pods deleted without a delete of ours (a taint eviction) that nothing confirms stay Terminating.
-  if (pods.length > 0 && pods.every((p) => p.metadata?.deletionTimestamp)) return 'Terminating';
+  if (podsOf.length > 0 && podsOf.every((p) => p.metadata?.deletionTimestamp)) return 'Terminating';
   return 'Pending';
 }

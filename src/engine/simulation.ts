@@ -18,7 +18,7 @@ import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
-import { computeOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
+import { computeOutcome, jobOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
 
 /** SimulationOptions say how long to run and what to do once the workload settles. */
 export interface SimulationOptions {
@@ -27,7 +27,7 @@ export interface SimulationOptions {
   forMs?: Millis;
   maxMs?: Millis;
   /** delete runs `kubectl delete` once the workload has settled, and the deletion to its end. */
-  delete?: { gracePeriodSeconds?: number; force?: boolean };
+  delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
   /** snapshots keeps the store's content after every trace entry, for stepping back. */
   snapshots?: boolean;
 }
@@ -61,6 +61,8 @@ export class Simulation {
   rejection: Rejection | undefined;
   /** applied are the objects kubectl created from the manifest, by their trace reference. */
   readonly applied = new Map<string, KubeObject>();
+  /** finishedJobs remembers each Job's verdict, which outlives a Job its TTL deletes. */
+  private readonly finishedJobs = new Map<string, 'Succeeded' | 'Failed'>();
   /** workloadPodUids remembers every pod the workload had, so pods left by a deleted owner still count. */
   private readonly workloadPodUids = new Set<string>();
   private readonly queue = new EventQueue<Task>();
@@ -71,7 +73,7 @@ export class Simulation {
 
   constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
     this.rng = new Random(options.seed ?? 1);
-    this.recorder = new Recorder(() => this.clock.now);
+    this.recorder = new Recorder(() => this.clock.now - this.origin);
     this.ctx = {
       clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
       behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
@@ -88,6 +90,10 @@ export class Simulation {
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && this.pods().some((p) => p.metadata?.uid === obj.metadata?.uid)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
+      }
+      if (obj.kind === 'Job' && type === 'MODIFIED') {
+        const verdict = jobOutcome(obj);
+        if (verdict) this.finishedJobs.set(obj.metadata?.uid ?? '', verdict);
       }
       scheduler.onChange(type, obj, old);
       controllers.onChange(type, obj, old);
@@ -107,14 +113,50 @@ export class Simulation {
       const namespaced = RESOURCES[String(doc.object.kind)]?.namespaced ?? true;
       if (meta?.name) this.sources.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
     }
-    this.queue.push(0, 'kubectl apply', () => this.applyAll());
+    controllers.resync();
+    this.warmUp();
+    this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
     for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => taintEviction.onNodeTainted(node));
   }
 
+  /** origin is the virtual time kubectl starts at: after the cluster's own workloads are brought up. */
+  private origin = 0;
+  private warming = false;
+
+  /**
+   * warmUp brings the cluster file's workloads to their steady state before kubectl acts, as a real cluster has
+   * long been running them: the controllers sync what they found (a Deployment alone gets its ReplicaSet and pods;
+   * a `kubectl get -o yaml` dump that holds them already needs nothing), the pods are scheduled and start. None of
+   * it is in the trace or the events; the run's time starts once it is done (at most DEFAULT_MAX_MS).
+   */
+  private warmUp(): void {
+    if (!this.queue.peek()) return;
+    this.warming = true;
+    while (this.queue.peek() || this.running) {
+      const next = this.queue.peek();
+      if (!this.running && next && next.at > this.clock.now && this.clusterSettled()) break;
+      if (!this.running && next && next.at > DEFAULT_MAX_MS) break;
+      this.step();
+    }
+    this.warming = false;
+    this.recorder.trace.length = 0;
+    this.recorder.events.length = 0;
+    this.origin = this.clock.now;
+    this.stageStartedAt = this.clock.now;
+  }
+
+  /** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
+  private clusterSettled(): boolean {
+    const sets = this.store.list('ReplicaSet') as unknown as { spec?: { replicas?: number }; status?: { readyReplicas?: number; replicas?: number } }[];
+    const deployments = this.store.list('Deployment') as unknown as { metadata?: { generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; updatedReplicas?: number; availableReplicas?: number } }[];
+    return sets.every((rs) => (rs.status?.readyReplicas ?? 0) === (rs.spec?.replicas ?? 1) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 1))
+      && deployments.every((d) => (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && (d.status?.updatedReplicas ?? 0) === (d.spec?.replicas ?? 1));
+  }
+
   /** now is the current virtual time in seconds. */
   get now(): number {
-    return this.clock.seconds;
+    return (this.clock.now - this.origin) / 1000;
   }
 
   /** trace is every decision recorded so far. */
@@ -136,9 +178,10 @@ export class Simulation {
   step(): TraceEntry | undefined {
     while (this.stage !== 'done') {
       if (!this.running) {
-        this.advanceStage();
+        if (!this.warming) this.advanceStage();
         if (this.finished) return undefined;
         const task = this.queue.pop();
+        if (!task && this.warming) return undefined;
         if (!task) continue;
         this.clock.now = Math.max(this.clock.now, task.at);
         // A stopped kubelet does nothing more: its syncs, probes and kills are dropped where they stand.
@@ -219,7 +262,7 @@ export class Simulation {
 
   /** result is the run's report as it stands. */
   result(): SimulationResult {
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create', this.workloadPodUids);
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create', this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs);
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
@@ -295,9 +338,10 @@ export class Simulation {
       return;
     }
     if (this.stage === 'delete') {
-      const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, this.workloadPodUids) === 'Deleted';
+      const orphaning = this.orphaning();
+      const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
-      if ((gone && !this.deletePending() && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
+      if ((gone && quiet && !this.deletePending() && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
       if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }
@@ -315,6 +359,11 @@ export class Simulation {
     return [...this.kubelets.values()].some((k) => !k.down && [...k.pods.values()].some((p) => p.terminating));
   }
 
+  /** orphaning: `--cascade=orphan` leaves the dependents on purpose; the deletion ends when the applied objects are gone. */
+  private orphaning(): boolean {
+    return this.options.delete?.propagationPolicy === 'Orphan';
+  }
+
   private deletePending(): boolean {
     return this.queue.peek()?.label === 'kubectl delete';
   }
@@ -324,9 +373,14 @@ export class Simulation {
    * still has it exit or fail its liveness probe later (that change is what the user wants to see).
    */
   private workloadSettled(): boolean {
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false);
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false, new Set(), false, this.finishedJobs);
     if (outcome === 'Running') return !this.pods().some((p) => this.changeScripted(p));
-    return outcome === 'Succeeded' || outcome === 'Failed';
+    // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
+    const ttlPending = [...this.applied.values()].some((o) => {
+      const live = o.kind === 'Job' ? this.store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;
+      return live && live.metadata?.uid === o.metadata?.uid && (live['spec'] as { ttlSecondsAfterFinished?: number } | undefined)?.ttlSecondsAfterFinished !== undefined;
+    });
+    return (outcome === 'Succeeded' || outcome === 'Failed') && !ttlPending;
   }
 
   private changeScripted(pod: Pod): boolean {

@@ -38,9 +38,14 @@ export interface Report {
   trace: TraceEntry[];
 }
 
+/** HANG_MS is when a CLI run counts as hung. */
+const HANG_MS = 120_000;
+
 /** runJson runs the CLI with `--json` added, without color, and parses its report. */
 export function runJson(...args: string[]): { status: number | null; report: Report; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  // A run is a few seconds of work at most: one that goes on is a hang, reported as one instead of stalling the suite.
+  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: HANG_MS, maxBuffer: 512 * 1024 * 1024 });
+  if (r.error) throw new Error(`pod-lifecycle ${args.join(' ')} did not finish: ${r.error.message}`);
   return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
 

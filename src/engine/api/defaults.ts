@@ -305,6 +305,36 @@ export function defaultReplicaSet(replicaSet: ReplicaSet): Defaulted<ReplicaSet>
   return { object, changes: r.changes };
 }
 
+/**
+ * defaultJob applies SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when both are
+ * unset, parallelism 1, backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), the template's labels as the Job's when
+ * it has none, completionMode NonIndexed, suspend false, manualSelector false, podReplacementPolicy
+ * TerminatingOrFailed (Failed with a podFailurePolicy); then the template's pod defaults.
+ */
+export function defaultJob(job: KubeObjectLike): Defaulted<KubeObjectLike> {
+  const object = deepClone(job);
+  const r = new Recorder();
+  const o = object as unknown as Rec;
+  const spec = ensure(o, 'spec');
+  if ((spec['completions'] === undefined || spec['completions'] === null) && (spec['parallelism'] === undefined || spec['parallelism'] === null)) {
+    r.ifNil(spec, 'completions', 1, 'spec');
+  }
+  r.ifNil(spec, 'parallelism', 1, 'spec');
+  r.ifNil(spec, 'backoffLimit', spec['backoffLimitPerIndex'] !== undefined && spec['backoffLimitPerIndex'] !== null ? 2147483647 : 6, 'spec');
+  const templateLabels = rec(rec(rec(spec['template'])?.['metadata'])?.['labels']);
+  const meta = ensure(o, 'metadata');
+  if (templateLabels && Object.keys(rec(meta['labels']) ?? {}).length === 0) r.ifNil(meta, 'labels', { ...templateLabels }, 'metadata');
+  r.ifNil(spec, 'completionMode', 'NonIndexed', 'spec');
+  r.ifNil(spec, 'suspend', false, 'spec');
+  r.ifNil(spec, 'manualSelector', false, 'spec');
+  r.ifNil(spec, 'podReplacementPolicy', spec['podFailurePolicy'] ? 'Failed' : 'TerminatingOrFailed', 'spec');
+  defaultTemplateOf(r, o);
+  return { object, changes: r.changes };
+}
+
+/** KubeObjectLike is any object with metadata, for kinds without a typed shape here. */
+type KubeObjectLike = { apiVersion?: string; kind?: string; metadata?: unknown; [k: string]: unknown };
+
 // Pod-level resources (PodLevelResources, beta and on since 1.34): defaultHugePagePodLimits,
 // defaultPodRequests and defaultPodLimits in pkg/apis/core/v1/defaults.go, with the aggregation of
 // k8s.io/component-helpers/resource (AggregateContainerRequests / AggregateContainerLimits).

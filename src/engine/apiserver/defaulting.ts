@@ -1,5 +1,5 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
-import { defaultDeployment, defaultPod, defaultReplicaSet, type Defaulted } from '../api/defaults';
+import { defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, type Defaulted } from '../api/defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
 /** applyDefaults runs the scheme defaulting of an object's kind; kinds without defaults come back unchanged. */
@@ -11,6 +11,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultDeployment(obj as Deployment) as Defaulted<KubeObject>;
     case 'ReplicaSet':
       return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
+    case 'Job':
+      return defaultJob(obj) as Defaulted<KubeObject>;
     default:
       return { object: obj, changes: [] };
   }

@@ -3,6 +3,7 @@
 // (CheckGracefulDelete) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
 // updateForGracefulDeletionAndFinalizers, markAsDeleting).
 import type { KubeObject, Pod } from '../api/types';
+import { gcFinalizers } from '../controllers/garbage-collector';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
@@ -152,6 +153,10 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
       detail: { deletionGracePeriodSeconds: 0, requested, ...(plan.action === 'mark' ? { deletionTimestamp: obj.metadata?.deletionTimestamp } : {}) },
     };
   }
+  // The registry adds the orphan or foregroundDeletion finalizer the propagation policy asks for.
+  // See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (deletionFinalizersForGarbageCollection).
+  const withGc = gcFinalizers(obj, options.propagationPolicy);
+  if (withGc) obj = ctx.store.update<KubeObject>(kind, ns, name, (o) => { o.metadata = { ...o.metadata, finalizers: withGc }; }) ?? obj;
   return yield* removeUnlessFinalized(ctx, obj, ref, propagation);
 }
 

@@ -16,5 +16,36 @@ export function prepareObjectForCreate(ctx: EngineContext, obj: KubeObject, gene
   if (named.kind === 'Deployment' || named.kind === 'ReplicaSet') {
     return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
   }
+  if (named.kind === 'Job') return prepareJobForCreate(withMeta);
   return withMeta;
+}
+
+/** Job labels (pkg/apis/batch/types.go): the legacy and the prefixed job name and controller uid. */
+export const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'] as const;
+export const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'] as const;
+
+/**
+ * prepareJobForCreate is the Job strategy's PrepareForCreate: generation 1, an empty status, and, unless
+ * manualSelector, generateSelector: the template gets the job-name and controller-uid labels (both spellings, a
+ * user's own value kept) and the selector matches batch.kubernetes.io/controller-uid. See pkg/registry/batch/job/strategy.go.
+ */
+function prepareJobForCreate(job: KubeObject): KubeObject {
+  const out = JSON.parse(JSON.stringify(job)) as KubeObject & { spec?: { manualSelector?: boolean; selector?: { matchLabels?: Record<string, string> }; template?: { metadata?: { labels?: Record<string, string> } } } };
+  out.metadata = { ...out.metadata, generation: 1 };
+  out['status'] = {};
+  const spec = out.spec ?? (out.spec = {});
+  if (spec.manualSelector) return out;
+  const template = spec.template ?? (spec.template = {});
+  const labels = { ...(template.metadata?.labels ?? {}) };
+  for (const l of JOB_NAME_LABELS) labels[l] ??= out.metadata?.name ?? '';
+  for (const l of CONTROLLER_UID_LABELS) labels[l] ??= out.metadata?.uid ?? '';
+  template.metadata = { ...template.metadata, labels };
+  const selector = spec.selector ?? {};
+  const matchLabels = { ...(selector.matchLabels ?? {}) };
+  matchLabels['batch.kubernetes.io/controller-uid'] ??= out.metadata?.uid ?? '';
+  spec.selector = { ...selector, matchLabels };
+  // SetDefaults_Job runs again whenever the Job is read back from storage: a Job without labels then shows its
+  // template's, the generated ones included (pkg/apis/batch/v1/defaults.go).
+  if (Object.keys(out.metadata?.labels ?? {}).length === 0) out.metadata = { ...out.metadata, labels: { ...labels } };
+  return out;
 }

@@ -11,6 +11,7 @@ import type { AuthzAttributes } from './authz/authorizer';
 import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
+import { updateObject, type UpdateOptions } from './update';
 import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
 
 /** ApiOutcome is the server's answer to one request: the object, or the error and the phase that produced it. */
@@ -26,7 +27,7 @@ export class ApiServer {
    * serve runs one request through the pipeline. `ref` is the object the trace speaks of (its
    * thread); for a create by generateName it is made from the name the registry will give.
    */
-  *serve(req: ApiRequest, ref?: string, deleteOptions: DeleteOptions = {}): Steps<ApiOutcome> {
+  *serve(req: ApiRequest, ref?: string, deleteOptions: DeleteOptions = {}, updateOptions: UpdateOptions = {}): Steps<ApiOutcome> {
     const meta = req.object?.metadata;
     // The registry assigns a generated name after admission; it is drawn here so the trace follows the object by it.
     const plannedName = req.verb === 'create' && !meta?.name && meta?.generateName ? generateName(meta.generateName, this.ctx.rng) : undefined;
@@ -46,6 +47,9 @@ export class ApiServer {
       }
       case 'delete':
         return yield* deleteObject(this.ctx, req, ref, deleteOptions);
+      case 'update':
+      case 'patch':
+        return yield* updateObject(this.ctx, req, ref, updateOptions);
       default:
         return { ok: false, error: new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 }), phase: 'apiserver.authorize' };
     }

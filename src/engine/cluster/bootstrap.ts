@@ -5,20 +5,25 @@ import { refOf } from '../api/types';
 import type { SourceIndex } from '../context';
 import type { VirtualClock } from '../runtime/clock';
 import type { Random } from '../runtime/random';
+import { applyDefaults } from '../apiserver/defaulting';
 import type { ClusterInput } from './inputs';
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'Job']);
 import type { Store } from './store';
 
 /**
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
  * act as (--use-service-account-credentials, as kubeadm runs it). See cmd/kube-controller-manager/app.
  */
-export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'node-controller'];
+export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller'];
 
 /** bootstrapCluster stores the cluster's objects and the service accounts every namespace has. */
 export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: VirtualClock, rng: Random, sources: SourceIndex): void {
   const created = clock.timestamp(-3600_000);
   for (const doc of cluster.objects) {
-    const obj = withSystemFields(doc.object, rng, created);
+    // Workloads read back from storage are defaulted, as the API server's decoding does; the controllers compare
+    // their templates as stored. See pkg/apis/apps/v1/defaults.go and pkg/apis/batch/v1/defaults.go.
+    const obj = withSystemFields(WORKLOAD_KINDS.has(String(doc.object.kind)) ? applyDefaults(doc.object).object : doc.object, rng, created);
     store.put(obj);
     sources.add(refOf(obj), doc);
   }

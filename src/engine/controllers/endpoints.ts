@@ -1,11 +1,18 @@
-// The EndpointSlice controller: a Service's slice lists the pods it selects, with ready, serving and terminating.
-// See pkg/controller/endpointslice/reconciler.go and staging/src/k8s.io/endpointslice/utils.go (podToEndpoint).
-import type { KubeObject, Pod, Service } from '../api/types';
+// The EndpointSlice controller: each Service with a selector has a slice listing the pods it selects, with their
+// ready, serving and terminating conditions. See pkg/controller/endpointslice/reconciler.go and
+// staging/src/k8s.io/endpointslice/utils.go (podToEndpoint, newEndpointSlice, getEndpointPorts, setEndpointSliceLabels).
+import type { KubeObject, Node, Pod, Service } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
+import { isPodReady, isPodTerminal } from './pods';
+import { k8sEqual } from './replicaset';
 
-/** ENDPOINTSLICE_CONTROLLER is the manager named in the slices' labels. */
+/** ENDPOINTSLICE_CONTROLLER is the manager named in the slices' labels (endpointslice-controller.k8s.io). */
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller.k8s.io';
+
+/** Labels of a managed slice. See discovery/v1 (LabelServiceName, LabelManagedBy). */
+export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 
 /** selects tells whether a Service's selector picks a pod (every selector label matches; no selector picks none). */
 export function selects(svc: Service, pod: Pod): boolean {
@@ -14,53 +21,110 @@ export function selects(svc: Service, pod: Pod): boolean {
   return keys.length > 0 && keys.every((k) => pod.metadata?.labels?.[k] === selector[k]);
 }
 
-/** endpointConditions are a pod's conditions in a slice: ready only when Ready and not terminating. */
-export function endpointConditions(pod: Pod): { ready: boolean; serving: boolean; terminating: boolean } {
-  const podReady = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+/**
+ * endpointConditions are a pod's conditions in a slice (podToEndpoint): serving is the pod's readiness, terminating
+ * its deletionTimestamp, and ready is serving and not terminating — or always, with publishNotReadyAddresses.
+ */
+export function endpointConditions(pod: Pod, publishNotReadyAddresses = false): { ready: boolean; serving: boolean; terminating: boolean } {
+  const serving = isPodReady(pod);
   const terminating = !!pod.metadata?.deletionTimestamp;
-  return { ready: podReady && !terminating, serving: podReady, terminating };
+  return { ready: publishNotReadyAddresses || (serving && !terminating), serving, terminating };
 }
 
-/** syncEndpoints updates the slices of the Services that select a pod (phase controllers.endpoints). */
-export function* syncEndpoints(ctx: EngineContext, pod: Pod, ref: string, gone = false): Steps<void> {
-  const ns = pod.metadata?.namespace ?? 'default';
-  const services = ctx.store.list<Service>('Service', ns).filter((s) => selects(s, pod));
-  const conditions = endpointConditions(pod);
-  if (services.length === 0) {
-    yield { phase: 'controllers.endpoints', object: ref, field: 'metadata.labels', result: 'no Service selects the pod: no endpoints to update', detail: { conditions } };
-    return;
-  }
-  for (const svc of services) {
-    const name = svc.metadata?.name ?? '';
-    const slice = sliceFor(ctx, svc);
-    const others = ((slice.endpoints ?? []) as { targetRef?: { uid?: string } }[]).filter((e) => e.targetRef?.uid !== pod.metadata?.uid);
-    const endpoint = {
-      addresses: [pod.status?.podIP ?? ''], conditions, nodeName: pod.spec?.nodeName,
-      targetRef: { kind: 'Pod', name: pod.metadata?.name, namespace: ns, uid: pod.metadata?.uid },
-    };
-    const endpoints = gone || !pod.status?.podIP ? others : [...others, endpoint];
-    ctx.store.put({ ...slice, endpoints } as KubeObject);
-    yield {
-      phase: 'controllers.endpoints', object: ref, field: 'metadata.labels', step: { kind: 'object', name: `Service/${name}` },
-      result: gone ? `removed ${pod.metadata?.name} from EndpointSlice ${slice.metadata?.name}` : `EndpointSlice ${slice.metadata?.name} of Service ${name}: ${pod.status?.podIP ?? 'no IP yet'} ready=${conditions.ready} serving=${conditions.serving} terminating=${conditions.terminating}`,
-      detail: { service: name, endpointSlice: slice.metadata?.name, conditions },
-    };
-  }
+/** servicesSelecting names the Services of the pod's namespace that select it now or selected it before a change. */
+export function servicesSelecting(ctx: EngineContext, pod: Pod, old?: Pod): string[] {
+  return ctx.store.list<Service>('Service', pod.metadata?.namespace).filter((s) => selects(s, pod) || (old && selects(s, old))).map((s) => s.metadata?.name ?? '');
 }
 
-function sliceFor(ctx: EngineContext, svc: Service): KubeObject {
-  const ns = svc.metadata?.namespace ?? 'default';
-  const existing = ctx.store.list('EndpointSlice', ns).find((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === svc.metadata?.name);
-  if (existing) return existing;
-  return {
-    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4',
+/**
+ * shouldPodBeInEndpoints is ShouldPodBeInEndpoints(pod, true), as the slice reconciler calls it: not terminal and
+ * with an IP; terminating pods stay, with terminating true.
+ */
+function shouldPodBeInEndpoints(pod: Pod): boolean {
+  return !isPodTerminal(pod) && !!(pod.status?.podIP || pod.status?.podIPs?.length);
+}
+
+type EndpointPort = { name: string; port: number; protocol: string; appProtocol?: string };
+
+/** endpointPorts is getEndpointPorts: each Service port's target, a named one looked up in the pod's containers (FindPort). */
+function endpointPorts(svc: Service, pod: Pod | undefined): EndpointPort[] {
+  const out: EndpointPort[] = [];
+  for (const p of svc.spec?.ports ?? []) {
+    const protocol = p.protocol ?? 'TCP';
+    let port: number | undefined;
+    const target = p.targetPort ?? p.port;
+    if (typeof target === 'number') port = target;
+    else if (/^\d+$/.test(String(target))) port = Number(target);
+    else {
+      for (const c of pod?.spec?.containers ?? []) {
+        const found = (c.ports ?? []).find((cp) => cp.name === target && (cp.protocol ?? 'TCP') === protocol);
+        if (found) { port = found.containerPort; break; }
+      }
+    }
+    if (port === undefined) continue;
+    out.push({ name: p.name ?? '', port, protocol, ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) });
+  }
+  return out;
+}
+
+/**
+ * syncService reconciles a Service's slice: one slice `<service>-<5 random>` (generateName) with the endpoints of
+ * the pods it selects, or a placeholder with none. The slice keeps its name across updates. Phase controllers.endpoints,
+ * told on the pod's thread when a pod's change caused it.
+ */
+export function* syncService(ctx: EngineContext, namespace: string, name: string, cause?: Pod): Steps<void> {
+  const svc = ctx.store.get<Service>('Service', namespace, name);
+  if (!svc || !svc.spec?.selector || Object.keys(svc.spec.selector).length === 0) return;
+  const publish = svc.spec?.publishNotReadyAddresses ?? false;
+  const pods = ctx.store.list<Pod>('Pod', namespace).filter((p) => selects(svc, p) && shouldPodBeInEndpoints(p));
+  const endpoints = pods.map((pod) => {
+    const node = pod.spec?.nodeName ? ctx.store.get<Node>('Node', undefined, pod.spec.nodeName) : undefined;
+    const zone = node?.metadata?.labels?.['topology.kubernetes.io/zone'];
+    return {
+      addresses: [pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip ?? ''],
+      conditions: endpointConditions(pod, publish),
+      ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+      targetRef: { kind: 'Pod', namespace, name: pod.metadata?.name, uid: pod.metadata?.uid },
+      ...(zone ? { zone } : {}),
+    };
+  });
+  const existing = ctx.store.list('EndpointSlice', namespace).find((s) => s.metadata?.labels?.[LABEL_SERVICE_NAME] === name && s.metadata?.labels?.[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER);
+  const ports = pods.length ? endpointPorts(svc, pods[0]) : undefined;
+  // setEndpointSliceLabels: the Service's labels, then the service-name and managed-by labels (headless marked).
+  const labels: Record<string, string> = {
+    ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER,
+    ...(svc.spec?.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {}),
+  };
+  const body = { addressType: 'IPv4', endpoints: endpoints.length ? endpoints : null, ...(ports ? { ports } : {}) };
+  if (existing && k8sEqual({ addressType: existing['addressType'], endpoints: existing['endpoints'] ?? null, ...(existing['ports'] ? { ports: existing['ports'] } : {}) }, body) && k8sEqual(existing.metadata?.labels, labels)) return;
+  const sliceName = existing?.metadata?.name ?? `${name}-${ctx.rng.string(5)}`;
+  const slice: KubeObject = {
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     metadata: {
-      name: `${svc.metadata?.name}-${ctx.rng.string(5)}`, namespace: ns, generateName: `${svc.metadata?.name}-`,
-      uid: ctx.rng.uuid(), creationTimestamp: ctx.clock.timestamp(),
-      labels: { 'endpointslice.kubernetes.io/managed-by': ENDPOINTSLICE_CONTROLLER, 'kubernetes.io/service-name': svc.metadata?.name ?? '' },
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: svc.metadata?.name ?? '', uid: svc.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      name: sliceName, generateName: `${name}-`, namespace, labels,
+      uid: existing?.metadata?.uid ?? ctx.rng.uuid(), creationTimestamp: existing?.metadata?.creationTimestamp ?? ctx.clock.timestamp(),
+      generation: (existing?.metadata?.generation ?? 0) + 1,
+      // metav1.NewControllerRef: controller and blockOwnerDeletion true.
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
-    ports: (svc.spec?.ports ?? []).map((p) => ({ name: p.name ?? '', port: typeof p.targetPort === 'number' ? p.targetPort : p.port, protocol: p.protocol ?? 'TCP' })),
-    endpoints: [],
+    ...body,
+  };
+  ctx.store.put(slice);
+  const summary = endpoints.length
+    ? endpoints.map((e) => `${e.addresses[0]} (${e.targetRef.name}) ready=${e.conditions.ready} serving=${e.conditions.serving} terminating=${e.conditions.terminating}`).join('; ')
+    : 'no endpoints';
+  const about = cause ? `Pod/${namespace}/${cause.metadata?.name}` : `Service/${namespace}/${name}`;
+  yield {
+    phase: 'controllers.endpoints', object: about, field: cause ? 'metadata.labels' : 'spec.selector', step: { kind: 'object', name: `Service/${name}` },
+    result: `${existing ? 'updated' : 'created'} EndpointSlice ${sliceName} of Service ${name}: ${summary}`,
+    detail: { service: name, endpointSlice: sliceName, endpoints, ports: ports ?? null },
+  };
+}
+
+/** syncEndpoints records that no Service selects a pod whose address or readiness changed (phase controllers.endpoints). */
+export function* syncEndpoints(_ctx: EngineContext, pod: Pod, ref: string, gone = false): Steps<void> {
+  yield {
+    phase: 'controllers.endpoints', object: ref, field: 'metadata.labels',
+    result: `no Service selects the pod: no endpoints to ${gone ? 'remove' : 'update'}`, detail: { conditions: endpointConditions(pod) },
   };
 }

@@ -1,26 +1,118 @@
-// The garbage collector: when an owner is gone, its dependents are deleted (background propagation).
-// See pkg/controller/garbagecollector/garbagecollector.go (attemptToDeleteItem).
-import type { KubeObject } from '../api/types';
-import { mappingFor, requestPath, type ApiServer } from '../apiserver/server';
+// The garbage collector: dependents of a deleted owner are deleted (Background), deleted before it (Foreground,
+// the owner holding the foregroundDeletion finalizer until its blocking dependents are gone) or released (Orphan,
+// the orphan finalizer). See pkg/controller/garbagecollector/garbagecollector.go (attemptToDeleteItem,
+// processDeletingDependentsItem, orphanDependents) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+// (deletionFinalizersForGarbageCollection).
+import { deepClone, type KubeObject, refOf } from '../api/types';
+import type { ApiServer } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
+import { ControllerClient } from './client';
 import { ownedBy } from './owner';
 
 /** GARBAGE_COLLECTOR is the service account the collector acts as. */
 export const GARBAGE_COLLECTOR = 'generic-garbage-collector';
 
-/** collectDependents deletes every object that names the removed owner, as the collector does for Background propagation. */
-export function* collectDependents(ctx: EngineContext, api: ApiServer, owner: KubeObject): Steps<void> {
-  const uid = owner.metadata?.uid;
-  const dependents = ctx.store.all().filter((o) => ownedBy(o, uid) && !o.metadata?.deletionTimestamp);
-  for (const dep of dependents) {
-    const mapping = mappingFor(String(dep.apiVersion), String(dep.kind));
-    if (!mapping) continue;
-    const ns = dep.metadata?.namespace;
-    const version = String(dep.apiVersion).split('/').pop()!;
-    yield* api.serve({
-      verb: 'delete', method: 'DELETE', path: requestPath(mapping, version, ns, dep.metadata?.name), apiVersion: String(dep.apiVersion), kind: String(dep.kind),
-      group: mapping.group, resource: mapping.resource, ...(ns ? { namespace: ns } : {}), name: dep.metadata?.name ?? '', credentials: { serviceAccount: `kube-system/${GARBAGE_COLLECTOR}` },
-    }, undefined, { propagationPolicy: 'Background' });
+/** The garbage collection finalizers (metav1.FinalizerOrphanDependents, FinalizerDeleteDependents). */
+export const FINALIZER_ORPHAN = 'orphan';
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';
+
+/** PropagationPolicy is metav1.DeletionPropagation. */
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+/**
+ * gcFinalizers is deletionFinalizersForGarbageCollection: the object's finalizers without the two GC ones, then
+ * `orphan` for Orphan and `foregroundDeletion` for Foreground; undefined when nothing changes. Pods are left out
+ * here: their graceful deletion is the kubelet's.
+ */
+export function gcFinalizers(obj: KubeObject, policy: PropagationPolicy | undefined): string[] | undefined {
+  if (obj.kind === 'Pod' || !policy) return undefined;
+  const current = obj.metadata?.finalizers ?? [];
+  const next = current.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
+  if (policy === 'Orphan') next.push(FINALIZER_ORPHAN);
+  if (policy === 'Foreground') next.push(FINALIZER_FOREGROUND);
+  const same = next.length === current.length && next.every((f) => current.includes(f));
+  return same ? undefined : next;
+}
+
+const ref = (o: KubeObject) => refOf(o);
+
+function dependentsOf(ctx: EngineContext, owner: KubeObject): KubeObject[] {
+  return ctx.store.all().filter((o) => ownedBy(o, owner.metadata?.uid));
+}
+
+/** waitingOwnersOf lists the owners of an object that wait, in foreground deletion, for their dependents. */
+export function waitingOwnersOf(ctx: EngineContext, obj: KubeObject): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const r of obj.metadata?.ownerReferences ?? []) {
+    const owner = ctx.store.get(r.kind, r.kind === 'Node' || r.kind === 'Namespace' ? undefined : obj.metadata?.namespace, r.name);
+    if (owner && owner.metadata?.uid === r.uid && owner.metadata?.deletionTimestamp && (owner.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) out.push(owner);
   }
+  return out;
+}
+
+/**
+ * collectDependents handles an owner that is gone: each dependent with no owner left is deleted, with the policy its
+ * own finalizers ask for (Background otherwise); one with other owners still there only loses the dangling reference.
+ */
+export function* collectDependents(ctx: EngineContext, api: ApiServer, owner: KubeObject): Steps<void> {
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  for (const dep of dependentsOf(ctx, owner)) {
+    const live = ctx.store.get(String(dep.kind), dep.metadata?.namespace, dep.metadata?.name ?? '');
+    if (!live || live.metadata?.deletionTimestamp) continue;
+    const solid = (live.metadata?.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata?.uid && ctx.store.all().some((o) => o.metadata?.uid === r.uid));
+    if (solid.length > 0) {
+      yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `owner ${ref(owner)} is gone but ${solid.map((s) => `${s.kind}/${s.name}`).join(', ')} still owns it: removing the dangling reference`, detail: { owner: ref(owner) } };
+      yield* client.patch(live, { metadata: { ownerReferences: [{ $patch: 'delete', uid: owner.metadata?.uid }], uid: live.metadata?.uid } });
+      continue;
+    }
+    const finalizers = live.metadata?.finalizers ?? [];
+    const policy: PropagationPolicy = finalizers.includes(FINALIZER_ORPHAN) ? 'Orphan' : finalizers.includes(FINALIZER_FOREGROUND) ? 'Foreground' : 'Background';
+    yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `its owner ${ref(owner)} is gone: deleting it (propagationPolicy ${policy})`, detail: { owner: ref(owner), propagationPolicy: policy } };
+    yield* client.delete(live, { propagationPolicy: policy });
+  }
+}
+
+/**
+ * processDeletingOwner works on an owner being deleted with a GC finalizer. Orphan: every dependent loses its
+ * reference to the owner, then the finalizer goes. Foreground: dependents not yet deleted are deleted (Foreground
+ * when they have dependents of their own, else Background); once no dependent with blockOwnerDeletion is left, the
+ * finalizer goes and the API server removes the owner.
+ */
+export function* processDeletingOwner(ctx: EngineContext, api: ApiServer, stale: KubeObject): Steps<void> {
+  const owner = ctx.store.get(String(stale.kind), stale.metadata?.namespace, stale.metadata?.name ?? '');
+  if (!owner || owner.metadata?.uid !== stale.metadata?.uid || !owner.metadata?.deletionTimestamp) return;
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  const finalizers = owner.metadata.finalizers ?? [];
+  const uid = owner.metadata.uid;
+  if (finalizers.includes(FINALIZER_ORPHAN)) {
+    for (const dep of dependentsOf(ctx, owner)) {
+      yield { phase: 'controllers.garbagecollector', object: ref(dep), field: 'metadata.ownerReferences', result: `orphaning: removing the ownerReference to ${ref(owner)}`, detail: { owner: ref(owner) } };
+      yield* client.patch(dep, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: dep.metadata?.uid } });
+    }
+    yield* removeFinalizer(ctx, client, owner, FINALIZER_ORPHAN, 'its dependents are orphaned');
+    return;
+  }
+  if (!finalizers.includes(FINALIZER_FOREGROUND)) return;
+  const dependents = dependentsOf(ctx, owner);
+  for (const dep of dependents.filter((d) => !d.metadata?.deletionTimestamp)) {
+    const policy: PropagationPolicy = dependentsOf(ctx, dep).length > 0 ? 'Foreground' : 'Background';
+    yield { phase: 'controllers.garbagecollector', object: ref(dep), field: 'metadata.ownerReferences', result: `its owner ${ref(owner)} is deleted in the foreground: deleting it first (propagationPolicy ${policy})`, detail: { owner: ref(owner), propagationPolicy: policy } };
+    yield* client.delete(dep, { propagationPolicy: policy });
+  }
+  const blocking = dependentsOf(ctx, owner).filter((d) => (d.metadata?.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  if (blocking.length > 0) {
+    yield { phase: 'controllers.garbagecollector', object: ref(owner), field: 'metadata.finalizers', result: `foreground deletion waits for ${blocking.length} dependent(s) with blockOwnerDeletion: ${blocking.map(ref).join(', ')}`, detail: { blocking: blocking.map(ref) }, outcome: 'waiting' };
+    return;
+  }
+  yield* removeFinalizer(ctx, client, owner, FINALIZER_FOREGROUND, 'no blocking dependent is left');
+}
+
+function* removeFinalizer(ctx: EngineContext, client: ControllerClient, owner: KubeObject, finalizer: string, why: string): Steps<void> {
+  const live = ctx.store.get(String(owner.kind), owner.metadata?.namespace, owner.metadata?.name ?? '');
+  if (!live) return;
+  yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.finalizers', result: `removing the ${finalizer} finalizer: ${why}`, detail: { finalizer } };
+  const copy = deepClone(live);
+  copy.metadata = { ...copy.metadata, finalizers: (copy.metadata?.finalizers ?? []).filter((f) => f !== finalizer) };
+  yield* client.update(copy);
 }

@@ -1,39 +1,175 @@
-// kube-controller-manager: the controllers' informers, turning watch events into controller syncs.
-import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
+// kube-controller-manager: the controllers' informers, turning watch events into controller syncs through work queues.
+import type { KubeObject, Pod } from '../api/types';
 import { refOf } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
-import { deploymentStatus, syncDeployment } from './deployment';
-import { syncEndpoints, endpointConditions } from './endpoints';
-import { collectDependents } from './garbage-collector';
+import type { Millis } from '../runtime/clock';
+import type { Steps } from '../runtime/step';
+import { deploymentOf, syncDeployment } from './deployment';
+import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
+import { collectDependents, processDeletingOwner, waitingOwnersOf } from './garbage-collector';
+import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
 import { controllerOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
 import { syncReplicaSet } from './replicaset';
 
-/** Controllers routes store changes to the deployment, replicaset, endpointslice and garbage collector controllers. */
+/**
+ * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
+ * AddAfter asks for a later sync. See staging/src/k8s.io/client-go/util/workqueue.
+ */
+export class WorkQueue {
+  private readonly queued = new Set<string>();
+  private readonly waiting = new Map<string, Millis>();
+
+  constructor(private readonly ctx: EngineContext, private readonly name: string) {}
+
+  /**
+   * add queues a sync of key, unless one is already queued. With `after` it is AddAfter: the key waits that long,
+   * and a key already waiting to come sooner is not added again. A sync may return a delay to be synced again.
+   */
+  add(key: string, sync: () => Steps<Millis | void>, after: Millis = 0): void {
+    const self = this;
+    const run = function* (): Steps<void> {
+      const again = yield* sync();
+      if (typeof again === 'number') self.add(key, sync, again);
+    };
+    if (after <= 0) {
+      if (this.queued.has(key)) return;
+      this.queued.add(key);
+      this.ctx.schedule(0, `${this.name}: sync ${key}`, function* () {
+        self.queued.delete(key);
+        yield* run();
+      });
+      return;
+    }
+    const at = this.ctx.clock.now + after;
+    const sooner = this.waiting.get(key);
+    if (sooner !== undefined && sooner <= at && sooner >= this.ctx.clock.now) return;
+    this.waiting.set(key, at);
+    this.ctx.schedule(after, `${this.name}: sync ${key} (after ${after} ms)`, function* () {
+      if (self.waiting.get(key) === at) self.waiting.delete(key);
+      yield* run();
+    });
+  }
+}
+
+/** Controllers routes store changes to the deployment, replicaset, job, endpointslice and garbage collector controllers. */
 export class Controllers {
+  private readonly deployments: WorkQueue;
+  private readonly replicaSets: WorkQueue;
+  private readonly jobs: WorkQueue;
+  private readonly ttl: WorkQueue;
+  private readonly services: WorkQueue;
+  private readonly gc: WorkQueue;
   private readonly persistentVolumes: PersistentVolumeController;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
+    this.deployments = new WorkQueue(ctx, 'deployment-controller');
+    this.replicaSets = new WorkQueue(ctx, 'replicaset-controller');
+    this.jobs = new WorkQueue(ctx, 'job-controller');
+    this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
+    this.services = new WorkQueue(ctx, 'endpointslice-controller');
+    this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
   onChange(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
-    const ctx = this.ctx;
-    if (obj.kind === 'Deployment' && type === 'ADDED') {
-      ctx.schedule(0, `deployment-controller: sync ${refOf(obj)}`, () => syncDeployment(ctx, this.api, obj as unknown as Deployment));
-    }
-    if (obj.kind === 'ReplicaSet' && type === 'ADDED') {
-      ctx.schedule(0, `replicaset-controller: sync ${refOf(obj)}`, () => syncReplicaSet(ctx, this.api, obj as unknown as ReplicaSet));
-    }
-    if (type === 'DELETED' && (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet')) {
-      ctx.schedule(0, `garbagecollector: dependents of ${refOf(obj)}`, () => collectDependents(ctx, this.api, obj));
-    }
+    if (obj.kind === 'Deployment' && type !== 'DELETED') this.enqueueDeployment(obj.metadata?.namespace, obj.metadata?.name);
+    if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj);
+    if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
+    if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+    this.onGarbage(type, obj);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
+  }
+
+  /**
+   * resync queues every workload already stored, as the informers' initial list does when the controllers start.
+   * The cluster's Services are taken as they are: their slices are reconciled at the first change of a pod they select.
+   */
+  resync(): void {
+    for (const d of this.ctx.store.list('Deployment')) this.enqueueDeployment(d.metadata?.namespace, d.metadata?.name);
+    for (const rs of this.ctx.store.list('ReplicaSet')) this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
+    for (const j of this.ctx.store.list('Job')) this.enqueueJob(j.metadata?.namespace, j.metadata?.name);
+  }
+
+  private enqueueDeployment(ns: string | undefined, name: string | undefined): void {
+    if (!name) return;
+    this.deployments.add(`${ns}/${name}`, () => syncDeployment(this.ctx, this.api, ns ?? 'default', name));
+  }
+
+  private enqueueReplicaSet(ns: string | undefined, name: string | undefined): void {
+    if (!name) return;
+    const ctx = this.ctx;
+    const api = this.api;
+    this.replicaSets.add(`${ns}/${name}`, function* () {
+      const r = yield* syncReplicaSet(ctx, api, ns ?? 'default', name);
+      return r.requeueAfterMs;
+    });
+  }
+
+  private enqueueJob(ns: string | undefined, name: string | undefined, after = 0): void {
+    if (!name) return;
+    const ctx = this.ctx;
+    const api = this.api;
+    this.jobs.add(`${ns}/${name}`, () => syncJob(ctx, api, ns ?? 'default', name), after);
+    if (after === 0) this.ttl.add(`${ns}/${name}`, () => syncTtlAfterFinished(ctx, api, ns ?? 'default', name));
+  }
+
+  private enqueueService(ns: string | undefined, name: string | undefined, pod?: Pod): void {
+    if (!name) return;
+    this.services.add(`${ns}/${name}`, () => syncService(this.ctx, ns ?? 'default', name, pod));
+  }
+
+  private onReplicaSet(type: WatchEventType, rs: KubeObject): void {
+    if (type !== 'DELETED') this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
+    const d = deploymentOf(rs);
+    if (d) this.enqueueDeployment(rs.metadata?.namespace, d);
+  }
+
+  private onPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
+    const ctx = this.ctx;
+    const ns = pod.metadata?.namespace;
+    const owner = controllerOf(pod as unknown as KubeObject);
+    if (owner?.kind === 'ReplicaSet') {
+      this.enqueueReplicaSet(ns, owner.name);
+      // The deployment controller watches pod deletions, which a Recreate rollout waits for.
+      const rs = ctx.store.get<KubeObject>('ReplicaSet', ns, owner.name);
+      const d = rs && deploymentOf(rs);
+      if (d && type === 'DELETED') this.enqueueDeployment(ns, d);
+    }
+    // The job controller batches pod events: syncJobBatchPeriod, 1 s (pkg/controller/job/job_controller.go).
+    if (owner?.kind === 'Job') this.enqueueJob(ns, owner.name, JOB_SYNC_BATCH_PERIOD_MS);
+    // The EndpointSlice controller: every Service that selects the pod, now or before this change.
+    const services = servicesSelecting(ctx, pod, old);
+    for (const svc of services) this.enqueueService(ns, svc, pod);
+    const now = endpointConditions(pod);
+    const before = old && type !== 'ADDED' ? endpointConditions(old) : undefined;
+    const changed = before !== undefined && (before.ready !== now.ready || before.terminating !== now.terminating || old?.status?.podIP !== pod.status?.podIP);
+    // A pod no Service selects still gets its one controllers.endpoints step when its address or readiness changes.
+    if (services.length === 0 && (type === 'DELETED' || (changed && pod.status?.podIP))) {
+      ctx.schedule(0, `endpointslice-controller: ${refOf(pod)}`, () => syncEndpoints(ctx, pod, refOf(pod), type === 'DELETED'));
+    }
+  }
+
+  /** onGarbage feeds the garbage collector: owners deleted, owners waiting on dependents, dependents gone. */
+  private onGarbage(type: WatchEventType, obj: KubeObject): void {
+    const ctx = this.ctx;
+    const api = this.api;
+    const key = refOf(obj);
+    if (type === 'DELETED') {
+      this.gc.add(`dependents of ${key}`, () => collectDependents(ctx, api, obj));
+      for (const owner of waitingOwnersOf(ctx, obj)) this.gc.add(refOf(owner), () => processDeletingOwner(ctx, api, owner));
+      return;
+    }
+    const finalizers = obj.metadata?.finalizers ?? [];
+    if (obj.metadata?.deletionTimestamp && (finalizers.includes('foregroundDeletion') || finalizers.includes('orphan'))) {
+      this.gc.add(key, () => processDeletingOwner(ctx, api, obj));
+    }
+    if (obj.metadata?.deletionTimestamp) for (const owner of waitingOwnersOf(ctx, obj)) this.gc.add(refOf(owner), () => processDeletingOwner(ctx, api, owner));
   }
 
   /**
@@ -50,32 +186,5 @@ export class Controllers {
     if (ca && !store.get('ConfigMap', name, 'kube-root-ca.crt')) {
       store.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...meta('kube-root-ca.crt'), annotations: ca.metadata?.annotations ?? {} }, data: ca['data'] });
     }
-  }
-
-  private onPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
-    const ctx = this.ctx;
-    const ref = refOf(pod);
-    const now = endpointConditions(pod);
-    const before = old && type !== 'ADDED' ? endpointConditions(old) : undefined;
-    const deleted = type === 'DELETED';
-    const changed = before !== undefined && (before.ready !== now.ready || before.terminating !== now.terminating || old?.status?.podIP !== pod.status?.podIP);
-    // The endpoints controller speaks once the pod has an address, again when its readiness or termination changes, and when it goes.
-    if (deleted || (changed && pod.status?.podIP)) {
-      ctx.schedule(0, `endpointslice-controller: ${ref}`, () => syncEndpoints(ctx, pod, ref, deleted));
-    }
-    const rsRef = controllerOf(pod as unknown as KubeObject);
-    if (rsRef?.kind === 'ReplicaSet' && (changed || deleted)) {
-      const rs = ctx.store.get<ReplicaSet>('ReplicaSet', pod.metadata?.namespace, rsRef.name);
-      const depRef = rs && controllerOf(rs as unknown as KubeObject);
-      if (depRef?.kind === 'Deployment') this.refreshDeployment(pod.metadata?.namespace ?? 'default', depRef.name);
-    }
-  }
-
-  /** refreshDeployment writes the Deployment's status from its pods, as the deployment controller's syncStatusOnly does. */
-  private refreshDeployment(namespace: string, name: string): void {
-    const d = this.ctx.store.get<Deployment>('Deployment', namespace, name);
-    if (!d) return;
-    const status = deploymentStatus(this.ctx, d);
-    this.ctx.store.update<Deployment>('Deployment', namespace, name, (obj) => { obj.status = status as typeof obj.status; });
   }
 }

@@ -1,71 +1,162 @@
-// The ReplicaSet controller: it creates the pods a ReplicaSet is missing, in slow-start batches, through the API server.
-// See pkg/controller/replicaset/replica_set.go (manageReplicas, slowStartBatch) and pkg/controller/controller_utils.go.
+// The ReplicaSet controller: it creates the pods a ReplicaSet is missing in slow-start batches, deletes the surplus
+// in getPodsToDelete's order, and reports the ReplicaSet's status.
+// See pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas, getPodsToDelete) and replica_set_utils.go.
 import { podGenerateName } from '../api/naming';
 import { deepClone, type KubeObject, type Pod, type ReplicaSet } from '../api/types';
-import type { ApiServer } from '../apiserver/server';
-import { mappingFor, requestPath } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
-import { controllerRef, ownedBy } from './owner';
+import { ControllerClient } from './client';
+import { controllerRef } from './owner';
+import { asObject, controlledPods, isPodActive, isPodAvailable, isPodReady, rankPodsForDeletion } from './pods';
+import type { ApiServer } from '../apiserver/server';
 
 /** REPLICASET_CONTROLLER is the source of its events and the service account it acts as. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
 
 /** SLOW_START_INITIAL_BATCH_SIZE is the first batch of pod creations (controller.SlowStartInitialBatchSize). */
-const SLOW_START_INITIAL_BATCH_SIZE = 1;
+export const SLOW_START_INITIAL_BATCH_SIZE = 1;
 
-/** podFromTemplate builds a pod from a ReplicaSet's template, as GetPodFromTemplate does. */
-export function podFromTemplate(rs: ReplicaSet): Pod {
-  const t = deepClone(rs.spec?.template ?? {});
+/** BURST_REPLICAS is how many pods one sync creates or deletes at most (replicaset.BurstReplicas). */
+export const BURST_REPLICAS = 500;
+
+/** podFromTemplate builds a pod from a controller's template, as GetPodFromTemplate does. */
+export function podFromTemplate(owner: KubeObject, template: { metadata?: Pod['metadata']; spec?: Pod['spec'] } | undefined, prefix = owner.metadata?.name ?? ''): Pod {
+  const t = deepClone(template ?? {});
   return {
     apiVersion: 'v1', kind: 'Pod',
     metadata: {
-      generateName: podGenerateName(rs.metadata?.name ?? ''), namespace: rs.metadata?.namespace,
+      generateName: podGenerateName(prefix), namespace: owner.metadata?.namespace,
       ...(t.metadata?.labels ? { labels: t.metadata.labels } : {}),
       ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
       ...(t.metadata?.finalizers ? { finalizers: t.metadata.finalizers } : {}),
-      ownerReferences: [controllerRef(rs as unknown as KubeObject)],
+      ownerReferences: [controllerRef(owner)],
     },
     spec: t.spec ?? { containers: [] },
   };
 }
 
-/** syncReplicaSet creates the missing pods of a ReplicaSet (phase controllers.replicaset). */
-export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rs: ReplicaSet): Steps<void> {
-  const ns = rs.metadata?.namespace ?? 'default';
-  const name = rs.metadata?.name ?? '';
-  const ref = `ReplicaSet/${ns}/${name}`;
-  const want = rs.spec?.replicas ?? 1;
-  const have = ctx.store.list<Pod>('Pod', ns).filter((p) => ownedBy(p as unknown as KubeObject, rs.metadata?.uid) && !p.metadata?.deletionTimestamp).length;
-  const diff = want - have;
-  yield {
-    phase: 'controllers.replicaset', object: ref, field: 'spec.replicas',
-    result: diff > 0 ? `${have} of ${want} pods exist: creating ${diff}` : `${have} of ${want} pods exist: nothing to create`,
-    detail: { replicas: want, existing: have, toCreate: Math.max(0, diff) },
-  };
-  if (diff <= 0) return;
-  const mapping = mappingFor('v1', 'Pod')!;
-  let remaining = diff;
+/**
+ * createPods creates `count` pods in slow-start batches of 1, 2, 4...; a batch with a failure ends the run, the
+ * rest waits for the next sync. Events as RealPodControl records them: SuccessfulCreate "Created pod: <name>",
+ * FailedCreate "Error creating: <err>". See controller_utils.go (slowStartBatch, RealPodControl.createPods).
+ */
+export function* createPods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, count: number, make: () => Pod, phase: 'controllers.replicaset' | 'controllers.job', source: string): Steps<number> {
+  const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
+  let created = 0;
+  let remaining = count;
   for (let batch = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE); batch > 0; batch = Math.min(2 * batch, remaining)) {
     let failed = false;
     for (let i = 0; i < batch; i++) {
-      const pod = podFromTemplate(rs);
-      const outcome = yield* api.serve({
-        verb: 'create', method: 'POST', path: requestPath(mapping, 'v1', ns), apiVersion: 'v1', kind: 'Pod', group: '', resource: 'pods',
-        namespace: ns, object: pod as unknown as KubeObject, credentials: { serviceAccount: `kube-system/${REPLICASET_CONTROLLER}` },
-      });
+      const outcome = yield* client.create(make() as unknown as KubeObject);
       if (outcome.ok) {
         const podName = outcome.object?.metadata?.name ?? '';
-        ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulCreate', object: ref, source: REPLICASET_CONTROLLER, message: `Created pod: ${podName}` });
-        yield { phase: 'controllers.replicaset', object: ref, step: { kind: 'object', name: podName }, result: `created pod ${podName}`, detail: { pod: podName } };
+        created++;
+        ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulCreate', object: ref, source, message: `Created pod: ${podName}` });
+        yield { phase, object: ref, step: { kind: 'object', name: podName }, result: `created pod ${podName} (batch of ${batch})`, detail: { pod: podName, batch } };
       } else {
         failed = true;
-        ctx.recorder.event({ type: 'Warning', reason: 'FailedCreate', object: ref, source: REPLICASET_CONTROLLER, message: `Error creating: ${outcome.error.message}` });
-        yield { phase: 'controllers.replicaset', object: ref, result: `Error creating: ${outcome.error.message}`, detail: { status: outcome.error.status }, outcome: 'failed' };
+        ctx.recorder.event({ type: 'Warning', reason: 'FailedCreate', object: ref, source, message: `Error creating: ${outcome.error.message}` });
+        yield { phase, object: ref, result: `Error creating: ${outcome.error.message}`, detail: { status: outcome.error.status }, outcome: 'failed' };
       }
     }
     remaining -= batch;
-    // A failed batch stops the slow start; the rest waits for the next sync. See slowStartBatch.
-    if (failed) return;
+    if (failed) break;
   }
+  return created;
+}
+
+/** deletePods deletes pods through the API server; event SuccessfulDelete "Deleted pod: <name>" (RealPodControl.DeletePod). */
+export function* deletePods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job', source: string, why: string): Steps<void> {
+  const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
+  for (const pod of pods) {
+    const name = pod.metadata?.name ?? '';
+    yield { phase, object: ref, step: { kind: 'object', name }, result: `deleting pod ${name}: ${why}`, detail: { pod: name } };
+    const outcome = yield* client.delete(asObject(pod));
+    if (outcome.ok) ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulDelete', object: ref, source, message: `Deleted pod: ${name}` });
+    else if (outcome.error.status.code !== 404) ctx.recorder.event({ type: 'Warning', reason: 'FailedDelete', object: ref, source, message: `Error deleting: ${outcome.error.message}` });
+  }
+}
+
+/** ReplicaSetSyncResult says whether the controller should sync the ReplicaSet again later (minReadySeconds). */
+export interface ReplicaSetSyncResult {
+  requeueAfterMs?: number;
+}
+
+/** syncReplicaSet brings a ReplicaSet's pods to its replicas and writes its status (phase controllers.replicaset). */
+export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+  const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
+  if (!rs) return {};
+  const ref = `ReplicaSet/${namespace}/${name}`;
+  const client = new ControllerClient(api, REPLICASET_CONTROLLER);
+  const all = ctx.store.list<Pod>('Pod', namespace);
+  const active = controlledPods(all, rs.metadata?.uid).filter(isPodActive);
+  const want = rs.spec?.replicas ?? 1;
+  const diff = active.length - want;
+  // A ReplicaSet being deleted only reports its status. See syncReplicaSet (rs.DeletionTimestamp == nil).
+  if (!rs.metadata?.deletionTimestamp && diff !== 0) {
+    yield {
+      phase: 'controllers.replicaset', object: ref, field: 'spec.replicas',
+      result: diff < 0 ? `${active.length} of ${want} pods exist: creating ${Math.min(-diff, BURST_REPLICAS)}` : `${active.length} pods for ${want} replicas: deleting ${Math.min(diff, BURST_REPLICAS)}`,
+      detail: { replicas: want, active: active.length, diff },
+    };
+    if (diff < 0) {
+      yield* createPods(ctx, client, asObject(rs), Math.min(-diff, BURST_REPLICAS), () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
+    } else {
+      // getPodsToDelete ranks the pods against the pods of the same owner on each node (getPodsRankedByRelatedPodsOnSameNode).
+      const victims = rankPodsForDeletion(ctx.clock, active, active).slice(0, Math.min(diff, BURST_REPLICAS));
+      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`);
+    }
+  }
+  return yield* updateReplicaSetStatus(ctx, namespace, name);
+}
+
+/**
+ * updateReplicaSetStatus writes the status calculateStatus computes, when it changed: replicas, fullyLabeledReplicas,
+ * readyReplicas, availableReplicas (pods Ready for minReadySeconds), observedGeneration. Zero counts are omitted, as
+ * the API's omitempty fields are. Asks for a resync after minReadySeconds while ready pods are not yet available.
+ */
+function* updateReplicaSetStatus(ctx: EngineContext, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+  const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
+  if (!rs) return {};
+  const owned = controlledPods(ctx.store.list<Pod>('Pod', namespace), rs.metadata?.uid);
+  const active = owned.filter(isPodActive);
+  const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  const counts = {
+    replicas: active.length,
+    fullyLabeledReplicas: active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata?.labels?.[k] === v)).length,
+    readyReplicas: active.filter(isPodReady).length,
+    availableReplicas: active.filter((p) => isPodAvailable(ctx.clock, p, minReady)).length,
+  };
+  const status: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(counts)) if (v) status[k] = v;
+  if (rs.status?.conditions?.length) status['conditions'] = rs.status.conditions;
+  // replicas is not omitempty in ReplicaSetStatus.
+  status['replicas'] = counts.replicas;
+  // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
+  // 1.35): the pods being deleted that are not yet Succeeded or Failed (controller.FilterTerminatingPods).
+  status['terminatingReplicas'] = owned.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
+  status['observedGeneration'] = rs.metadata?.generation ?? 1;
+  if (!k8sEqual(status, rs.status ?? {})) {
+    ctx.store.update<ReplicaSet>('ReplicaSet', namespace, name, (o) => { o.status = status as typeof o.status; });
+    yield {
+      phase: 'controllers.replicaset', object: `ReplicaSet/${namespace}/${name}`,
+      result: `status: ${counts.replicas} replicas, ${counts.readyReplicas} ready, ${counts.availableReplicas} available`,
+      detail: { status },
+    };
+  }
+  const want = rs.spec?.replicas ?? 1;
+  if (minReady > 0 && counts.readyReplicas === want && counts.availableReplicas !== want) return { requeueAfterMs: minReady * 1000 };
+  return {};
+}
+
+/** k8sEqual compares two JSON values. */
+export function k8sEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a ?? null)) === JSON.stringify(sortKeys(b ?? null));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
 }

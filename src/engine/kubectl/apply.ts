@@ -4,13 +4,15 @@ import type { ApiOutcome, ApiServer, KindMapping } from '../apiserver/server';
 import { mappingFor, requestPath } from '../apiserver/server';
 import type { DeleteOptions } from '../apiserver/delete';
 import type { ApiRequest, StatusError } from '../apiserver/request';
+import { canonicalJSON } from '../api/naming';
+import { createThreeWayMergePatch, type JsonMap } from '../api/strategic-merge';
 import type { KubeObject } from '../api/types';
 import type { SourceDocument } from '../cluster/inputs';
 import type { Steps } from '../runtime/step';
 import { discover, type Gvk, sessionFor, verifyFieldValidation } from './discovery';
 import { addSourceToError, renderKubectlError } from './errors';
 import { ACCEPT, type HttpRequest, rawError, recordRequest } from './http';
-import { goTypeName, withLastApplied } from './last-applied';
+import { goTypeName, LAST_APPLIED, withLastApplied } from './last-applied';
 
 export { API_SERVER_URL, KUBECTL_USER_AGENT } from './http';
 export { LAST_APPLIED, withLastApplied } from './last-applied';
@@ -97,12 +99,15 @@ function* applyMapped(
   const resourceWord = mapping.group ? `${kind.toLowerCase()}.${mapping.group}` : kind.toLowerCase();
   yield {
     phase: 'kubectl.validate', object: ref, field: 'kind',
-    result: `${apiVersion} ${kind} maps to resource "${mapping.resource}"${mapping.group ? ` in group "${mapping.group}"` : ''}; kubectl sends GET ${getPath}, then POST ${postPath}`,
+    result: `${apiVersion} ${kind} maps to resource "${mapping.resource}"${mapping.group ? ` in group "${mapping.group}"` : ''}; kubectl sends GET ${getPath}, then POST ${postPath} if it is absent or PATCH it if it exists`,
     detail: { mapping: { ...mapping }, validatedBy, request: requestDetail({ verb: 'GET', path: getPath, accept: ACCEPT.json }, credentials) },
   };
   const base = { apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), source: doc.file, credentials };
   const got = yield* api.serve({ ...base, verb: 'get', method: 'GET', path: getPath, name }, ref);
-  if (got.ok) return { ok: true, printed: `${resourceWord}/${name} unchanged`, ...(got.object ? { object: got.object } : {}), outcome: got };
+  if (got.ok) {
+    if (got.object) return yield* applyPatch(api, doc, got.object, body, { base, getPath, query, mapping, version, namespace, resourceWord, ref, credentials });
+    return { ok: true, printed: `${resourceWord}/${name} unchanged`, outcome: got };
+  }
   if (got.error.reason !== 'NotFound') {
     // See apply.go: a failed GET is reported as "error when retrieving current configuration of:\n<info>\nfrom server for:".
     const gv = `${mapping.group}/${version}`;
@@ -122,6 +127,63 @@ function* applyMapped(
     return { ok: false, printed: `${warnings}${renderKubectlError(err)}`, error: err, outcome: created };
   }
   return { ok: true, printed: `${warnings}${resourceWord}/${name} created`, ...(created.object ? { object: created.object } : {}), outcome: created };
+}
+
+interface PatchTarget {
+  base: Omit<ApiRequest, 'verb' | 'method' | 'path'>;
+  getPath: string;
+  query: string;
+  mapping: KindMapping;
+  version: string;
+  namespace: string | undefined;
+  resourceWord: string;
+  ref: string;
+  credentials: Credentials;
+}
+
+/**
+ * applyPatch is apply's path for an object that exists: the three-way strategic merge patch of the last-applied
+ * configuration (original), the new configuration with its new annotation (modified) and the live object (current).
+ * An empty patch is not sent and kubectl prints `unchanged`; otherwise it PATCHes and prints `configured`. A live
+ * object without the annotation gets kubectl's warning first. See staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go
+ * (applyOneObject) and patcher.go (patchSimple).
+ */
+function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modified: KubeObject, t: PatchTarget): Steps<KubectlOutcome> {
+  const name = live.metadata?.name ?? '';
+  const lastApplied = live.metadata?.annotations?.[LAST_APPLIED];
+  let original: JsonMap | undefined;
+  try {
+    original = lastApplied ? JSON.parse(lastApplied) as JsonMap : undefined;
+  } catch {
+    original = undefined;
+  }
+  // apply.go: warningNoLastAppliedConfigAnnotation, written to stderr before the patch.
+  const warning = lastApplied === undefined
+    ? `Warning: resource ${t.mapping.resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`
+    : '';
+  const patch = createThreeWayMergePatch(original, modified as JsonMap, live as JsonMap);
+  // json.Marshal of the patch map: keys sorted.
+  const patchText = canonicalJSON(patch);
+  if (patchText === '{}') {
+    yield { phase: 'kubectl.validate', object: t.ref, field: 'metadata.annotations', result: `the three-way patch is empty: nothing is sent, the object is unchanged`, detail: { patch } };
+    return { ok: true, printed: `${warning}${t.resourceWord}/${name} unchanged`, object: live };
+  }
+  const path = `${t.getPath}${t.query}`;
+  yield {
+    phase: 'kubectl.validate', object: t.ref, field: 'metadata.annotations',
+    result: `the object exists (resourceVersion ${live.metadata?.resourceVersion}): kubectl sends PATCH ${path} (strategic merge patch)`,
+    // apply.go patchSimple: types.StrategicMergePatchType for built-in kinds.
+    detail: { patch, request: requestDetail({ verb: 'PATCH', path, accept: ACCEPT.json, body: patchText, contentType: 'application/strategic-merge-patch+json' }, t.credentials) },
+  };
+  const patched = yield* api.serve({ ...t.base, verb: 'patch', method: 'PATCH', path, name }, t.ref, {}, { patch });
+  const warnings = (patched.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
+  if (!patched.ok) {
+    const gv = `${t.mapping.group}/${t.version}`;
+    const info = `Resource: "${gv}, Resource=${t.mapping.resource}", GroupVersionKind: "${gv}, Kind=${String(live.kind)}"\nName: "${name}", Namespace: "${t.namespace ?? ''}"`;
+    const err = addSourceToError(`applying patch:\n${patchText}\nto:\n${info}\nfor:`, doc.file, addSourceToError('patching', doc.file, patched.error));
+    return { ok: false, printed: `${warning}${warnings}${renderKubectlError(err)}`, error: err, outcome: patched };
+  }
+  return { ok: true, printed: `${warning}${warnings}${t.resourceWord}/${name} configured`, ...(patched.object ? { object: patched.object } : {}), outcome: patched };
 }
 
 /** requestDetail is a request as the trace shows it, with its -v=8 log lines. */

@@ -30,6 +30,8 @@ export interface HttpRequest {
   accept: string;
   /** body is the JSON kubectl sends, if any. */
   body?: string;
+  /** contentType is the body's type when not application/json (a strategic merge patch). */
+  contentType?: string;
 }
 
 /** RequestRecord is a request as the trace shows it: method, URL, headers, body, and the -v=8 log lines. */
@@ -48,7 +50,7 @@ export interface RequestRecord {
  */
 export function recordRequest(req: HttpRequest, credentials: Credentials): RequestRecord {
   const headers: Record<string, string[]> = { Accept: [req.accept], 'User-Agent': [KUBECTL_USER_AGENT] };
-  if (req.body !== undefined) headers['Content-Type'] = ['application/json'];
+  if (req.body !== undefined) headers['Content-Type'] = [req.contentType ?? 'application/json'];
   if (credentials.token) headers['Authorization'] = ['Bearer <masked>'];
   const imp = credentials.impersonate;
   if (imp) {

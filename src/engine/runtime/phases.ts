@@ -23,6 +23,8 @@ export const PHASES = [
   { name: 'controllers.deployment', component: 'kube-controller-manager', stage: 'create', summary: 'the deployment controller creates or scales the ReplicaSet' },
   { name: 'controllers.replicaset', component: 'kube-controller-manager', stage: 'create', summary: 'the replicaset controller creates the pods' },
   { name: 'controllers.persistentvolume', component: 'kube-controller-manager', stage: 'create', summary: 'the persistentvolume controller binds claims to volumes' },
+  { name: 'controllers.job', component: 'kube-controller-manager', stage: 'both', summary: 'the job controller creates the pods, counts completions and failures and finishes the Job' },
+  { name: 'controllers.garbagecollector', component: 'kube-controller-manager', stage: 'delete', summary: 'the garbage collector deletes or orphans the dependents of a deleted owner' },
   { name: 'scheduler.queue', component: 'kube-scheduler', stage: 'create', summary: 'the pod enters the scheduling queue' },
   { name: 'scheduler.filter', component: 'kube-scheduler', stage: 'create', summary: 'the filter plugins remove the nodes the pod cannot run on' },
   { name: 'scheduler.postFilter', component: 'kube-scheduler', stage: 'create', summary: 'no node fits: preemption looks for victims' },

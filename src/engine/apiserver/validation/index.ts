@@ -3,6 +3,7 @@
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
+import { validateJob } from './batch';
 import type { FieldError } from './field-errors';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validatePod } from './pod';
@@ -33,6 +34,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateDeployment(obj as Deployment);
     case 'ReplicaSet':
       return validateReplicaSet(obj as ReplicaSet);
+    case 'Job':
+      return validateJob(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);

@@ -1,0 +1,116 @@
+// The update and patch handlers: the stored object, the patch merged into it (PATCH) or the body (PUT), defaulting,
+// mutating admission (UPDATE), the strategy's PrepareForUpdate and ValidateUpdate, validating admission, storage.
+// See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
+import { applyStrategicMergePatch, type JsonMap } from '../api/strategic-merge';
+import { deepClone, type KubeObject } from '../api/types';
+import type { EngineContext } from '../context';
+import { storageKey } from '../cluster/store';
+import type { Steps } from '../runtime/step';
+import { runAdmission } from './admission';
+import type { AdmissionAttributes } from './admission/plugin';
+import { applyDefaults } from './defaulting';
+import { type ApiRequest, invalid, notFound, type UserInfo } from './request';
+import type { ApiOutcome } from './server';
+import { toCauses } from './validation/field-errors';
+import { validateObject } from './validation';
+import { validateUpdate } from './validation/update';
+
+/** UpdateOptions carry a PATCH's body; a PUT sends the whole object as the request's object. */
+export interface UpdateOptions {
+  patch?: JsonMap;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * prepareForUpdate is the strategies' PrepareForUpdate: the status cannot change through the main resource, the
+ * system fields stay, and the generation grows when the spec changes (a Deployment's also when its annotations
+ * do, since they are copied to its ReplicaSets). See pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go
+ * and batch/job/strategy.go (PrepareForUpdate) and rest/update.go (BeforeUpdate).
+ */
+export function prepareForUpdate(next: KubeObject, old: KubeObject): KubeObject {
+  const m = old.metadata ?? {};
+  const out: KubeObject = {
+    ...next,
+    metadata: {
+      ...next.metadata, uid: m.uid, creationTimestamp: m.creationTimestamp,
+      ...(m.generation !== undefined ? { generation: m.generation } : {}),
+      ...(m.deletionTimestamp ? { deletionTimestamp: m.deletionTimestamp, deletionGracePeriodSeconds: m.deletionGracePeriodSeconds } : {}),
+    },
+  };
+  // Empty lists are omitempty in ObjectMeta: they are not kept.
+  if (out.metadata?.ownerReferences?.length === 0) delete (out.metadata as { ownerReferences?: unknown }).ownerReferences;
+  if (out.metadata?.finalizers?.length === 0) delete (out.metadata as { finalizers?: unknown }).finalizers;
+  if ('status' in old) out['status'] = old['status'];
+  else delete out['status'];
+  const bumps = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'Pod'].includes(String(next.kind));
+  const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
+  if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
+  return out;
+}
+
+/** updateObject serves an update (PUT) or patch (PATCH) request whose user is authenticated and authorized. */
+export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, options: UpdateOptions = {}): Steps<ApiOutcome> {
+  const user = req.user as UserInfo;
+  const current = ctx.store.get(req.kind, req.namespace, req.name ?? '');
+  if (!current) {
+    const error = notFound(req.resource, req.group, req.name ?? '');
+    yield { phase: 'apiserver.admit.mutating', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
+    return { ok: false, error, phase: 'apiserver.admit.mutating' };
+  }
+  const merged = options.patch ? applyStrategicMergePatch(deepClone(current) as JsonMap, options.patch) as KubeObject : deepClone(req.object ?? {});
+  if (options.patch) {
+    yield {
+      phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'patch' },
+      result: `merged the strategic merge patch into ${req.kind} "${req.name}" (resourceVersion ${current.metadata?.resourceVersion})`,
+      detail: { patch: options.patch },
+    };
+  }
+  const defaulted = applyDefaults(merged);
+  yield {
+    phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'defaulting' },
+    result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
+    detail: { changes: defaulted.changes },
+  };
+  const attrs: AdmissionAttributes = {
+    operation: 'UPDATE', kind: req.kind, group: req.group, resource: req.resource, subresource: req.subresource ?? '',
+    namespace: req.namespace ?? '', name: req.name ?? '', object: defaulted.object, oldObject: current, user,
+  };
+  const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
+  if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
+  const prepared = prepareForUpdate(attrs.object, current);
+  // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
+  // immutable-field rules compare against the old object as the API server would hold it.
+  const errors = [...validateObject(prepared), ...validateUpdate(prepared, applyDefaults(deepClone(current)).object)];
+  yield {
+    phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
+    result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the update is valid',
+    detail: { errors, generation: prepared.metadata?.generation ?? null }, outcome: errors.length ? 'rejected' : 'ok',
+  };
+  if (errors.length) return { ok: false, error: invalid(req.kind, req.group, req.name ?? '', toCauses(errors)), phase: 'apiserver.validate' };
+  const validating = yield* runAdmission(ctx, { ...attrs, object: prepared }, 'validating', ref);
+  const warnings = [...mutating.warnings, ...validating.warnings];
+  if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating', warnings };
+  const key = storageKey(req.kind, req.namespace, req.name ?? '');
+  // etcd3's GuaranteedUpdate writes nothing when the object did not change: the resourceVersion stays.
+  const { resourceVersion: _rv, ...before } = current.metadata ?? {};
+  const { resourceVersion: _nrv, ...after } = prepared.metadata ?? {};
+  if (same({ ...current, metadata: before }, { ...prepared, metadata: after })) {
+    yield { phase: 'etcd.persist', object: ref, field: 'metadata', result: `no change: ${key} keeps resourceVersion ${current.metadata?.resourceVersion}`, detail: { key, resourceVersion: current.metadata?.resourceVersion } };
+    return { ok: true, code: 200, object: current, ...(warnings.length ? { warnings } : {}) };
+  }
+  // An update that removes the last finalizer of an object already deleted (grace period 0) deletes it.
+  // See registry/generic/registry/store.go (Update, ShouldDeleteDuringUpdate).
+  if (prepared.metadata?.deletionTimestamp && !(prepared.metadata.finalizers ?? []).length && (current.metadata?.deletionGracePeriodSeconds ?? 0) === 0 && req.kind !== 'Pod') {
+    ctx.store.remove(req.kind, req.namespace, req.name ?? '');
+    yield { phase: 'apiserver.finalize', object: ref, field: 'metadata.finalizers', result: `the last finalizer is gone: removed ${req.kind} "${req.name}" from storage`, detail: { key } };
+    return { ok: true, code: 200, object: prepared, gone: true };
+  }
+  const stored = ctx.store.put(prepared);
+  yield {
+    phase: 'etcd.persist', object: ref, field: 'metadata',
+    result: `updated ${req.kind} "${req.name}" at ${key} (resourceVersion ${stored.metadata?.resourceVersion}, generation ${stored.metadata?.generation ?? '-'})`,
+    detail: { key, resourceVersion: stored.metadata?.resourceVersion, generation: stored.metadata?.generation ?? null },
+  };
+  return { ok: true, code: 200, object: stored, ...(warnings.length ? { warnings } : {}) };
+}

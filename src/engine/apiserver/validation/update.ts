@@ -1,0 +1,91 @@
+// Validation on update, by kind: the registry strategy's ValidateUpdate, which adds the immutable fields to the
+// create rules. See pkg/registry/apps/deployment/strategy.go, pkg/registry/apps/replicaset/strategy.go,
+// pkg/registry/batch/job/strategy.go and pkg/apis/batch/validation/validation.go (ValidateJobSpecUpdate).
+import type { KubeObject, LabelSelector } from '../../api/types';
+import { labelSelectorJSON } from './apps';
+import { asJSON, type FieldError, forbidden, invalidValue } from './field-errors';
+import { invalidShown } from './metadata';
+
+/** FIELD_IMMUTABLE is apimachinery's FieldImmutableErrorMsg (staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go). */
+export const FIELD_IMMUTABLE = 'field is immutable';
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+type Spec = { selector?: LabelSelector; template?: unknown; completions?: number; completionMode?: string; podFailurePolicy?: unknown };
+
+/**
+ * validateUpdate is the update-only part of ValidateUpdate: apps/v1 Deployments and ReplicaSets may not change
+ * their selector (ValidateImmutableField in the strategies' ValidateUpdate); a Job may change neither its selector,
+ * its pod template, its completions (outside the Indexed elastic case) nor its completionMode.
+ */
+export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] {
+  const n = (next['spec'] ?? {}) as Spec;
+  const o = (old['spec'] ?? {}) as Spec;
+  const errs: FieldError[] = [];
+  switch (next.kind) {
+    case 'Deployment':
+    case 'ReplicaSet':
+      if (!same(n.selector, o.selector)) errs.push(invalidShown('spec.selector', labelSelectorJSON(n.selector ?? {}), FIELD_IMMUTABLE));
+      return errs;
+    case 'Job':
+      // ValidateJobSpecUpdate: the selector first, then the template, then completions and completionMode.
+      if (!same(n.selector, o.selector)) errs.push(invalidShown('spec.selector', labelSelectorJSON(n.selector ?? {}), FIELD_IMMUTABLE));
+      if (!same(n.template, o.template)) errs.push(invalidValue('spec.template', asJSON(n.template), FIELD_IMMUTABLE));
+      // Elastic Indexed Jobs may change completions together with parallelism (pkg/apis/batch/validation).
+      if (!same(n.completions, o.completions) && n.completionMode !== 'Indexed') errs.push(invalidValue('spec.completions', n.completions ?? null, FIELD_IMMUTABLE));
+      if (!same(n.completionMode, o.completionMode)) errs.push(invalidValue('spec.completionMode', n.completionMode ?? null, FIELD_IMMUTABLE));
+      return errs;
+    case 'Pod':
+      return validatePodSpecUpdate(next['spec'] as PodSpecLike | undefined, old['spec'] as PodSpecLike | undefined);
+    default:
+      return errs;
+  }
+}
+
+type ContainerLike = { image?: string };
+type PodSpecLike = {
+  containers?: ContainerLike[]; initContainers?: ContainerLike[]; activeDeadlineSeconds?: number; tolerations?: unknown[];
+  terminationGracePeriodSeconds?: number; schedulingGates?: unknown[];
+};
+
+/**
+ * POD_UPDATE_FORBIDDEN is the first line of ValidatePodUpdate's error (pkg/apis/core/validation/validation.go). The API
+ * server follows it with a cmp.Diff of the internal core.PodSpec, which is not reproduced here.
+ */
+export const POD_UPDATE_FORBIDDEN = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/**
+ * validatePodSpecUpdate is ValidatePodUpdate's spec rule: the new spec with the mutable fields taken back from the old
+ * one (images, activeDeadlineSeconds, added tolerations, a negative grace period made 1, removed scheduling gates)
+ * must equal the old spec.
+ */
+function validatePodSpecUpdate(next: PodSpecLike | undefined, old: PodSpecLike | undefined): FieldError[] {
+  const n = JSON.parse(JSON.stringify(next ?? {})) as PodSpecLike;
+  const o = old ?? {};
+  const images = (list: ContainerLike[] | undefined, from: ContainerLike[] | undefined) => {
+    if (list && from && list.length === from.length) list.forEach((c, i) => { c.image = from[i]!.image; });
+  };
+  images(n.containers, o.containers);
+  images(n.initContainers, o.initContainers);
+  if (o.activeDeadlineSeconds === undefined ? n.activeDeadlineSeconds !== undefined : n.activeDeadlineSeconds !== undefined && n.activeDeadlineSeconds <= o.activeDeadlineSeconds) {
+    n.activeDeadlineSeconds = o.activeDeadlineSeconds;
+    if (o.activeDeadlineSeconds === undefined) delete n.activeDeadlineSeconds;
+  }
+  const olds = o.tolerations ?? [];
+  if (olds.every((t) => (n.tolerations ?? []).some((x) => same(x, t)))) {
+    n.tolerations = o.tolerations;
+    if (o.tolerations === undefined) delete n.tolerations;
+  }
+  if ((o.terminationGracePeriodSeconds ?? 0) < 0 && n.terminationGracePeriodSeconds === 1) n.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
+  if ((n.schedulingGates ?? []).every((g) => (o.schedulingGates ?? []).some((x) => same(x, g)))) {
+    n.schedulingGates = o.schedulingGates;
+    if (o.schedulingGates === undefined) delete n.schedulingGates;
+  }
+  return same(sorted(n), sorted(o)) ? [] : [forbidden('spec', POD_UPDATE_FORBIDDEN)];
+}
+
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  return v;
+}
