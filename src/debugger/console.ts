@@ -2,7 +2,10 @@
 // what may follow. Both hand the line to the engine's console; this file only adapts the shapes.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ObjectRef } from '../engine/api/types';
+import { renderDiagnosis } from '../cli/explain';
+import { style } from '../cli/render';
 import { completeConsole as engineComplete, evaluateConsole as engineEvaluate } from '../engine/console/index';
+import { diagnose } from '../engine/explain/diagnosis';
 import type { Simulation } from '../engine/simulation';
 
 /** ConsoleFocus is what the console's names refer to: the pod of the selected stack frame (or the workload's first). */
@@ -41,9 +44,25 @@ export class ConsoleError extends Error {
  */
 export function evaluateConsole(sim: Simulation, text: string, focus: ConsoleFocus): ConsoleAnswer {
   if (text.trim() === '') throw new ConsoleError('Type a field path such as pod.status.phase, or help.');
+  if (/^explain(\s|$)/.test(text.trim())) return explain(sim, text.trim(), focus);
   const answer = engineEvaluate(sim, text, focus.pod ? { podRef: focus.pod } : {});
   if (answer.error) throw new ConsoleError(answer.message);
   return { text: answer.output, ...structured(answer.output) };
+}
+
+/**
+ * explain answers `explain [POD]`: why the pod (the focused one by default) is stuck Terminating, not Ready,
+ * restarting or Failed, as `pod-lifecycle explain` says it, from the run as it stands at this step.
+ */
+function explain(sim: Simulation, line: string, focus: ConsoleFocus): ConsoleAnswer {
+  const name = line.split(/\s+/)[1];
+  const fallback = focus.pod ?? (sim.pods()[0] ? `Pod/${sim.pods()[0]!.metadata?.namespace ?? 'default'}/${sim.pods()[0]!.metadata?.name ?? ''}` : undefined);
+  const ref = name ? `Pod/${name.includes('/') ? name : `${fallback?.split('/')[1] ?? 'default'}/${name}`}` : fallback;
+  if (!ref) throw new ConsoleError('There is no pod yet: kubectl has not created it.');
+  const [diagnosis] = diagnose(sim.result(), [ref]);
+  if (!diagnosis) throw new ConsoleError(`Error from server (NotFound): pods "${ref.split('/')[2]}" not found`);
+  const lines = renderDiagnosis(diagnosis, style(false));
+  return { text: lines.length ? lines.join('\n').trim() : `${diagnosis.pod}: nothing to explain: ${diagnosis.summary || 'it is Running and Ready'}.` };
 }
 
 /** structured gives an answer printed as a JSON object or array its value, so the console can expand it. */

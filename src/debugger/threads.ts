@@ -21,10 +21,12 @@ export class Threads {
   private readonly byRef = new Map<ObjectRef, ThreadInfo>();
   private readonly byId = new Map<number, ThreadInfo>([[CONTROL_PLANE_THREAD, { id: CONTROL_PLANE_THREAD, name: 'control plane' }]]);
   private nextId = CONTROL_PLANE_THREAD + 1;
+  /** gone are the pods whose thread ended with the pod: what the controllers still do about them is control plane work. */
+  private readonly gone = new Set<ObjectRef>();
 
   /** threadOf returns the thread of an object: its pod thread when it is a pod, else the control plane. */
   threadOf(ref: ObjectRef | undefined): { thread: ThreadInfo; created: boolean } {
-    if (!ref || !isPodRef(ref)) return { thread: this.byId.get(CONTROL_PLANE_THREAD)!, created: false };
+    if (!ref || !isPodRef(ref) || this.gone.has(ref)) return { thread: this.byId.get(CONTROL_PLANE_THREAD)!, created: false };
     const known = this.byRef.get(ref);
     if (known) return { thread: known, created: false };
     const thread: ThreadInfo = { id: this.nextId++, name: podThreadName(ref), ref };
@@ -50,7 +52,10 @@ export class Threads {
     const thread = this.byId.get(id);
     if (!thread || id === CONTROL_PLANE_THREAD) return undefined;
     this.byId.delete(id);
-    if (thread.ref) this.byRef.delete(thread.ref);
+    if (thread.ref) {
+      this.byRef.delete(thread.ref);
+      this.gone.add(thread.ref);
+    }
     return thread;
   }
 

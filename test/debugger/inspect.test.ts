@@ -164,6 +164,7 @@ const evaluateCases = [
   { name: 'a name of the step', expression: 'phase', want: 'kubelet.admit' },
   { name: 'a JSONPath filter', expression: 'pod.status.conditions[?(@.type=="PodScheduled")].status', want: 'True' },
   { name: 'kubectl get pods, as kubectl prints it at this step', expression: 'kubectl get pods', want: /^NAME {3}READY {3}STATUS {4}RESTARTS {3}AGE\nweb {4}0\/1 {5}Pending {3}0 {10}\d+s$/ },
+  { name: 'explain, why the pod is not Ready yet', expression: 'explain', want: /^WHY IT IS NOT READY phase Pending/ },
   { name: 'etcdctl get with --keys-only', expression: 'etcdctl get /registry/pods/default/web --keys-only', want: '/registry/pods/default/web\n' },
 ];
 

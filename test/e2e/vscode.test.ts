@@ -140,16 +140,18 @@ async function openFile(page: Page, name: string): Promise<void> {
 }
 
 /**
- * openPalette opens the command palette. A key pressed while the workbench moves focus (a stop, a view opening) can
- * be lost, so the palette is asked for again until it shows, a few times at most.
+ * inPalette opens the command palette, types `>filter` and hands the open palette to `use`. A key pressed while the
+ * workbench moves focus (a stop, a view opening) can be lost, or the palette closed under the typing, so the whole
+ * gesture is tried again, a few times at most.
  */
-async function openPalette(page: Page): Promise<ReturnType<Page['locator']>> {
+async function inPalette<T>(page: Page, filter: string, use: () => Promise<T>): Promise<T> {
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
     try {
+      await page.keyboard.press('F1');
       await input.waitFor({ timeout: 5_000 });
-      return input;
+      await input.fill(`>${filter}`, { timeout: 5_000 });
+      return await use();
     } catch (err) {
       if (attempt === 3) throw err;
       await page.keyboard.press('Escape');
@@ -159,21 +161,21 @@ async function openPalette(page: Page): Promise<ReturnType<Page['locator']>> {
 
 /** runCommand runs a palette command by its title and returns once the palette closed. */
 async function runCommand(page: Page, title: string): Promise<void> {
-  const input = await openPalette(page);
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  await inPalette(page, title, async () => {
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+  });
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 /** paletteEntries lists the command palette's entries that match a filter. */
 async function paletteEntries(page: Page, filter: string): Promise<string[]> {
-  const input = await openPalette(page);
-  await input.fill(`>${filter}`);
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
-  const rows = await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
-  await page.keyboard.press('Escape');
-  return rows;
+  return inPalette(page, filter, async () => {
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+    const rows = await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+    await page.keyboard.press('Escape');
+    return rows;
+  });
 }
 
 /** clickLine puts the cursor on a 1-based editor line by its text. */

@@ -3,9 +3,7 @@
 // defaulting and validation do the work; this file only places their results.
 import { nearestName, parseFieldPath } from '../../engine/api/fieldpath';
 import { SCHEMA_TYPES } from '../../engine/api/schema/schema.generated';
-import type { KubeObject, PodTemplateSpec } from '../../engine/api/types';
-import { defaultPodTemplate } from '../../engine/api/defaults';
-import { validatePodTemplateSpec } from '../../engine/apiserver/validation/pod';
+import type { KubeObject } from '../../engine/api/types';
 import { decodeObject } from '../../engine/apiserver/decode';
 import { applyDefaults } from '../../engine/apiserver/defaulting';
 import { prepareObjectForCreate } from '../../engine/apiserver/registry';
@@ -64,23 +62,11 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
   if (namespaced && defaulted.metadata) defaulted.metadata.namespace ??= 'default';
   const prepared = prepareObjectForCreate(REGISTRY_CONTEXT, defaulted, undefined);
   const group = SCHEMA_TYPES[rootTypeId(apiVersionKind) ?? '']?.kind?.group ?? '';
-  for (const error of [...validateObject(prepared), ...jobTemplateErrors(prepared)]) {
+  for (const error of validateObject(prepared)) {
     const message = invalid(kind, group, prepared.metadata?.name ?? '', toCauses([error])).message;
     findings.push({ rule: RULES.validation, severity: DiagnosticSeverity.Error, message, range: rangeOfField(doc, error.field, partOf(error)), fixes: validationFixes(doc, apiVersionKind, error) });
   }
   return { findings, decoded: defaulted };
-}
-
-/**
- * jobTemplateErrors validates a Job's pod template as ValidateJobSpec does (ValidatePodTemplateSpec, after the
- * template's defaults), see pkg/apis/batch/validation/validation.go. The engine has no Job validation of its own;
- * the Job-only rules (its restartPolicy, completions, parallelism) are not checked here.
- */
-function jobTemplateErrors(job: KubeObject): FieldError[] {
-  if (job.kind !== 'Job') return [];
-  const template = (job as { spec?: { template?: PodTemplateSpec } }).spec?.template;
-  if (!template) return [];
-  return validatePodTemplateSpec(defaultPodTemplate(template).object, 'spec.template');
 }
 
 /** REGISTRY_CONTEXT is what the registry's preparation reads: a clock and randomness for the uid and creation time. */
