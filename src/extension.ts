@@ -4,9 +4,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
-import { PodLifecycleSession } from './debugger/session';
 import { StateTreePanel } from './webview/panel';
-import { embeddedCluster } from './engine/cluster/files';
+
+/** AdapterModule is what dist/debugAdapter.js exports: the session, and the embedded cluster to parse ahead. */
+type AdapterModule = typeof import('./debugger/main');
+
+let adapterModule: AdapterModule | undefined;
+let extensionPath = '';
+
+/**
+ * loadAdapter loads the debug adapter's bundle on first use: activation stays light, and the engine ships once for
+ * the debugger instead of once more inside the extension's own bundle.
+ */
+function loadAdapter(): AdapterModule {
+  adapterModule ??= require(path.join(extensionPath, 'dist', 'debugAdapter.js')) as AdapterModule;
+  return adapterModule;
+}
 
 /** DEBUG_TYPE is the debugger type contributed in package.json. */
 export const DEBUG_TYPE = 'pod-lifecycle';
@@ -15,6 +28,7 @@ let client: LanguageClient | undefined;
 
 /** activate registers the debugger, the commands and the state tree, and starts the language server. */
 export function activate(context: vscode.ExtensionContext): void {
+  extensionPath = context.extensionPath;
   const provider = new PodLifecycleConfigurationProvider();
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider),
@@ -53,7 +67,7 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
     config: vscode.DebugConfiguration,
   ): vscode.ProviderResult<vscode.DebugConfiguration> {
     // Parse the embedded default cluster while VS Code starts the session, so the launch finds it ready.
-    setImmediate(() => embeddedCluster());
+    setImmediate(() => loadAdapter().embeddedCluster());
     if (!config.type && !config.request && !config.name) {
       const document = vscode.window.activeTextEditor?.document;
       if (document && isManifest(document)) {
@@ -74,7 +88,7 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
 /** InlineDebugAdapterFactory runs the debug session inside the extension host: no process to spawn. */
 class InlineDebugAdapterFactory implements vscode.DebugAdapterDescriptorFactory {
   createDebugAdapterDescriptor(): vscode.ProviderResult<vscode.DebugAdapterDescriptor> {
-    return new vscode.DebugAdapterInlineImplementation(new PodLifecycleSession());
+    return new vscode.DebugAdapterInlineImplementation(new (loadAdapter().PodLifecycleSession)());
   }
 }
 

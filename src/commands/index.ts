@@ -3,7 +3,6 @@
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { runCli } from '../cli/main';
 import { importCluster, ImportError } from './import-cluster';
 import { processRunner } from './run-process';
 
@@ -11,6 +10,15 @@ import { processRunner } from './run-process';
 export const OUTPUT_LANGUAGE = 'pod-lifecycle-timeline';
 
 let channel: vscode.OutputChannel | undefined;
+
+/** CliModule is what dist/cli.js exports; it is loaded on first use, as the debugger's bundle is. */
+type CliModule = typeof import('../cli/main');
+let cli: CliModule | undefined;
+
+function loadCli(context: vscode.ExtensionContext): CliModule {
+  cli ??= require(context.asAbsolutePath(path.join('dist', 'cli.js'))) as CliModule;
+  return cli;
+}
 
 /** output is the extension's output channel, created on first use. */
 export function output(): vscode.OutputChannel {
@@ -21,8 +29,8 @@ export function output(): vscode.OutputChannel {
 /** registerCommands registers the palette commands and returns their disposables. */
 export function registerCommands(context: vscode.ExtensionContext): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('podLifecycle.explainPending', (uri?: vscode.Uri) => explain(uri, false)),
-    vscode.commands.registerCommand('podLifecycle.explainTerminating', (uri?: vscode.Uri) => explain(uri, true)),
+    vscode.commands.registerCommand('podLifecycle.explainPending', (uri?: vscode.Uri) => explain(context, uri, false)),
+    vscode.commands.registerCommand('podLifecycle.explainTerminating', (uri?: vscode.Uri) => explain(context, uri, true)),
     vscode.commands.registerCommand('podLifecycle.importCluster', () => importFromKubectl()),
     vscode.commands.registerCommand('podLifecycle.createSampleCluster', () => createSampleCluster(context)),
     vscode.commands.registerCommand('podLifecycle.openExample', (name?: string) => openExample(context, name)),
@@ -46,7 +54,7 @@ function clusterFiles(): string[] {
 }
 
 /** explain runs `pod-lifecycle explain` on the manifest (with --delete to follow a deletion) into the output channel. */
-async function explain(uri: vscode.Uri | undefined, terminating: boolean): Promise<void> {
+async function explain(context: vscode.ExtensionContext, uri: vscode.Uri | undefined, terminating: boolean): Promise<void> {
   const manifest = manifestOf(uri);
   if (!manifest) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to explain its pod.'));
@@ -59,7 +67,7 @@ async function explain(uri: vscode.Uri | undefined, terminating: boolean): Promi
     const errors: string[] = [];
     let code: number;
     try {
-      code = runCli(args, (s) => chunks.push(s), (s) => errors.push(s), { NO_COLOR: '1' }, false);
+      code = loadCli(context).runCli(args, (s) => chunks.push(s), (s) => errors.push(s), { NO_COLOR: '1' }, false);
     } catch (err) {
       code = 2;
       errors.push(`error: ${(err as Error)?.message ?? String(err)}`);
