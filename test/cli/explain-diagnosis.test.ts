@@ -4,37 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import type { PodDiagnosis } from '../../src/engine/explain/diagnosis';
 import { CLI, ROOT } from './harness';
 
 const FIXTURES = 'test/fixtures/explain/diagnosis';
 
-interface Evidence {
-  kind: string;
-  ref: string;
-  at?: number;
-  text: string;
-  count?: number;
-  field?: string;
-}
-
-interface Cause {
-  kind: string;
-  container?: string;
-  title: string;
-  detail?: string;
-  evidence: Evidence[];
-  checks: string[];
-  fix?: string;
-  caution?: string;
-  source: string;
-}
-
-interface Diagnosis {
-  pod: string;
-  question: string;
-  summary: string;
-  causes: Cause[];
-}
+type Diagnosis = PodDiagnosis;
 
 interface Report {
   outcome: string;
