@@ -1,7 +1,8 @@
 // End to end in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven by headless Chromium: the built .vsix
 // is installed, examples/pod.yaml opened, F5 pressed; the session stops at a breakpoint on a manifest line, the pod
 // shows in Variables, a step moves on, the state tree opens with the pod and its node, the session continues to its
-// end, the palette lists the commands, and with the display language zh-cn the extension speaks Chinese.
+// end, the palette lists the commands, with the display language zh-cn the extension speaks Chinese, and the
+// language server marks a misspelt field with the API server's words.
 // code-server is installed on demand into .cache/ by scripts/install-code-server.sh, outside the dependencies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +76,8 @@ async function startWorkbench(name: string, locale?: string): Promise<Workbench>
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(workspace, { recursive: true });
   copyFileSync(join(ROOT, 'examples', 'pod.yaml'), join(workspace, 'pod.yaml'));
+  // A manifest with a misspelt field, for the language server.
+  writeFileSync(join(workspace, 'typo.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: app\n      imagee: nginx:1.27\n');
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none', 'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
@@ -269,6 +272,20 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       for (const title of ['调试 Pod 生命周期', '显示状态树', '解释为何处于 Pending', '从当前 kubectl 上下文导入集群']) {
         assert.ok(commands.some((c) => c.includes(title)), `the palette lists ${title}: ${commands.join(' | ')}`);
       }
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('the language server reports a misspelt field with the API server\'s strict-decoding message', async () => {
+    const wb = await startWorkbench('lsp');
+    try {
+      await openFile(wb.page, 'typo.yaml');
+      await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor();
+      await wb.page.keyboard.press('Control+Shift+M');
+      const problem = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'unknown field' }).first();
+      await problem.waitFor();
+      assert.match(await problem.innerText(), /strict decoding error: unknown field "spec\.containers\[0\]\.imagee"/);
     } finally {
       await wb.stop();
     }
