@@ -268,6 +268,8 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
     const wb = await startWorkbench('zh', 'zh-cn');
     try {
       await openFile(wb.page, 'pod.yaml');
+      // The YAML-only commands show once the editor has the focus (resourceLangId == yaml).
+      await clickLine(wb.page, 'name: web');
       const commands = await paletteEntries(wb.page, 'Pod 生命周期');
       for (const title of ['调试 Pod 生命周期', '显示状态树', '解释为何处于 Pending', '从当前 kubectl 上下文导入集群']) {
         assert.ok(commands.some((c) => c.includes(title)), `the palette lists ${title}: ${commands.join(' | ')}`);
