@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +68,7 @@ interface Workbench {
   stop(): Promise<void>;
 }
 
-async function startWorkbench(name: string, locale?: string): Promise<Workbench> {
+async function startWorkbench(name: string, locale?: string, files: Record<string, string> = {}): Promise<Workbench> {
   const home = join(scratch, name);
   const userData = join(home, 'user-data');
   const extensions = join(home, 'extensions');
@@ -78,6 +78,10 @@ async function startWorkbench(name: string, locale?: string): Promise<Workbench>
   copyFileSync(join(ROOT, 'examples', 'pod.yaml'), join(workspace, 'pod.yaml'));
   // A manifest with a misspelt field, for the language server.
   writeFileSync(join(workspace, 'typo.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: app\n      imagee: nginx:1.27\n');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(workspace, file, '..'), { recursive: true });
+    writeFileSync(join(workspace, file), text);
+  }
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none', 'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
@@ -163,9 +167,9 @@ async function inPalette<T>(page: Page, filter: string, use: () => Promise<T>): 
 }
 
 /** runCommand runs a palette command by its title and returns once the palette closed. */
-async function runCommand(page: Page, title: string): Promise<void> {
+async function runCommand(page: Page, title: string, match: string | RegExp = title): Promise<void> {
   await inPalette(page, title, async () => {
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: match }).first().waitFor({ timeout: 10_000 });
     await page.keyboard.press('Enter');
   });
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
@@ -274,6 +278,93 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       for (const title of ['调试 Pod 生命周期', '显示状态树', '解释为何处于 Pending', '从当前 kubectl 上下文导入集群']) {
         assert.ok(commands.some((c) => c.includes(title)), `the palette lists ${title}: ${commands.join(' | ')}`);
       }
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('the debugger: a function breakpoint on scheduler.score, step into a plugin, step back, a what-if edit, and a preStop line breakpoint on deletion', async () => {
+    const launch = { version: '0.2.0', configurations: [{ type: 'pod-lifecycle', request: 'launch', name: 'Debug and delete', manifest: '${workspaceFolder}/prestop.yaml', stopOnEntry: true, delete: true }] };
+    const wb = await startWorkbench('flows', undefined, {
+      'prestop.yaml': readFileSync(join(ROOT, 'test', 'fixtures', 'e2e', 'prestop.yaml'), 'utf8'),
+      '.vscode/launch.json': JSON.stringify(launch, null, 2),
+    });
+    const { page } = wb;
+    const stack = () => page.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
+    const stoppedIn = (text: RegExp) => page.locator('.debug-call-stack .monaco-list-row', { hasText: text }).first().waitFor();
+    const toolbar = (label: string) => page.locator(`.debug-toolbar .action-label[aria-label^="${label}"]`).click();
+    try {
+      await openFile(page, 'prestop.yaml');
+      await clickLine(page, 'preStop:');
+      await page.keyboard.press('F9');
+      await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').first().waitFor();
+      await runCommand(page, 'Function Breakpoint', /(Add|New) Function Breakpoint/);
+      await page.keyboard.type('scheduler.score');
+      await page.keyboard.press('Enter');
+      await page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'scheduler.score' }).waitFor();
+      await clickLine(page, 'name: hooked');
+      await page.keyboard.press('F5');
+      await page.locator('.debug-toolbar').waitFor();
+      await page.locator('.debug-call-stack .monaco-list-row').first().waitFor();
+      await toolbar('Continue');
+      await stoppedIn(/^scheduler\.score(?!\s*›)/);
+      // Step into: one score plugin.
+      await toolbar('Step Into');
+      await stoppedIn(/^scheduler\.score › plugin /);
+      // Step back: the phase again.
+      await toolbar('Step Back');
+      await page.waitForFunction(() => {
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
+        return !Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row')).some((r) => (r.textContent ?? '').includes('› plugin'));
+      });
+      // What-if: worker-1 with less cpu than the pod asks for; the run is replayed and the console says where it goes.
+      const row = (text: string | RegExp) => page.locator('.debug-variables .monaco-list-row', { hasText: text }).first();
+      // Room for the tree: the Watch view folds away, and so does the Pod scope VS Code opened.
+      await page.locator('.pane-header', { hasText: /^watch$/i }).click();
+      await row(/^Pod$/).click();
+      // The view shows a few rows at a time: walk the tree with the keyboard, which scrolls it.
+      const focused = page.locator('.debug-variables .monaco-list-row.focused').first();
+      const focusRow = async (text: RegExp) => {
+        for (let i = 0; i < 60 && !text.test((await focused.innerText().catch(() => '')).trim()); i++) await page.keyboard.press('ArrowDown');
+        assert.match((await focused.innerText().catch((e: Error) => `(no focused row: ${e.message.split('\n')[0]})`)).trim(), text);
+      };
+      await row(/^Cluster$/).click();
+      if ((await row(/^Cluster$/).getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+      await row(/^Node\b/).waitFor();
+      for (const name of [/^Node\b/, /^worker-1\b/, /^status\b/, /^allocatable\b/]) {
+        await focusRow(name);
+        const level = Number(await focused.getAttribute('aria-level'));
+        if ((await focused.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+        // The children come from the adapter: each expansion opens a level no other branch has open. Stepping onto
+        // the next row and back scrolls them into view once they have come.
+        const children = page.locator(`.debug-variables .monaco-list-row[aria-level="${level + 1}"]`);
+        for (let i = 0; i < 50 && (await children.count()) === 0; i++) {
+          await page.keyboard.press('ArrowDown');
+          await page.keyboard.press('ArrowUp');
+        }
+        assert.ok((await children.count()) > 0, `the children of ${name} came`);
+      }
+      await focusRow(/^cpu\b/);
+      await page.keyboard.press('F2');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('"100m"');
+      await page.keyboard.press('Enter');
+      await page.locator('.repl .monaco-list-row', { hasText: 'What-if: Node worker-1 status.allocatable.cpu' }).first().waitFor();
+      const repl = (await page.locator('.repl .monaco-list-row').allInnerTexts()).join('\n');
+      assert.match(repl, /What-if: Node worker-1 status\.allocatable\.cpu = "100m"\. The lifecycle was run again from the start to scheduler\.score/);
+      assert.match(repl, /Outcome: /);
+      // On to the deletion: the preStop line breakpoint stops in kubelet.preStop.
+      await toolbar('Continue');
+      await stoppedIn(/kubelet\.preStop/);
+      assert.ok((await stack()).some((s) => s.includes('kubelet.preStop')));
+      await clickLine(page, 'preStop:');
+      await page.keyboard.press('F9');
+      await toolbar('Continue');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden' });
+    } catch (err) {
+      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-flows-failure.png') }).catch(() => undefined);
+      throw new Error(`${(err as Error).message}\ncall stack: ${(await stack().catch(() => [])).join(' | ')}\nscreenshot: out/screenshots/e2e-flows-failure.png`);
     } finally {
       await wb.stop();
     }
