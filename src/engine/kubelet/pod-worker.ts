@@ -13,7 +13,8 @@ import { killContainer, stopContainers, type KillReason } from './kill';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
-import { goDuration, hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart, WORKER_BACKOFF_MS } from './restarts';
+import { goDuration } from '../runtime/durations';
+import { hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart, WORKER_BACKOFF_MS } from './restarts';
 import { specOf } from './status';
 
 /** DEADLINE_REASON and DEADLINE_MESSAGE are the eviction of a pod past activeDeadlineSeconds. See pkg/kubelet/active_deadline.go. */

@@ -24,17 +24,6 @@ export const CRASH_BACKOFF_RESET_MS = 2 * CRASH_BACKOFF_MAX_MS;
  */
 export const WORKER_BACKOFF_MS = POD_WORKER_BACKOFF_MS;
 
-/** goDuration prints milliseconds as Go's time.Duration.String does for whole seconds: 10s, 1m20s, 5m0s. */
-export function goDuration(ms: number): string {
-  const total = Math.round(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}
-
 /** shouldRestart applies the restart policy to an exited container. See ShouldContainerBeRestarted. */
 export function shouldRestart(policy: string | undefined, exitCode: number): boolean {
   if (policy === 'Never') return false;

@@ -5,7 +5,8 @@ import type { Pod } from '../../../src/engine/api/types';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
-import { goDuration, shouldRestart } from '../../../src/engine/kubelet/restarts';
+import { goDuration } from '../../../src/engine/runtime/durations';
+import { shouldRestart } from '../../../src/engine/kubelet/restarts';
 import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
 
 function simulate(manifest: string, options: SimulationOptions = {}): Simulation {
