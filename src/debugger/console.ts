@@ -56,7 +56,8 @@ export function evaluateConsole(sim: Simulation, text: string, focus: ConsoleFoc
  */
 function explain(sim: Simulation, line: string, focus: ConsoleFocus): ConsoleAnswer {
   const name = line.split(/\s+/)[1];
-  const fallback = focus.pod ?? (sim.pods()[0] ? `Pod/${sim.pods()[0]!.metadata?.namespace ?? 'default'}/${sim.pods()[0]!.metadata?.name ?? ''}` : undefined);
+  const first = sim.pods()[0];
+  const fallback = focus.pod ?? (first ? `Pod/${first.metadata?.namespace ?? 'default'}/${first.metadata?.name ?? ''}` : undefined);
   const ref = name ? `Pod/${name.includes('/') ? name : `${fallback?.split('/')[1] ?? 'default'}/${name}`}` : fallback;
   if (!ref) throw new ConsoleError('There is no pod yet: kubectl has not created it.');
   const [diagnosis] = diagnose(sim.result(), [ref]);

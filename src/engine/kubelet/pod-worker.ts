@@ -14,7 +14,8 @@ import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
 import { goDuration } from '../runtime/durations';
-import { hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart, WORKER_BACKOFF_MS } from './restarts';
+import { POD_WORKER_BACKOFF_MS } from './pod-worker-backoff';
+import { hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart } from './restarts';
 import { specOf } from './status';
 
 /** DEADLINE_REASON and DEADLINE_MESSAGE are the eviction of a pod past activeDeadlineSeconds. See pkg/kubelet/active_deadline.go. */
@@ -246,10 +247,10 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     // The status update comes back as a pod update and syncs the pod again at once: it finds the pull in back-off.
     requestSync(ctx, kubelet, state, 'pod updated');
   } else if (failed) {
-    // The pod worker syncs a pod whose sync failed again after 10 s, or when the earliest back-off runs out.
+    // The pod worker syncs a pod whose sync failed again after 10 s (its jitter left out here), or when the earliest back-off runs out.
     const due = waiting.map((c) => backoffDue(c, ctx.clock.now)).filter((t): t is number => t !== undefined);
-    const delay = Math.min(WORKER_BACKOFF_MS, ...due.map((t) => Math.max(0, t - ctx.clock.now)));
-    requestSync(ctx, kubelet, state, 'back-off', delay > 0 ? delay : WORKER_BACKOFF_MS);
+    const delay = Math.min(POD_WORKER_BACKOFF_MS, ...due.map((t) => Math.max(0, t - ctx.clock.now)));
+    requestSync(ctx, kubelet, state, 'back-off', delay > 0 ? delay : POD_WORKER_BACKOFF_MS);
   }
 }
 
@@ -259,7 +260,7 @@ function backoffDue(c: ContainerRuntimeState, now: number): number | undefined {
     if (exit) return exit.finishedAt + c.backoff.ms;
   }
   if ((c.reason === 'ImagePullBackOff' || c.reason === 'ErrImagePull') && c.imageBackoff) return c.imageBackoff.lastUpdate + c.imageBackoff.ms;
-  return now + WORKER_BACKOFF_MS;
+  return now + POD_WORKER_BACKOFF_MS;
 }
 
 /** toWaiting puts a container whose start failed in the waiting state the status shows, keeping its last run. */

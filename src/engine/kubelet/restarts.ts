@@ -2,7 +2,6 @@
 // See pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/container/helpers.go
 // (ShouldContainerBeRestarted), pkg/kubelet/kubelet.go (initialCrashLoopBackOff, MaxCrashLoopBackOff,
 // newCrashLoopBackOff) and k8s.io/client-go/util/flowcontrol/backoff.go.
-import { POD_WORKER_BACKOFF_MS } from './pod-worker-backoff';
 import type { Millis } from '../runtime/clock';
 import type { ContainerRuntimeState } from './pod-state';
 
@@ -18,12 +17,6 @@ export const CRASH_BACKOFF_MAX_MS = 300_000;
  * container's exit has expired, so the container restarts at once and again from 10 s. See backoff.go (hasExpired).
  */
 export const CRASH_BACKOFF_RESET_MS = 2 * CRASH_BACKOFF_MAX_MS;
-/**
- * WORKER_BACKOFF_MS: a pod whose sync failed (a container in back-off) is synced again after this long.
- * See pkg/kubelet/pod_workers.go (completeWork) and pkg/kubelet/kubelet.go (backOffPeriod, 10 s; its jitter is left out).
- */
-export const WORKER_BACKOFF_MS = POD_WORKER_BACKOFF_MS;
-
 /** shouldRestart applies the restart policy to an exited container. See ShouldContainerBeRestarted. */
 export function shouldRestart(policy: string | undefined, exitCode: number): boolean {
   if (policy === 'Never') return false;
