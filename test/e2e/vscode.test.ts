@@ -299,6 +299,11 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.keyboard.press('F9');
       await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').first().waitFor();
       await runCommand(page, 'Function Breakpoint', /(Add|New) Function Breakpoint/);
+      // The new breakpoint's name is typed into the input the Breakpoints view focuses for it, once it has.
+      await page.waitForFunction(() => {
+        const doc = (globalThis as unknown as { document: { activeElement: { tagName: string; closest(s: string): unknown } | null } }).document;
+        return doc.activeElement?.tagName === 'INPUT' && doc.activeElement.closest('.debug-breakpoints') !== null;
+      });
       await page.keyboard.type('scheduler.score');
       await page.keyboard.press('Enter');
       await page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'scheduler.score' }).waitFor();
@@ -335,14 +340,15 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
         await focusRow(name);
         const level = Number(await focused.getAttribute('aria-level'));
         if ((await focused.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
-        // The children come from the adapter: each expansion opens a level no other branch has open. Stepping onto
-        // the next row and back scrolls them into view once they have come.
-        const children = page.locator(`.debug-variables .monaco-list-row[aria-level="${level + 1}"]`);
-        for (let i = 0; i < 50 && (await children.count()) === 0; i++) {
+        // The children come from the adapter: once they have, the row after this one is the first of them, a level
+        // deeper. Stepping onto the next row and back looks, and scrolls them into view.
+        const index = Number(await focused.getAttribute('data-index'));
+        const firstChild = page.locator(`.debug-variables .monaco-list-row[data-index="${index + 1}"][aria-level="${level + 1}"]`);
+        for (let i = 0; i < 50 && (await firstChild.count()) === 0; i++) {
           await page.keyboard.press('ArrowDown');
           await page.keyboard.press('ArrowUp');
         }
-        assert.ok((await children.count()) > 0, `the children of ${name} came`);
+        assert.equal(await firstChild.count(), 1, `the children of ${name} came`);
       }
       await focusRow(/^cpu\b/);
       await page.keyboard.press('F2');
