@@ -1,7 +1,7 @@
 // Scheme defaulting: the fields kube-apiserver fills in when it decodes a create request (core/v1 and apps/v1),
 // in the order of pkg/apis/core/v1/zz_generated.defaults.go and pkg/apis/apps/v1/zz_generated.defaults.go.
 import { deepClone, isObject, type Deployment, type Pod, type PodTemplateSpec, type ReplicaSet } from './types';
-import { fromMilli, parseQuantity, type Quantity } from './quantity';
+import { parseQuantity, type Quantity } from './quantity';
 
 /** Defaulted is a defaulted copy of an object and the field paths (`spec.containers[0].imagePullPolicy`) defaulting set. */
 export interface Defaulted<T> {
@@ -97,12 +97,7 @@ function roundResourceList(r: Recorder, values: Rec | undefined, path: string): 
   for (const [name, value] of Object.entries(values)) {
     const q = quantityOf(value);
     if (!q) continue;
-    let rounded: Quantity;
-    try {
-      rounded = fromMilli(q.scaledValue(-3), q.format);
-    } catch {
-      continue; // beyond int64 milli-units: left as written
-    }
+    const rounded = q.roundUp(-3);
     if (rounded.cmp(q) !== 0) r.set(values, name, rounded.toString(), path);
   }
 }

@@ -90,6 +90,14 @@ export class Quantity {
     return this.#s;
   }
 
+  /**
+   * goState is the Go value's unexported state, as the pod-template-hash prints it: which representation holds
+   * the amount (int64Amount, or inf.Dec when dec), m×10^e, the cached text s ('' until String fills it) and Format.
+   */
+  goState(): { dec: boolean; m: bigint; e: number; cached: string; format: QuantityFormat } {
+    return { dec: this.#a.dec, m: this.#a.m, e: this.#a.e, cached: this.#s, format: this.format };
+  }
+
   /** toJSON makes JSON.stringify write the quantity as a string, as MarshalJSON does. */
   toJSON(): string {
     return this.toString();
@@ -134,6 +142,19 @@ export class Quantity {
       if (diff) return make(diff, format, '');
     }
     return make(decAdd(x, { m: -b.m, e: b.e, dec: true }), format, '');
+  }
+
+  /**
+   * roundUp returns the amount rounded away from zero to a multiple of 10^scale, exactly, in the same format
+   * (Quantity.RoundUp: int64Amount.AsScale, or inf.Dec rounding for amounts beyond an int64).
+   */
+  roundUp(scale: number): Quantity {
+    const { m, e, dec } = this.#a;
+    if (e >= scale) return this;
+    const divisor = pow10(scale - e);
+    let rounded = m / divisor;
+    if (rounded * divisor !== m) rounded += m > 0n ? 1n : -1n;
+    return make({ m: rounded, e: scale, dec: dec || !fitsInt64(rounded) }, this.format, '');
   }
 
   /** neg returns -this in the same format (Quantity.Neg). */

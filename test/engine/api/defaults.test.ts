@@ -256,6 +256,9 @@ const roundingCases: Array<{ name: string; limits: Record<string, string>; want:
   { name: 'A sub-milli cpu value is rounded up to a whole milli', limits: { cpu: '0.5m' }, want: { cpu: '1m' }, changed: ['cpu'] },
   { name: 'Nanos are rounded up to a milli', limits: { cpu: '1n' }, want: { cpu: '1m' }, changed: ['cpu'] },
   { name: 'Milli-precise values are left as written', limits: { cpu: '100m', memory: '128Mi' }, want: { cpu: '100m', memory: '128Mi' }, changed: [] },
+  // Beyond an int64 of millis the inf.Dec rounding is exact: the value is kept, not wrapped.
+  { name: 'A value too large for an int64 of millis keeps its value', limits: { memory: '123456789012345678901' }, want: { memory: '123456789012345678901' }, changed: [] },
+  { name: 'A value too large for an int64 of millis is still rounded up to a milli', limits: { memory: '123456789012345678901.0001' }, want: { memory: '123456789012345678901001m' }, changed: ['memory'] },
 ];
 
 for (const c of roundingCases) {
