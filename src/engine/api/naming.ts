@@ -1,6 +1,7 @@
 // Object names the controllers and the API server make: the pod-template-hash of a Deployment's template,
 // the ReplicaSet named after it, and generateName's random suffix (names.SimpleNameGenerator).
 import { NAME_ALPHABET, type Random } from '../runtime/random';
+import { dumpPodTemplateForHash } from './go-dump';
 import type { PodTemplateSpec } from './types';
 
 /** POD_TEMPLATE_HASH_LABEL is the label the Deployment controller puts on its ReplicaSets and their pods (apps.DefaultDeploymentUniqueLabelKey). */
@@ -48,17 +49,12 @@ export function canonicalJSON(value: unknown): string {
 }
 
 /**
- * computePodTemplateHash is the pod-template-hash of a template, as pkg/controller/controller_utils.go
- * ComputeHash makes it: an FNV-32a hash of the template, then the collision count (if any) written as 8
- * little-endian bytes (a uint32 and four zero bytes), then SafeEncodeString of the decimal hash.
- *
- * Kubernetes hashes a Go-struct dump of the template (dump.ForHash, formerly spew), which cannot be
- * reproduced outside Go; this hashes canonicalJSON(template) instead. So the value differs from a real
- * cluster's, but it has the same alphabet and shape (up to 10 characters of bcdf456789), is stable for
- * equal templates, and changes with the template and the collision count.
+ * computePodTemplateHash is the pod-template-hash of a template as stored, as pkg/controller/controller_utils.go
+ * ComputeHash makes it: FNV-32a over dump.ForHash(template) (see go-dump.ts), then the collision count (if
+ * any) written as 8 little-endian bytes (a uint32 and four zero bytes), then SafeEncodeString of the decimal hash.
  */
 export function computePodTemplateHash(template: PodTemplateSpec, collisionCount?: number): string {
-  let hash = fnv32a(new TextEncoder().encode(canonicalJSON(template)));
+  let hash = fnv32a(new TextEncoder().encode(dumpPodTemplateForHash(template)));
   if (collisionCount !== undefined) {
     const bytes = new Uint8Array(8);
     new DataView(bytes.buffer).setUint32(0, collisionCount >>> 0, true);
