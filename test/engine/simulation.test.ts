@@ -69,7 +69,7 @@ const cases: { name: string; manifest: string; options?: SimulationOptions; iden
     name: 'an image that does not exist leaves the pod Pending in ImagePullBackOff, retried after 10 s, 20 s, 40 s',
     manifest: `${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`,
     options: { forMs: 120_000 }, outcome: 'Pending',
-    event: { reason: 'Pulling', message: 'Pulling image "nginx:1.27"', at: 76 },
+    event: { reason: 'Pulling', message: 'Pulling image "nginx:1.27"' },
   },
   {
     name: 'deletion waits for a container that ignores SIGTERM until the grace period ends',
@@ -83,6 +83,19 @@ const cases: { name: string; manifest: string; options?: SimulationOptions; iden
     kubectl: 'pod/web created\nWarning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\npod "web" force deleted from default namespace',
   },
 ];
+
+test('a failed pull is retried at the first sync after its back-off of 10 s, 20 s, then 40 s', () => {
+  // The image back-off (10 s doubling) only says when a pull may come again; the pull comes with the next sync, which
+  // the pod worker requeues 10 to 15 s after each failed one (pod_workers.go completeWork, wait.Jitter(10s, 0.5)).
+  const sim = simulate(`${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`, { forMs: 120_000 });
+  const pulls = sim.trace.filter((e) => e.phase === 'kubelet.imagePull' && e.result.startsWith('app: pulling')).map((e) => e.at);
+  const failures = sim.trace.filter((e) => e.phase === 'kubelet.imagePull' && e.result.startsWith('ErrImagePull')).map((e) => e.at);
+  assert.ok(pulls.length >= 4, `pulls at ${pulls.join(', ')}`);
+  [10, 20, 40].forEach((backoff, i) => {
+    const gap = pulls[i + 1]! - failures[i]!;
+    assert.ok(gap >= backoff && gap <= backoff + 15, `pull ${i + 2} came ${gap}s after the failure before it, with a back-off of ${backoff}s`);
+  });
+});
 
 for (const c of cases) {
   test(c.name, () => {

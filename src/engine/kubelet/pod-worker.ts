@@ -14,7 +14,7 @@ import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
 import { goDuration } from '../runtime/durations';
-import { POD_WORKER_BACKOFF_MS } from './pod-worker-backoff';
+import { failedSyncDelay } from './pod-worker-backoff';
 import { hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart } from './restarts';
 import { specOf } from './status';
 
@@ -247,20 +247,18 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     // The status update comes back as a pod update and syncs the pod again at once: it finds the pull in back-off.
     requestSync(ctx, kubelet, state, 'pod updated');
   } else if (failed) {
-    // The pod worker syncs a pod whose sync failed again after 10 s (its jitter left out here), or when the earliest back-off runs out.
-    const due = waiting.map((c) => backoffDue(c, ctx.clock.now)).filter((t): t is number => t !== undefined);
-    const delay = Math.min(POD_WORKER_BACKOFF_MS, ...due.map((t) => Math.max(0, t - ctx.clock.now)));
-    requestSync(ctx, kubelet, state, 'back-off', delay > 0 ? delay : POD_WORKER_BACKOFF_MS);
+    // completeWork: a CrashLoopBackOff error carries when its back-off runs out, and the pod is synced again then;
+    // any other failed sync is retried after the back-off period. Both jittered.
+    const expirations = waiting.map(crashBackoffExpiration).filter((t): t is number => t !== undefined);
+    requestSync(ctx, kubelet, state, 'back-off', failedSyncDelay(ctx, expirations));
   }
 }
 
-function backoffDue(c: ContainerRuntimeState, now: number): number | undefined {
-  if (c.reason === 'CrashLoopBackOff' && c.backoff) {
-    const exit = lastExit(c);
-    if (exit) return exit.finishedAt + c.backoff.ms;
-  }
-  if ((c.reason === 'ImagePullBackOff' || c.reason === 'ErrImagePull') && c.imageBackoff) return c.imageBackoff.lastUpdate + c.imageBackoff.ms;
-  return now + POD_WORKER_BACKOFF_MS;
+/** crashBackoffExpiration is the BackoffError doBackOff returns: the container's last exit plus its current back-off. */
+function crashBackoffExpiration(c: ContainerRuntimeState): number | undefined {
+  if (c.reason !== 'CrashLoopBackOff' || !c.backoff) return undefined;
+  const exit = lastExit(c);
+  return exit ? exit.finishedAt + c.backoff.ms : undefined;
 }
 
 /** toWaiting puts a container whose start failed in the waiting state the status shows, keeping its last run. */

@@ -2,6 +2,7 @@
 // (staging/src/k8s.io/kubectl/pkg/describe/describe.go: describePod, describeContainers, DescribeEvents).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Pod } from '../../../src/engine/api/types';
 import { evaluateConsole } from '../../../src/engine/console/index';
 import { Simulation } from '../../../src/engine/simulation';
 import { fill, fixture, inputsFor, simulate } from './simulate';
@@ -9,8 +10,18 @@ import { fill, fixture, inputsFor, simulate } from './simulate';
 let podRun: Simulation | undefined;
 const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.yaml')));
 let crashRun: Simulation | undefined;
-// The container exits 1 five seconds after each start; 56 s in, it has restarted three times, exited a fourth time at 55 s and waits in back-off.
-const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 56_000 }));
+// The container exits 1 five seconds after each start. The first exit restarts it at once, the next ones wait out 10 s,
+// then 20 s of back-off (ended by the pod worker's jittered requeue): 70 s in, it has restarted three times, exited a
+// fourth time (between 55 and 67.5 s) and waits in back-off, which keeps it down until 95 s at least.
+const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 70_000 }));
+/** lastRun is the crash-looping container's last exited run, in seconds of the run (its status timestamps). */
+const lastRun = (): { started: number; finished: number } => {
+  const terminated = crash().store.get<Pod>('Pod', 'default', 'crasher')?.status?.containerStatuses?.[0]?.lastState?.terminated;
+  const seconds = (t: string | undefined) => (Date.parse(t ?? '') - Date.parse(crash().clock.timestamp(0))) / 1000;
+  return { started: seconds(terminated?.startedAt), finished: seconds(terminated?.finishedAt) };
+};
+/** describeTime prints a second of the run as describe does (time.RFC1123Z). */
+const describeTime = (second: number): string => new Date(Date.parse(crash().clock.timestamp(0)) + second * 1000).toUTCString().replace('GMT', '+0000');
 
 const output = (sim: Simulation, line: string): string => {
   const r = evaluateConsole(sim, line);
@@ -84,9 +95,11 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
 });
 
 test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago the last one ended', () => {
+  const restarts = `3 (${70 - lastRun().finished}s ago)`;
+  const width = Math.max('RESTARTS'.length, restarts.length) + 3;
   assert.equal(output(crash(), 'kubectl get pods'), [
-    'NAME      READY   STATUS             RESTARTS     AGE',
-    'crasher   0/1     CrashLoopBackOff   3 (1s ago)   56s',
+    `NAME      READY   STATUS             ${'RESTARTS'.padEnd(width)}AGE`,
+    `crasher   0/1     CrashLoopBackOff   ${restarts.padEnd(width)}70s`,
   ].join('\n'));
 });
 
@@ -124,8 +137,8 @@ test('describe shows the init container, the command, Last State, the env and th
     '    Last State:     Terminated',
     '      Reason:       Error',
     '      Exit Code:    1',
-    '      Started:      Thu, 01 Jan 2026 00:00:50 +0000',
-    '      Finished:     Thu, 01 Jan 2026 00:00:55 +0000',
+    `      Started:      ${describeTime(lastRun().started)}`,
+    `      Finished:     ${describeTime(lastRun().finished)}`,
     '    Ready:          False',
     '    Restart Count:  3',
     '    Liveness:       exec [cat /tmp/healthy] delay=3s timeout=1s period=10s #success=1 #failure=3',
@@ -141,7 +154,10 @@ test('describe shows the init container, the command, Last State, the env and th
 
 test('a repeated event shows its last age, its count and its first age', () => {
   const text = output(crash(), 'kubectl describe pod crasher');
-  assert.match(text, /\n {2}Warning {2}BackOff {4}1s \(x4 over 41s\) {2}kubelet {12}Back-off restarting failed container app in pod crasher_default\(/);
+  const backOff = crash().result().events.find((e) => e.reason === 'BackOff');
+  assert.ok(backOff && (backOff.count ?? 0) > 1 && backOff.firstAt !== undefined, 'the BackOff event repeated');
+  const series = `${70 - Math.floor(backOff.at)}s \\(x${backOff.count} over ${70 - Math.floor(backOff.firstAt)}s\\)`;
+  assert.match(text, new RegExp(`\\n {2}Warning {2}BackOff {4}${series} +kubelet +Back-off restarting failed container app in pod crasher_default\\(`));
 });
 
 test('kubectl describe node prints the node, the pods on it with their share of allocatable, and its events', () => {

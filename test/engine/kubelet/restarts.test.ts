@@ -37,15 +37,23 @@ containers:
 const startedAt = (sim: Simulation) => sim.trace.filter((e) => e.phase === 'kubelet.containers' && e.result === 'started container app').map((e) => e.at);
 const webPod = (sim: Simulation) => sim.store.get<Pod>('Pod', 'default', 'web')!;
 
+/**
+ * A start is an exact time, or a restart that waits out a CrashLoopBackOff: the pod worker syncs the pod again when
+ * the back-off runs out plus up to half of it again (wait.Jitter(backoff, 0.5) in pod_workers.go completeWork), so it
+ * comes between exit + backoff and exit + 1.5 × backoff, the exit being runSeconds after the previous start.
+ */
+type Start = number | { backoff: number; runSeconds: number };
+
 interface Case {
   name: string;
   manifest: string;
   options: SimulationOptions;
   outcome?: string;
-  starts: number[];
+  starts: Start[];
   restartCount: number;
   waiting?: string;
-  last?: { exitCode: number; reason: string; startedAt: number; finishedAt: number };
+  /** last is lastState.terminated; startedAt 'last' is the latest start, whose run ended runSeconds later. */
+  last?: { exitCode: number; reason: string; startedAt: number | 'last'; finishedAt: number | { runSeconds: number } };
   events?: string[];
   ready?: string;
 }
@@ -54,11 +62,14 @@ const liveness = '      livenessProbe:\n        httpGet: {path: /healthz, port: 
 
 const cases: Case[] = [
   {
-    // Started at 2; exits at 7 and restarts at once; then back-offs of 10 s, 20 s, 40 s, 80 s after each exit.
+    // Started at 2; exits at 7 and restarts at once; then back-offs of 10 s, 20 s, 40 s after each exit, each ended by a
+    // jittered requeue of the pod worker.
     name: 'Always: a container exiting 1 every 5 s restarts at the back-off times and waits in CrashLoopBackOff',
-    manifest: manifest('Always', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 200_000 },
-    starts: [2, 7, 22, 47, 92, 177], restartCount: 5, waiting: 'back-off 2m40s restarting failed container=app pod=web_default(UID)',
-    last: { exitCode: 1, reason: 'Error', startedAt: 177, finishedAt: 182 },
+    // The fifth start comes by 127 s and its run ends by 132 s; the sixth cannot come before 177 s.
+    manifest: manifest('Always', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 170_000 },
+    starts: [2, 7, ...[10, 20, 40].map((backoff) => ({ backoff, runSeconds: 5 }))], restartCount: 4,
+    waiting: 'back-off 1m20s restarting failed container=app pod=web_default(UID)',
+    last: { exitCode: 1, reason: 'Error', startedAt: 'last', finishedAt: { runSeconds: 5 } },
     events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Created container: app', 'Normal Started: Started container app'],
     ready: 'False',
   },
@@ -68,9 +79,9 @@ const cases: Case[] = [
   },
   {
     name: 'OnFailure: a container exiting 1 is restarted',
-    manifest: manifest('OnFailure', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 30_000 },
-    starts: [2, 7, 22], restartCount: 2, waiting: 'back-off 20s restarting failed container=app pod=web_default(UID)',
-    last: { exitCode: 1, reason: 'Error', startedAt: 22, finishedAt: 27 },
+    manifest: manifest('OnFailure', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 45_000 },
+    starts: [2, 7, { backoff: 10, runSeconds: 5 }], restartCount: 2, waiting: 'back-off 20s restarting failed container=app pod=web_default(UID)',
+    last: { exitCode: 1, reason: 'Error', startedAt: 'last', finishedAt: { runSeconds: 5 } },
   },
   {
     name: 'Never: a container exiting 1 stays down and the pod fails',
@@ -111,7 +122,13 @@ for (const c of cases) {
     const sim = simulate(c.manifest, c.options);
     const result = sim.result();
     if (c.outcome) assert.equal(result.outcome, c.outcome);
-    assert.deepEqual(startedAt(sim), c.starts);
+    const starts = startedAt(sim);
+    assert.equal(starts.length, c.starts.length, `starts ${starts.join(', ')}`);
+    c.starts.forEach((want, i) => {
+      if (typeof want === 'number') return assert.equal(starts[i], want);
+      const exit = starts[i - 1]! + want.runSeconds;
+      assert.ok(starts[i]! >= exit + want.backoff && starts[i]! <= exit + 1.5 * want.backoff, `start ${i} at ${starts[i]}s, after the exit at ${exit}s and a ${want.backoff}s back-off`);
+    });
     const pod = webPod(sim);
     const uid = pod.metadata?.uid ?? '';
     const status = pod.status?.containerStatuses?.[0];
@@ -124,8 +141,10 @@ for (const c of cases) {
       const t = status?.lastState?.terminated;
       assert.equal(t?.exitCode, c.last.exitCode);
       assert.equal(t?.reason, c.last.reason);
-      assert.equal(t?.startedAt, sim.clock.timestamp(c.last.startedAt * 1000));
-      assert.equal(t?.finishedAt, sim.clock.timestamp(c.last.finishedAt * 1000));
+      const lastStart = c.last.startedAt === 'last' ? starts[starts.length - 1]! : c.last.startedAt;
+      const lastFinish = typeof c.last.finishedAt === 'number' ? c.last.finishedAt : lastStart + c.last.finishedAt.runSeconds;
+      assert.equal(t?.startedAt, sim.clock.timestamp(lastStart * 1000));
+      assert.equal(t?.finishedAt, sim.clock.timestamp(lastFinish * 1000));
       assert.match(t?.containerID ?? '', /^containerd:\/\/[0-9a-f]{64}$/);
       // While it waits, the status still names the last container; once it runs again, the new one.
       if (status?.state?.running) assert.notEqual(t?.containerID, status.containerID);
