@@ -3,6 +3,7 @@
 // See pkg/controller/deployment/{deployment_controller.go,sync.go,rolling.go,recreate.go,progress.go}.
 import { computePodTemplateHash, POD_TEMPLATE_HASH_LABEL, replicaSetName } from '../api/naming';
 import { deepClone, type Deployment, type KubeObject, type Pod, type ReplicaSet } from '../api/types';
+import { goQuote } from '../apiserver/decode-go';
 import type { ApiServer } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
@@ -173,7 +174,7 @@ function* createNewReplicaSet(r: Rollout, oldRSs: ReplicaSet[], newRevision: num
     return undefined;
   }
   const created = remember(r, out.object as unknown as ReplicaSet);
-  // sync.go (getNewReplicaSet): "Scaled up replica set %s from 0 to %d".
+  // sync.go (getNewReplicaSet): "Scaled up replica set %s from 0 to %d" (from->to since 1.32, kubernetes#125118).
   if (replicas > 0) r.ctx.recorder.event({ type: 'Normal', reason: 'ScalingReplicaSet', object: r.ref, source: DEPLOYMENT_CONTROLLER, message: `Scaled up replica set ${name} from 0 to ${replicas}` });
   const dAnnotations = { ...(d.metadata?.annotations ?? {}), [REVISION_ANNOTATION]: String(newRevision) };
   const conditions = setCondition([...(((d.status ?? {}) as DeploymentStatus).conditions ?? [])], newCondition('Progressing', 'True', NEW_RS_REASON, `Created new replica set "${name}"`, r.ctx.clock.timestamp()));
@@ -216,7 +217,7 @@ function* scaleReplicaSet(r: Rollout, rs: ReplicaSet, newScale: number, why: str
   remember(r, out.object as unknown as ReplicaSet);
   if (sizeChanged) {
     const op = operation ?? (oldScale < newScale ? 'up' : 'down');
-    // sync.go (scaleReplicaSet): "Scaled %s replica set %s from %d to %d".
+    // sync.go (scaleReplicaSet): "Scaled %s replica set %s from %d to %d" (before 1.32: "to %d from %d", kubernetes#125118).
     r.ctx.recorder.event({ type: 'Normal', reason: 'ScalingReplicaSet', object: r.ref, source: DEPLOYMENT_CONTROLLER, message: `Scaled ${op} replica set ${current.metadata?.name} from ${oldScale} to ${newScale}` });
   }
   return sizeChanged;
@@ -379,17 +380,18 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
   const complete = status.replicas === status.updatedReplicas && current?.reason === NEW_RS_AVAILABLE_REASON;
   let conditions: DeploymentCondition[] = status.conditions ?? [];
   if (!complete && r.d.spec?.progressDeadlineSeconds !== undefined) {
-    const rsName = newRS?.metadata?.name ?? '';
+    // progress.go: each message names the new ReplicaSet, or the Deployment when there is none (%q of the name).
+    const subject = newRS ? `ReplicaSet ${goQuote(newRS.metadata?.name ?? '')}` : `Deployment ${goQuote(r.d.metadata?.name ?? '')}`;
     if (deploymentComplete(r.d, status)) {
-      conditions = setCondition(conditions, newCondition('Progressing', 'True', NEW_RS_AVAILABLE_REASON, `ReplicaSet "${rsName}" has successfully progressed.`, now));
+      conditions = setCondition(conditions, newCondition('Progressing', 'True', NEW_RS_AVAILABLE_REASON, `${subject} has successfully progressed.`, now));
     } else if (deploymentProgressing(r.d, status)) {
-      let c = newCondition('Progressing', 'True', RS_UPDATED_REASON, newRS ? `ReplicaSet "${rsName}" is progressing.` : `Deployment "${r.d.metadata?.name}" is progressing.`, now);
+      let c = newCondition('Progressing', 'True', RS_UPDATED_REASON, `${subject} is progressing.`, now);
       if (current?.status === 'True') c = { ...c, lastTransitionTime: current.lastTransitionTime };
       // progress.go removes the condition first, so lastUpdateTime moves with every bit of progress.
       conditions = [...conditions.filter((x) => x.type !== 'Progressing'), c];
     } else if (timedOut(r, conditions)) {
       // progress.go: DeploymentTimedOut, then Progressing False ProgressDeadlineExceeded.
-      conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `ReplicaSet "${rsName}" has timed out progressing.`, now));
+      conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `${subject} has timed out progressing.`, now));
     }
     // requeueStuckDeployment: sync again once the deadline from the condition's lastUpdateTime has passed.
     const progressing = conditions.find((c) => c.type === 'Progressing');

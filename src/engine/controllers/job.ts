@@ -28,7 +28,12 @@ export const JOB_SYNC_BATCH_PERIOD_MS = 1000;
 /** MAX_POD_CREATE_DELETE_PER_SYNC caps one sync's creations (MaxPodCreateDeletePerSync). */
 const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 
-/** Reasons and messages of the Job's conditions and events (pkg/apis/batch/types.go, job_controller.go). */
+/**
+ * Reasons and messages of the Job's conditions and events: pkg/controller/job/job_controller.go syncJob
+ * (newFailureCondition with JobReasonBackoffLimitExceeded / JobReasonDeadlineExceeded) and newSuccessCondition
+ * (JobReasonCompletionsReached), first as the interim FailureTarget / SuccessCriteriaMet, then copied into Failed /
+ * Complete (newFailedConditionForFailureTarget); recordJobFinished's events. Reasons: pkg/apis/batch/types.go.
+ */
 export const JOB_MESSAGES = {
   completionsReached: { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
   backoffLimitExceeded: { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },

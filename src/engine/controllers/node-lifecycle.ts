@@ -13,12 +13,16 @@ import type { Steps } from '../runtime/step';
 export const NODE_CONTROLLER = 'node-controller';
 
 /**
- * NODE_MONITOR_GRACE_PERIOD_SECONDS is --node-monitor-grace-period: 50 s since Kubernetes 1.32 (it was 40 s).
- * See pkg/controller/nodelifecycle/config/v1alpha1/defaults.go and kubernetes/kubernetes#127352.
+ * NODE_MONITOR_GRACE_PERIOD_SECONDS is --node-monitor-grace-period: 50 s since Kubernetes 1.32 (it was 40 s), set in
+ * pkg/controller/nodelifecycle/config/v1alpha1/defaults.go (RecommendedDefaultNodeLifecycleControllerConfiguration)
+ * by kubernetes/kubernetes#126287; #127352, which asked for more, was closed without a change.
  */
 export const NODE_MONITOR_GRACE_PERIOD_SECONDS = 50;
 
-/** NODE_MONITOR_PERIOD_SECONDS is --node-monitor-period: how often monitorNodeHealth runs (5 s). */
+/**
+ * NODE_MONITOR_PERIOD_SECONDS is --node-monitor-period: how often monitorNodeHealth runs (5 s). See
+ * SetDefaults_KubeCloudSharedConfiguration (staging/src/k8s.io/cloud-provider/config/v1alpha1/defaults.go).
+ */
 export const NODE_MONITOR_PERIOD_SECONDS = 5;
 
 /**

@@ -7,7 +7,8 @@ import { formatSeconds, kubectlPod, type ContainerView, type PodView } from './p
 
 // pkg/apis/core/v1/defaults.go (SetDefaults_Probe): timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3.
 const PROBE_DEFAULTS = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 } as const;
-// pkg/kubelet/prober/prober.go (runProbeWithRetries → recordContainerEvent): Warning Unhealthy "<Type> probe failed: <output>".
+// pkg/kubelet/prober/prober.go (probe → recordContainerEvent): Warning Unhealthy "%s probe failed: %s" with the output,
+// or "%s probe errored and resulted in %s state: %s" when the probe could not run.
 export const EVENT_UNHEALTHY = 'Unhealthy';
 // pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions): Normal Killing
 // "Container <name> failed <liveness|startup> probe, will be restarted" (without ", will be restarted" under restartPolicy Never).
@@ -41,10 +42,10 @@ function failureWindow(p: Probe): number {
   return (p.failureThreshold ?? PROBE_DEFAULTS.failureThreshold) * (p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds);
 }
 
-/** unhealthyEvents are the Unhealthy events of one probe type (the event does not name the container). */
+/** unhealthyEvents are the Unhealthy events of one probe type, failed or errored (the event does not name the container). */
 export function unhealthyEvents(view: PodView, type: ProbeType): Evidence[] {
-  const prefix = `${type[0]!.toUpperCase()}${type.slice(1)} probe failed:`;
-  return view.events.filter((e) => e.reason === EVENT_UNHEALTHY && e.message.startsWith(prefix)).map(eventEvidence);
+  const name = `${type[0]!.toUpperCase()}${type.slice(1)} probe`;
+  return view.events.filter((e) => e.reason === EVENT_UNHEALTHY && (e.message.startsWith(`${name} failed:`) || e.message.startsWith(`${name} errored `))).map(eventEvidence);
 }
 
 /** probeKills are the Killing events that say a probe failure killed this container. */

@@ -157,7 +157,9 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
   } catch {
     original = undefined;
   }
-  // apply.go: warningNoLastAppliedConfigAnnotation, written to stderr before the patch.
+  // staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (applyOneObject): warningNoLastAppliedConfigAnnotation to stderr
+  // before the patch, with info.ObjectName() (the mapping's plural resource and the name, as cli-runtime's
+  // resource/visitor.go writes it), the annotation's key and the command's base name.
   const warning = lastApplied === undefined
     ? `Warning: resource ${t.mapping.resource}/${name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`
     : '';

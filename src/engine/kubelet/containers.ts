@@ -1,11 +1,13 @@
 // Starting one container: its image, CreateContainer, StartContainer and the postStart hook, with the kubelet's events.
 // See pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
-import type { Container, Pod } from '../api/types';
+import type { Container, LifecycleHandler, Pod } from '../api/types';
+import { goQuote } from '../apiserver/decode-go';
 import type { EngineContext } from '../context';
 import type { ContainerBehavior, ImageBehavior } from '../cluster/inputs';
 import { sleep, type Steps } from '../runtime/step';
 import { checkContainerConfig } from './env';
 import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
+import { httpGetURL, resolveContainerPort } from './handler-target';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 
 /** NodeImages is what a node knows of images: those present, and when its serialized puller is free. */
@@ -135,14 +137,17 @@ export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: C
   const hook = spec.lifecycle?.postStart;
   if (hook) {
     // Until the hook returns, the pod worker is blocked and the container is not reported running.
-    const seconds = hook.sleep?.seconds ?? behavior.postStartSeconds ?? 0;
+    // An httpGet hook on a port the kubelet cannot resolve fails at once, whatever the Behavior says.
+    const unresolvable = hookAlwaysFails(hook, spec);
+    const seconds = unresolvable ? 0 : hook.sleep?.seconds ?? behavior.postStartSeconds ?? 0;
     yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: `running the postStart hook of ${c.name} (${hookKind(hook)}); the container is not reported running until it returns`, detail: { seconds, handler: hook } };
     c.hookRunning = true;
     yield* sleep(seconds * 1000);
     c.hookRunning = false;
     if (state.terminating) return { ok: false, reason: 'ContainerCreating', message: '' };
-    if (behavior.postStartFails && !hook.sleep) {
-      // The hook's output is left out of the event so that secrets do not leak. See startContainer.
+    if (unresolvable || (behavior.postStartFails && !hook.sleep)) {
+      // kuberuntime_container.go startContainer: Warning FailedPostStartHook "PostStartHook failed", without the
+      // handler's message "so that secrets won't leak from the server"; then killContainer and ErrPostStartHook.
       emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', `${field}.lifecycle.postStart`);
       const message = hookFailure(hook, c.name, podLabel(state), state.ip ?? '', spec);
       yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: `postStart hook failed: ${message}; the container is killed`, detail: { error: message }, outcome: 'failed' };
@@ -156,7 +161,7 @@ export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: C
   return { ok: true };
 }
 
-function hookKind(hook: NonNullable<NonNullable<Container['lifecycle']>['postStart']>): string {
+function hookKind(hook: LifecycleHandler): string {
   if (hook.exec) return `exec ${JSON.stringify(hook.exec.command ?? [])}`;
   if (hook.httpGet) return `httpGet ${hook.httpGet.path ?? '/'} on port ${hook.httpGet.port}`;
   if (hook.sleep) return `sleep ${hook.sleep.seconds}s`;
@@ -165,30 +170,32 @@ function hookKind(hook: NonNullable<NonNullable<Container['lifecycle']>['postSta
 }
 
 /**
- * hookFailure is the lifecycle handler's error message, kept in the container's waiting message.
- * See pkg/kubelet/lifecycle/handlers.go (HandlerRunner.Run) and the CRI's ExecSync error.
+ * hookFailure is the lifecycle handler's error message, kept in the container's waiting message: the runner's
+ * "Exec lifecycle hook (%v) for Container %q in Pod %q failed - error: %v, message: %q" with the CRI client's
+ * "command '%s' exited with %d: %s", or "HTTP lifecycle hook (%s) for Container %q in Pod %q failed - error: %v"
+ * with Go's url.Error for the request (or the error that kept the kubelet from building it).
+ * See pkg/kubelet/lifecycle/handlers.go (handlerRunner.Run) and staging/src/k8s.io/cri-client/pkg/remote_runtime.go (execSyncV1).
  */
-export function hookFailure(hook: NonNullable<NonNullable<Container['lifecycle']>['postStart']>, container: string, pod: string, podIP: string, spec: Container): string {
+export function hookFailure(hook: LifecycleHandler, container: string, pod: string, podIP: string, spec: Container): string {
+  const who = `for Container ${goQuote(container)} in Pod ${goQuote(pod)} failed`;
   if (hook.exec) {
     const cmd = hook.exec.command ?? [];
-    return `Exec lifecycle hook ([${cmd.join(' ')}]) for Container "${container}" in Pod "${pod}" failed - error: command '${cmd.join(' ')}' exited with 1: , message: ""`;
+    return `Exec lifecycle hook ([${cmd.join(' ')}]) ${who} - error: command '${cmd.join(' ')}' exited with 1: , message: ""`;
   }
   if (hook.httpGet) {
-    const port = resolvePort(hook.httpGet.port, spec);
-    const host = hook.httpGet.host || podIP;
-    const scheme = (hook.httpGet.scheme ?? 'HTTP').toLowerCase();
-    const path = hook.httpGet.path ?? '';
-    return `HTTP lifecycle hook (${path}) for Container "${container}" in Pod "${pod}" failed - error: Get "${scheme}://${host}:${port}${path.startsWith('/') || path === '' ? path : `/${path}`}": dial tcp ${host}:${port}: connect: connection refused`;
+    const target = httpGetURL(hook.httpGet, spec, podIP);
+    const error = target.ok ? `Get ${goQuote(target.url)}: dial tcp ${target.address}: connect: connection refused` : target.error;
+    return `HTTP lifecycle hook (${hook.httpGet.path ?? ''}) ${who} - error: ${error}`;
   }
-  return `lifecycle hook for Container "${container}" in Pod "${pod}" failed`;
+  return `lifecycle hook ${who}`;
 }
 
-/** resolvePort turns a named port into the container's port number. See pkg/probe/util.go (ResolveContainerPort). */
-export function resolvePort(port: number | string | undefined, spec: Container): number | string {
-  if (typeof port === 'number') return port;
-  if (port === undefined) return '';
-  if (/^\d+$/.test(port)) return Number(port);
-  return spec.ports?.find((p) => p.name === port)?.containerPort ?? port;
+/**
+ * hookAlwaysFails is true for an httpGet hook whose port the kubelet cannot resolve: the handler runner fails
+ * before any request, whatever the container would answer. See pkg/probe/http/request.go (NewRequestForHTTPGetAction).
+ */
+export function hookAlwaysFails(hook: LifecycleHandler, spec: Container): boolean {
+  return hook.httpGet !== undefined && !resolveContainerPort(hook.httpGet.port, spec).ok;
 }
 
 /** randomHex draws n hex digits from the seeded source, for container and sandbox ids. */

@@ -4,7 +4,7 @@
 import type { Container } from '../api/types';
 import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
-import { containerBehavior, fieldOf } from './containers';
+import { containerBehavior, fieldOf, hookAlwaysFails } from './containers';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 
@@ -47,9 +47,17 @@ export function* killContainer(ctx: EngineContext, kubelet: Kubelet, state: PodR
   const hook = spec.lifecycle?.preStop;
   let hookSeconds = 0;
   if (hook && grace > 0) {
-    hookSeconds = Math.min(hook.sleep?.seconds ?? behavior.preStopSeconds ?? 0, grace);
+    // An httpGet hook on a port the kubelet cannot resolve fails at once, whatever the Behavior says.
+    const unresolvable = hookAlwaysFails(hook, spec);
+    const runs = unresolvable ? 0 : hook.sleep?.seconds ?? behavior.preStopSeconds ?? 0;
+    hookSeconds = Math.min(runs, grace);
     yield { phase, object: state.ref, field: `${field}.lifecycle.preStop`, step: { kind: 'container', name: c.name }, result: `preStop hook of ${c.name} runs for ${hookSeconds}s before SIGTERM`, detail: { seconds: hookSeconds } };
     yield* sleep(hookSeconds * 1000);
+    // kuberuntime_container.go executePreStopHook: a hook that returns an error within the grace period is a
+    // Warning FailedPreStopHook "PreStopHook failed", without its message so that secrets do not leak.
+    if (runs <= grace && (unresolvable || (hook.sleep === undefined && behavior.preStopFails === true))) {
+      kubelet.event(state, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+    }
     grace -= hookSeconds;
   }
   grace = Math.max(grace, MINIMUM_GRACE_SECONDS);

@@ -319,6 +319,10 @@ function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState,
   if (state.terminating) return false;
   if (!result.ok) {
     if (result.reason === 'PostStartHookError') {
+      // kuberuntime_container.go startContainer: killContainer(..., "FailedPostStartHook", reasonFailedPostStartHook),
+      // so the Killing event reads "FailedPostStartHook"; the start fails with ErrPostStartHook ("PostStartHookError")
+      // and the handler's message, which the status shows as the waiting reason and message (kubelet_pods.go,
+      // convertToAPIContainerStatuses, from the reason cache).
       yield* killContainer(ctx, kubelet, state, c, spec, 'FailedPostStartHook', 'postStartHook');
       // The PLEG sees the container die: the pod worker syncs again at once.
       requestSync(ctx, kubelet, state, `${c.name} killed after its postStart hook failed`);

@@ -6,7 +6,10 @@
 import type { Container, Probe } from '../api/types';
 import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
-import { containerBehavior, fieldOf, resolvePort } from './containers';
+import { goQuote } from '../apiserver/decode-go';
+import { goDuration } from '../runtime/durations';
+import { containerBehavior, fieldOf } from './containers';
+import { httpGetURL, joinHostPort, resolveContainerPort } from './handler-target';
 import type { Kubelet } from './kubelet';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
 import { requestSync } from './pod-worker';
@@ -42,32 +45,54 @@ export function probeDescription(p: Probe): string {
 }
 
 /**
- * probeFailure is a failing probe's output, by handler: the HTTP prober's status code message, the TCP
- * dialer's error, the gRPC health service's answer, and an exec command's (empty) output.
- * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go and pkg/probe/exec/exec.go.
+ * probeFailure is a failing probe's output, by handler: the HTTP prober's "HTTP probe failed with statuscode: %d",
+ * the TCP dialer's error, the gRPC prober's "service unhealthy (responded with %q)", and an exec command's combined
+ * output (none here). See pkg/probe/http/http.go (DoHTTPProbe), pkg/probe/tcp/tcp.go (DoTCPProbe),
+ * pkg/probe/grpc/grpc.go (Probe) and pkg/probe/exec/exec.go (Probe).
  */
 export function probeFailure(p: Probe, podIP: string, spec: Container = { name: '' }): string {
   if (p.httpGet) return 'HTTP probe failed with statuscode: 500';
-  if (p.tcpSocket) return `dial tcp ${p.tcpSocket.host || podIP}:${resolvePort(p.tcpSocket.port, spec)}: connect: connection refused`;
+  if (p.tcpSocket) return `dial tcp ${tcpAddress(p, podIP, spec)}: connect: connection refused`;
   if (p.grpc) return 'service unhealthy (responded with "NOT_SERVING")';
   return '';
 }
 
 /**
- * probeTimeout is a probe's output when the container does not answer within timeoutSeconds: Go's HTTP
- * client deadline, the TCP dialer's i/o timeout, the gRPC prober's deadline message, the CRI's exec timeout.
- * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go, pkg/probe/exec/exec.go.
+ * probeTimeout is a probe's output when the container does not answer within timeoutSeconds: the HTTP client's
+ * url.Error for its Client.Timeout, the TCP dialer's i/o timeout, the gRPC prober's "timeout: health rpc did not
+ * complete within %v", and for exec the CRI client's "%w: %q timed out after %s" (ErrCommandTimedOut, "command
+ * timed out") that the exec prober turns into a failure with the error as its output.
+ * See pkg/probe/http/http.go, pkg/probe/tcp/tcp.go, pkg/probe/grpc/grpc.go, pkg/probe/exec/exec.go and
+ * staging/src/k8s.io/cri-client/pkg/remote_runtime.go (execSyncV1).
  */
 export function probeTimeout(p: Probe, podIP: string, spec: Container = { name: '' }): string {
-  const timeout = probeTimings(p).timeoutSeconds;
+  const timeout = goDuration(probeTimings(p).timeoutSeconds * 1000);
   if (p.httpGet) {
-    const host = p.httpGet.host || podIP;
-    return `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}:${resolvePort(p.httpGet.port, spec)}${p.httpGet.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+    const target = httpGetURL(p.httpGet, spec, podIP);
+    return target.ok ? `Get ${goQuote(target.url)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)` : target.error;
   }
-  if (p.tcpSocket) return `dial tcp ${p.tcpSocket.host || podIP}:${resolvePort(p.tcpSocket.port, spec)}: i/o timeout`;
-  if (p.grpc) return `timeout: health rpc did not complete within ${timeout}s`;
-  if (p.exec) return `command "${(p.exec.command ?? []).join(' ')}" timed out`;
+  if (p.tcpSocket) return `dial tcp ${tcpAddress(p, podIP, spec)}: i/o timeout`;
+  if (p.grpc) return `timeout: health rpc did not complete within ${timeout}`;
+  if (p.exec) return `command timed out: ${goQuote((p.exec.command ?? []).join(' '))} timed out after ${timeout}`;
   return '';
+}
+
+/**
+ * probeError is the error of a probe the kubelet cannot run at all: an httpGet or tcpSocket port it cannot resolve.
+ * The prober then records "%s probe errored and resulted in %s state: %s" and the worker throws the result away.
+ * See pkg/kubelet/prober/prober.go (probe, httpProberAction.Run, tcpProberAction.Run) and worker.go (doProbe).
+ */
+export function probeError(p: Probe, spec: Container): string | undefined {
+  const port = p.httpGet ? p.httpGet.port : p.tcpSocket ? p.tcpSocket.port : undefined;
+  if (port === undefined) return undefined;
+  const resolved = resolveContainerPort(port, spec);
+  return resolved.ok ? undefined : resolved.error;
+}
+
+/** tcpAddress is the address the TCP prober dials: the probe's host or the pod IP, and the resolved port. */
+function tcpAddress(p: Probe, podIP: string, spec: Container): string {
+  const resolved = resolveContainerPort(p.tcpSocket?.port, spec);
+  return joinHostPort(p.tcpSocket?.host || podIP, resolved.ok ? resolved.port : 0);
 }
 
 interface ProbeWorker {
@@ -155,6 +180,18 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
   if (c.started ? w.type === 'startup' : w.type !== 'startup') return true;
   const field = `${fieldOf(state, c)}.${w.type}Probe`;
   const spec = specOf(state.pod, c);
+  const error = probeError(w.probe, spec);
+  if (error !== undefined) {
+    // prober.go probe: each of the 3 tries errs, so the result is Unknown with the error; worker.go doProbe throws
+    // the result away: no run is counted and the container keeps its last result.
+    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe errored and resulted in unknown state: ${error}`);
+    yield {
+      phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
+      result: `${w.type} probe errored (${error}): the kubelet cannot run it, and the result is thrown away`,
+      detail: { probe: w.type, handler: probeDescription(w.probe), error }, outcome: 'failed',
+    };
+    return true;
+  }
   // The probe waits for the container's answer, at most timeoutSeconds.
   const response = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name).probeResponseSeconds ?? 0;
   const timedOut = response > t.timeoutSeconds;

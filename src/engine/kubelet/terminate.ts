@@ -6,7 +6,7 @@ import type { Container, LifecycleHandler, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import type { TraceInput } from '../runtime/recorder';
 import { sleep, type Steps } from '../runtime/step';
-import { containerBehavior, fieldOf } from './containers';
+import { containerBehavior, fieldOf, hookAlwaysFails } from './containers';
 import type { Kubelet } from './kubelet';
 import { cleanupPod } from './pod-cleanup';
 import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
@@ -115,9 +115,11 @@ export function* killPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     const spec = specs.get(c.name)!;
     const behavior = containerBehavior(ctx, podName, c.name);
     const hook = spec.lifecycle?.preStop;
+    // An httpGet hook on a port the kubelet cannot resolve fails at once, whatever the Behavior says.
+    const unresolvable = hook !== undefined && hookAlwaysFails(hook, spec);
     return {
       name: c.name, sidecar: isSidecar(spec, c), sigtermSeconds: behavior.sigtermSeconds ?? DEFAULT_SIGTERM_SECONDS,
-      ...(hook ? { hookSeconds: hookDuration(hook, behavior.preStopSeconds), hookFails: hook.sleep === undefined && behavior.preStopFails === true } : {}),
+      ...(hook ? { hookSeconds: unresolvable ? 0 : hookDuration(hook, behavior.preStopSeconds), hookFails: unresolvable || (hook.sleep === undefined && behavior.preStopFails === true) } : {}),
     };
   });
   const plans = planKill(grace.seconds, inputs);

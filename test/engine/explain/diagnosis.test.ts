@@ -184,6 +184,15 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'A readiness probe that errs names its Unhealthy "errored" events as evidence',
+    input: input(new PodBuilder().container({ readinessProbe: HTTP_PROBE }).notReady().status({ ready: false, started: true, state: { running: { startedAt: ts(2) } } }).build(), {
+      // pkg/kubelet/prober/prober.go probe: "%s probe errored and resulted in %s state: %s".
+      now: 30, events: [ev(30, 'Warning', 'Unhealthy', 'Readiness probe errored and resulted in unknown state: strconv.Atoi: parsing "metrics": invalid syntax', 4)],
+    }),
+    question: 'notReady', kinds: ['ReadinessProbe'],
+    want: (d) => assert.ok(d.causes[0]!.evidence.some((e) => e.text.includes('Readiness probe errored and resulted in unknown state'))),
+  },
+  {
     name: 'A startup probe not yet passed holds readiness and says when the kubelet would kill the container',
     input: input(new PodBuilder().container({ startupProbe: { exec: { command: ['cat', '/tmp/started'] }, periodSeconds: 5, failureThreshold: 6 }, readinessProbe: HTTP_PROBE }).notReady()
       .status({ ready: false, started: false, state: { running: { startedAt: ts(2) } } }).build(), {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Probe } from '../../../src/engine/api/types';
-import { probeFailure, probeTimeout, probeTimings } from '../../../src/engine/kubelet/probes';
+import { probeError, probeFailure, probeTimeout, probeTimings } from '../../../src/engine/kubelet/probes';
 import { hasExpired, isInBackOffSince, isInBackOffSinceUpdate, nextBackoff } from '../../../src/engine/kubelet/restarts';
 
 const spec = { name: 'app', ports: [{ name: 'http', containerPort: 8080 }] };
@@ -13,8 +13,13 @@ const outputs: { name: string; probe: Probe; failure: string; timeout: string }[
   { name: 'tcpSocket', probe: { tcpSocket: { port: 5432 } }, failure: 'dial tcp 10.244.1.5:5432: connect: connection refused', timeout: 'dial tcp 10.244.1.5:5432: i/o timeout' },
   // pkg/probe/grpc/grpc.go: "service unhealthy (responded with %q)" and "timeout: health rpc did not complete within %v".
   { name: 'grpc', probe: { grpc: { port: 9090 }, timeoutSeconds: 3 }, failure: 'service unhealthy (responded with "NOT_SERVING")', timeout: 'timeout: health rpc did not complete within 3s' },
-  // pkg/probe/exec/exec.go: the command's output (none here); the CRI's "command %q timed out".
-  { name: 'exec', probe: { exec: { command: ['cat', '/tmp/ready'] } }, failure: '', timeout: 'command "cat /tmp/ready" timed out' },
+  { name: 'grpc with a timeout over a minute', probe: { grpc: { port: 9090 }, timeoutSeconds: 90 }, failure: 'service unhealthy (responded with "NOT_SERVING")', timeout: 'timeout: health rpc did not complete within 1m30s' },
+  // pkg/probe/exec/exec.go: the command's output (none here); on a timeout the error of the CRI client
+  // (staging/src/k8s.io/cri-client/pkg/remote_runtime.go): "%w: %q timed out after %s" with ErrCommandTimedOut.
+  { name: 'exec', probe: { exec: { command: ['cat', '/tmp/ready'] } }, failure: '', timeout: 'command timed out: "cat /tmp/ready" timed out after 1s' },
+  { name: 'exec with quotes in its command', probe: { exec: { command: ['sh', '-c', 'test "$(cat /tmp/ready)" = ok'] }, timeoutSeconds: 5 }, failure: '', timeout: 'command timed out: "sh -c test \\"$(cat /tmp/ready)\\" = ok" timed out after 5s' },
+  // pkg/probe/http/request.go formatURL: url.URL.String puts a slash before a relative path.
+  { name: 'httpGet with a relative path and HTTPS', probe: { httpGet: { path: 'ready', port: 8443, scheme: 'HTTPS' } }, failure: 'HTTP probe failed with statuscode: 500', timeout: 'Get "https://10.244.1.5:8443/ready": context deadline exceeded (Client.Timeout exceeded while awaiting headers)' },
 ];
 for (const o of outputs) {
   test(`a failing ${o.name} probe reports the prober's output`, () => {
@@ -22,6 +27,16 @@ for (const o of outputs) {
     assert.equal(probeTimeout(o.probe, '10.244.1.5', spec), o.timeout);
   });
 }
+
+// pkg/probe/util.go ResolveContainerPort: a name not among the container's ports is read with strconv.Atoi.
+const errors: { name: string; probe: Probe; want: string | undefined }[] = [
+  { name: 'an httpGet probe on a named port the container has resolves', probe: { httpGet: { path: '/', port: 'http' } }, want: undefined },
+  { name: 'an httpGet probe on a named port the container lacks errs with strconv.Atoi\'s error', probe: { httpGet: { path: '/', port: 'metrics' } }, want: 'strconv.Atoi: parsing "metrics": invalid syntax' },
+  { name: 'a tcpSocket probe on a named port the container lacks errs too', probe: { tcpSocket: { port: 'db' } }, want: 'strconv.Atoi: parsing "db": invalid syntax' },
+  { name: 'a port number written as a string resolves', probe: { tcpSocket: { port: '5432' } }, want: undefined },
+  { name: 'an exec probe has no port to resolve', probe: { exec: { command: ['true'] } }, want: undefined },
+];
+for (const c of errors) test(c.name, () => assert.equal(probeError(c.probe, spec), c.want));
 
 test('probe timings default as the API defaults them (SetDefaults_Probe)', () => {
   assert.deepEqual(probeTimings({}), { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, initialDelaySeconds: 0 });
