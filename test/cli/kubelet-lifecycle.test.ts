@@ -3,6 +3,7 @@
 // timings and `kubectl get pods` columns Kubernetes 1.36 gives. Fixtures: test/fixtures/kubelet/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertStarts, backoffs } from '../support/restarts';
 import { runJson, type Report, type StoredObject } from './harness';
 
 const fixture = (name: string) => `test/fixtures/kubelet/${name}.yaml`;
@@ -28,7 +29,7 @@ const podOf = (r: Report): StoredObject & { status: Status; metadata: { uid?: st
 const condition = (r: Report, type: string) => podOf(r).status.conditions?.find((c) => c.type === type);
 const container = (r: Report, name: string) => [...(podOf(r).status.containerStatuses ?? []), ...(podOf(r).status.initContainerStatuses ?? [])].find((c) => c.name === name)!;
 /** starts lists when a container was started (its Started event), from the trace. */
-const starts = (r: Report, name: string) => r.trace.filter((e) => e.phase.startsWith('kubelet.') && e.result === `started container ${name}`).map((e) => e.at);
+const starts = (r: Report, name: string) => r.trace.filter((e) => e.phase.startsWith('kubelet.') && e.result === `started container ${name}`).map((e) => e.at ?? 0);
 /** columns is what `kubectl get pods` printed at the last status the kubelet sent. */
 type Columns = { ready: string; status: string; restarts: string };
 const columns = (r: Report) => r.trace.filter((e) => e.phase === 'kubelet.status' && e.detail['kubectl']).at(-1)!.detail['kubectl'] as Columns;
@@ -66,17 +67,21 @@ for (const policy of ['OnFailure', 'Always']) {
     assert.equal(report.outcome, 'Pending');
     assert.equal(podOf(report).status.phase, 'Pending');
     // Exits 3 s after each start. The first restart is at once (doBackOff: no entry, Backoff.Next → 10 s);
-    // then after 10 s and 20 s from each exit (kubelet.go initialCrashLoopBackOff 10 s, doubling).
-    assert.deepEqual(starts(report, 'setup'), [2, 5, 18, 41]);
+    // then after 10 s and 20 s from each exit (kubelet.go initialCrashLoopBackOff 10 s, doubling), each ended by the
+    // pod worker's jittered requeue: the fourth start comes by 56 s and exits by 59 s; a fifth cannot come before 84 s.
+    const setupStarts = starts(report, 'setup');
+    assertStarts(setupStarts, [2, 5, ...backoffs(3, 10, 20)]);
     const setup = container(report, 'setup');
     assert.equal(setup.restartCount, 3);
     // kuberuntime_manager.go doBackOff: "back-off %s restarting failed container=%s pod=%s" (format.Pod).
     assert.deepEqual(setup.state.waiting, { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=setup pod=${label(report)}` });
-    assert.deepEqual({ exitCode: setup.lastState.terminated?.exitCode, reason: setup.lastState.terminated?.reason, finishedAt: seconds(setup.lastState.terminated?.finishedAt) }, { exitCode: 1, reason: 'Error', finishedAt: 44 });
+    const finishedAt = seconds(setup.lastState.terminated?.finishedAt);
+    assert.deepEqual({ exitCode: setup.lastState.terminated?.exitCode, reason: setup.lastState.terminated?.reason, finishedAt }, { exitCode: 1, reason: 'Error', finishedAt: Math.floor(setupStarts[3]! + 3) });
     assert.ok(events(report).includes(`Warning BackOff: Back-off restarting failed container setup in pod ${label(report)}`));
     assert.equal(container(report, 'app').state.waiting?.reason, 'PodInitializing');
     // printers.go printPod: "Init:" + the waiting reason; RESTARTS with the last exit's age (HumanDuration).
-    assert.deepEqual(columns(report), { ready: '0/1', status: 'Init:CrashLoopBackOff', restarts: '3 (10s ago)' });
+    // The last status the kubelet sent is the one after the fourth exit: it was then 0 s ago.
+    assert.deepEqual(columns(report), { ready: '0/1', status: 'Init:CrashLoopBackOff', restarts: '3 (0s ago)' });
     assert.equal(columnsAt(report, 5).status, 'Init:0/1');
   });
 }
@@ -119,7 +124,7 @@ test('a sidecar without a startup probe: the next init container starts once it 
 test('a sidecar that exits is restarted beside the running container', () => {
   const { report } = runJson('run', fixture('sidecar-exits'), '--for', '45s');
   // Exits 10 s after each start: restarted at once, then after 10 s (CrashLoopBackOff) from its exit at 22.
-  assert.deepEqual(starts(report, 'proxy'), [2, 12, 32]);
+  assertStarts(starts(report, 'proxy'), [2, 12, ...backoffs(10, 10)]);
   assert.deepEqual(starts(report, 'app'), [4]);
   assert.equal(container(report, 'proxy').restartCount, 2);
   assert.equal(podOf(report).status.phase, 'Running');
@@ -167,22 +172,27 @@ test('a startup probe that never passes kills the container after failureThresho
   assert.equal(container(report, 'app').started, false);
 });
 
-test('a crash loop restarts after back-offs of 10 s, 20 s, 40 s, 80 s with BackOff events', () => {
-  const { report } = runJson('run', fixture('crash-loop'), '--for', '100s');
-  // Runs 5 s each: exits at 7, 12, 27, 52, 97. First restart at once, then 10 s, 20 s, 40 s after each exit.
-  assert.deepEqual(starts(report, 'app'), [2, 7, 22, 47, 92]);
+test('a crash loop restarts at once, then after back-offs of 10 s and 20 s, with a BackOff event for each wait', () => {
+  const { report } = runJson('run', fixture('crash-loop'), '--for', '90s');
+  // Runs 5 s each: exits at 7, 12, ... The first restart is at once, then 10 s and 20 s after each exit, each ended by
+  // the pod worker's jittered requeue: the fourth start comes by 62 s and exits by 67 s; a fifth cannot come before 92 s.
+  const appStarts = starts(report, 'app');
+  assertStarts(appStarts, [2, 7, ...backoffs(5, 10, 20)]);
   const app = container(report, 'app');
-  assert.equal(app.restartCount, 4);
-  // The back-off entry is 80 s after the restart at 92 (Backoff.Next doubles; the cap is 300 s).
-  assert.deepEqual(app.state.waiting, { reason: 'CrashLoopBackOff', message: `back-off 1m20s restarting failed container=app pod=${label(report)}` });
+  assert.equal(app.restartCount, 3);
+  // The back-off entry is 40 s after the third exit (Backoff.Next doubles; the cap is 300 s).
+  assert.deepEqual(app.state.waiting, { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=app pod=${label(report)}` });
   // Event order: the first pull, then each restart's Pulled (image present), Created, Started, and BackOff while waiting.
   const order = [...new Set(events(report).map((e) => e.split(':')[0]))];
   assert.deepEqual(order, ['Normal Pulling', 'Normal Pulled', 'Normal Created', 'Normal Started', 'Warning BackOff']);
   assert.ok(events(report).includes('Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod'));
-  // The pod worker requeues a failed sync every 10 s (pod_workers.go backOffPeriod): BackOff at 12; 27, 37; 52, 62, 72, 82; 97.
-  assert.equal((report.events.find((e) => e.reason === 'BackOff') as { count?: number }).count, 8);
+  // The sync after each exit but the first finds the container in back-off (BackOff) and requeues the pod for the
+  // back-off's end (pod_workers.go completeWork, MinBackoffExpiration), when it restarts: one BackOff per wait.
+  assert.equal((report.events.find((e) => e.reason === 'BackOff') as { count?: number }).count, 3);
   assert.equal(podOf(report).status.phase, 'Running');
-  assert.deepEqual(columns(report), { ready: '0/1', status: 'CrashLoopBackOff', restarts: '4 (0s ago)' });
+  const finishedAt = seconds(app.lastState.terminated?.finishedAt);
+  assert.equal(finishedAt, Math.floor(appStarts[3]! + 5));
+  assert.deepEqual(columns(report), { ready: '0/1', status: 'CrashLoopBackOff', restarts: '3 (0s ago)' });
   // The status sent at the restart (7): the last exit was then 0 s ago.
   assert.deepEqual(columnsAt(report, 8), { ready: '1/1', status: 'Running', restarts: '1 (0s ago)' });
 });
@@ -193,8 +203,8 @@ test('a failing postStart hook: FailedPostStartHook, the container killed and re
   // secrets do not leak), then killContainer with the message "FailedPostStartHook".
   assert.ok(events(report).includes('Warning FailedPostStartHook: PostStartHook failed'));
   assert.ok(events(report).includes('Normal Killing: FailedPostStartHook'));
-  // Hook fails 2 s after each start, the kill takes 1 s: restarted at once at 5, then after a 10 s back-off at 18.
-  assert.deepEqual(starts(report, 'app'), [2, 5, 18]);
+  // Hook fails 2 s after each start, the kill takes 1 s: restarted at once at 5, then after a 10 s back-off from 8.
+  assertStarts(starts(report, 'app'), [2, 5, ...backoffs(3, 10)]);
   for (const e of report.trace.filter((x) => x.phase === 'kubelet.status')) {
     const statuses = e.detail['containerStatuses'] as ContainerStatus[];
     assert.ok(!statuses.some((s) => s.state.running), `never running (${e.at})`);

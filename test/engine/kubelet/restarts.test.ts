@@ -8,6 +8,7 @@ import { loadInputs } from '../../../src/engine/cluster/loader';
 import { goDuration } from '../../../src/engine/runtime/durations';
 import { shouldRestart } from '../../../src/engine/kubelet/restarts';
 import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
+import { assertStarts, backoffs, type Start } from '../../support/restarts';
 
 function simulate(manifest: string, options: SimulationOptions = {}): Simulation {
   const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: manifest }, clusters: [], identity: { kind: 'default' } });
@@ -37,13 +38,6 @@ containers:
 const startedAt = (sim: Simulation) => sim.trace.filter((e) => e.phase === 'kubelet.containers' && e.result === 'started container app').map((e) => e.at);
 const webPod = (sim: Simulation) => sim.store.get<Pod>('Pod', 'default', 'web')!;
 
-/**
- * A start is an exact time, or a restart that waits out a CrashLoopBackOff: the pod worker syncs the pod again when
- * the back-off runs out plus up to half of it again (wait.Jitter(backoff, 0.5) in pod_workers.go completeWork), so it
- * comes between exit + backoff and exit + 1.5 × backoff, the exit being runSeconds after the previous start.
- */
-type Start = number | { backoff: number; runSeconds: number };
-
 interface Case {
   name: string;
   manifest: string;
@@ -67,7 +61,7 @@ const cases: Case[] = [
     name: 'Always: a container exiting 1 every 5 s restarts at the back-off times and waits in CrashLoopBackOff',
     // The fifth start comes by 127 s and its run ends by 132 s; the sixth cannot come before 177 s.
     manifest: manifest('Always', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 170_000 },
-    starts: [2, 7, ...[10, 20, 40].map((backoff) => ({ backoff, runSeconds: 5 }))], restartCount: 4,
+    starts: [2, 7, ...backoffs(5, 10, 20, 40)], restartCount: 4,
     waiting: 'back-off 1m20s restarting failed container=app pod=web_default(UID)',
     last: { exitCode: 1, reason: 'Error', startedAt: 'last', finishedAt: { runSeconds: 5 } },
     events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Created container: app', 'Normal Started: Started container app'],
@@ -80,7 +74,7 @@ const cases: Case[] = [
   {
     name: 'OnFailure: a container exiting 1 is restarted',
     manifest: manifest('OnFailure', '{exitAfterSeconds: 5, exitCode: 1}'), options: { forMs: 45_000 },
-    starts: [2, 7, { backoff: 10, runSeconds: 5 }], restartCount: 2, waiting: 'back-off 20s restarting failed container=app pod=web_default(UID)',
+    starts: [2, 7, ...backoffs(5, 10)], restartCount: 2, waiting: 'back-off 20s restarting failed container=app pod=web_default(UID)',
     last: { exitCode: 1, reason: 'Error', startedAt: 'last', finishedAt: { runSeconds: 5 } },
   },
   {
@@ -123,12 +117,7 @@ for (const c of cases) {
     const result = sim.result();
     if (c.outcome) assert.equal(result.outcome, c.outcome);
     const starts = startedAt(sim);
-    assert.equal(starts.length, c.starts.length, `starts ${starts.join(', ')}`);
-    c.starts.forEach((want, i) => {
-      if (typeof want === 'number') return assert.equal(starts[i], want);
-      const exit = starts[i - 1]! + want.runSeconds;
-      assert.ok(starts[i]! >= exit + want.backoff && starts[i]! <= exit + 1.5 * want.backoff, `start ${i} at ${starts[i]}s, after the exit at ${exit}s and a ${want.backoff}s back-off`);
-    });
+    assertStarts(starts, c.starts);
     const pod = webPod(sim);
     const uid = pod.metadata?.uid ?? '';
     const status = pod.status?.containerStatuses?.[0];
