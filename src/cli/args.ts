@@ -2,7 +2,8 @@
 // flag is a usage error (exit 2).
 import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
-import { FORCE_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
+import { FORCE_WITH_GRACE_ERROR, NOW_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
+import type { FurtherDelete } from '../engine/simulation';
 
 /** Command is what the program was asked to do with the manifest. */
 export type Command = 'run' | 'explain';
@@ -19,6 +20,8 @@ export interface RunArgs {
   identity: IdentitySpec;
   forMs?: number;
   delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
+  /** thenDelete are the --then-delete flags: `kubectl delete -f MANIFEST` again, that long after the first. */
+  thenDelete?: FurtherDelete[];
   seed?: number;
   json: boolean;
 }
@@ -29,10 +32,11 @@ export class UsageError extends Error {}
 /** USAGE is the synopsis printed with --help and after usage errors. */
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
-         [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]] [--seed N] [--json]
+         [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
+                   [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N] [--json]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -87,6 +91,7 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   const cascade = one('--cascade');
   if ((grace !== undefined || bools.has('--force')) && !bools.has('--delete')) throw new UsageError('--grace-period and --force go with --delete');
   if (cascade !== undefined && !bools.has('--delete')) throw new UsageError('--cascade goes with --delete');
+  if (values.has('--then-delete') && !bools.has('--delete')) throw new UsageError('--then-delete goes with --delete: it is a further kubectl delete after the first');
   if (bools.has('--delete')) {
     args.delete = {};
     if (grace !== undefined) {
@@ -97,8 +102,36 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     // kubectl delete refuses this pair before sending anything. See staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go (Validate).
     if (args.delete.force && (args.delete.gracePeriodSeconds ?? -1) > 0) throw new UsageError(FORCE_WITH_GRACE_ERROR);
     if (cascade !== undefined) args.delete.propagationPolicy = cascadingStrategy(cascade);
+    const further = values.get('--then-delete');
+    if (further) args.thenDelete = further.map(furtherDelete);
   }
   return args;
+}
+
+/**
+ * furtherDelete reads one --then-delete: `AFTER[,grace-period=N][,force][,now]`, AFTER a duration from the first
+ * delete (10s, 1m30s). The flags are kubectl delete's, checked as its Complete and Validate check them.
+ */
+function furtherDelete(text: string): FurtherDelete {
+  const [after = '', ...flags] = text.split(',');
+  const ms = parseDuration(after);
+  if (ms === undefined) throw new UsageError(`invalid time for --then-delete: "${after}" (a duration after the first delete, e.g. 10s; then grace-period=N, force, now)`);
+  const d: FurtherDelete = { afterSeconds: ms / 1000 };
+  let now = false;
+  for (const flag of flags) {
+    const grace = /^grace-period=(-?\d+)$/.exec(flag);
+    if (grace) d.gracePeriodSeconds = Number(grace[1]);
+    else if (flag === 'force') d.force = true;
+    else if (flag === 'now') now = true;
+    else throw new UsageError(`invalid option for --then-delete: "${flag}" (grace-period=N, force or now)`);
+  }
+  // delete.go Complete: --now is --grace-period=1, and may not come with an explicit --grace-period.
+  if (now) {
+    if ((d.gracePeriodSeconds ?? -1) !== -1) throw new UsageError(NOW_WITH_GRACE_ERROR);
+    d.gracePeriodSeconds = 1;
+  }
+  if (d.force && (d.gracePeriodSeconds ?? -1) > 0) throw new UsageError(FORCE_WITH_GRACE_ERROR);
+  return d;
 }
 
 /**

@@ -40,6 +40,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
     const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readFileSync(p, 'utf8'));
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
+      ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       // explain reads the cluster as each scheduling attempt saw it.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
     });

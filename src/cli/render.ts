@@ -40,7 +40,8 @@ function pad(s: string, n: number): string {
 /** splitKubectl separates what `kubectl apply` printed from what `kubectl delete` printed. */
 export function splitKubectl(kubectl: string): { applyLines: string[]; deleteLines: string[] } {
   const kubectlLines = kubectl.split('\n').filter((l) => l !== '');
-  const applyLines = kubectlLines.filter((l) => !/ deleted( from |$)| force deleted/.test(l) && !l.startsWith('Warning: Immediate'));
+  // A further delete may find the pod gone: `Error from server (NotFound): error when deleting "pod.yaml": ...`.
+  const applyLines = kubectlLines.filter((l) => !/ deleted( from |$)| force deleted|error when deleting /.test(l) && !l.startsWith('Warning: Immediate'));
   return { applyLines, deleteLines: kubectlLines.filter((l) => !applyLines.includes(l)) };
 }
 

@@ -18,6 +18,10 @@ export interface Probe {
   /** bound maps each pod to the node it was bound to last, and outcome is the run's outcome. */
   bound: ReadonlyMap<ObjectRef, string>;
   outcome: string;
+  /** removed maps each pod removed from the API server to the virtual second it went (the last time, for a name reused). */
+  removed: ReadonlyMap<ObjectRef, number>;
+  /** further is what each further delete of the options printed, by its place in `thenDelete`. */
+  further: readonly (string | undefined)[];
 }
 
 /** ThreadChanges are the threads that appeared and went away in a move through the history. */
@@ -44,7 +48,7 @@ export class LifecycleRun {
   /** stored remembers the pods seen in the store, whose threads end when they are gone. */
   private stored = new Set<ObjectRef>();
 
-  constructor(public inputs: SimulationInputs, readonly options: SimulationOptions, readonly files: RunFiles) {
+  constructor(public inputs: SimulationInputs, public options: SimulationOptions, readonly files: RunFiles) {
     this.sim = new Simulation(inputs, options);
     this.sources = new SourceMapper(this.sim);
     const firstDoc = inputs.manifest[0];
@@ -97,11 +101,12 @@ export class LifecycleRun {
 
   /**
    * replayTo re-creates the Simulation and steps it until `stop` accepts an entry (or to the start when `stop` is
-   * undefined), keeping what was printed as printed. Returns the threads that appeared and went away.
+   * undefined), keeping what was printed as printed. New inputs (a what-if) or options (one more delete) become the
+   * run's. Returns the threads that appeared and went away.
    */
-  replayTo(stop: ((entry: TraceEntry) => boolean) | undefined, inputs: SimulationInputs = this.inputs): { changes: ThreadChanges; reached: boolean } {
+  replayTo(stop: ((entry: TraceEntry) => boolean) | undefined, inputs: SimulationInputs = this.inputs, options: SimulationOptions = this.options): { changes: ThreadChanges; reached: boolean } {
     const before = new Map(this.threads.list().map((t) => [t.ref ?? '', t]));
-    const fresh = new LifecycleRun(inputs, this.options, this.files);
+    const fresh = new LifecycleRun(inputs, options, this.files);
     let reached = stop === undefined;
     if (stop) {
       for (let s = fresh.step(); s; s = fresh.step()) {
@@ -129,11 +134,15 @@ export class LifecycleRun {
     const sim = new Simulation(this.inputs, { ...this.options, snapshots: false });
     const sources = new SourceMapper(sim);
     const bound = new Map<ObjectRef, string>();
+    const removed = new Map<ObjectRef, number>();
+    sim.store.watch((type, obj) => {
+      if (type === 'DELETED' && obj.kind === 'Pod') removed.set(`Pod/${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`, sim.now);
+    });
     for (let e = sim.step(); e; e = sim.step()) {
       sources.documentOf(e.object);
       if (e.phase === 'scheduler.bind' && !e.step && e.object && typeof e.detail.node === 'string') bound.set(e.object, e.detail.node);
     }
-    this.probed = { trace: sim.trace, locate: (ref) => sources.documentOf(ref), bound, outcome: sim.result().outcome };
+    this.probed = { trace: sim.trace, locate: (ref) => sources.documentOf(ref), bound, outcome: sim.result().outcome, removed, further: sim.furtherKubectl };
     return this.probed;
   }
 
@@ -148,13 +157,15 @@ export class LifecycleRun {
     this.current = fresh.current;
     this.entryThread = fresh.entryThread;
     // Going back and forth on the same inputs prints each event once; a what-if prints its own events afresh.
-    if (fresh.inputs !== this.inputs) this.seenCounts = fresh.seenCounts;
+    const changed = fresh.inputs !== this.inputs || fresh.options !== this.options;
+    if (changed) this.seenCounts = fresh.seenCounts;
     this.podStatus = fresh.podStatus;
     this.stored = fresh.stored;
     this.exceptions.clear();
     for (const [seq, stop] of fresh.exceptions) this.exceptions.set(seq, stop);
-    if (fresh.inputs !== this.inputs) {
+    if (changed) {
       this.inputs = fresh.inputs;
+      this.options = fresh.options;
       this.probed = undefined;
     }
   }

@@ -25,6 +25,8 @@ import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { preview, VariableStore } from './variables';
 import { whatIf } from './whatif';
+import { deleteAgain } from './redelete';
+import { isDeleteCommand } from '../engine/console/delete';
 import { buildStateView, type StateView } from '../webview/state';
 import { GOTO_REQUEST, SOURCE_REQUEST, STATE_EVENT, STATE_REQUEST } from '../webview/view';
 
@@ -282,6 +284,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (run.state === 'running') return this.fail(response, ErrorId.notStopped, 'The lifecycle is running: pause it to evaluate.');
     const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
     if (args.frameId !== undefined && !frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
+    if (isDeleteCommand(args.expression)) return this.deleteAgain(response, run, args.expression);
     const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
     try {
       const answer = evaluateConsole(run.sim, args.expression, pod ? { pod } : {});
@@ -294,6 +297,18 @@ export class PodLifecycleSession extends LoggingDebugSession {
       response.body = { result: typeof value === 'string' ? value : JSON.stringify(value), variablesReference: this.variables.reference(value) };
     }
     this.sendResponse(response);
+  }
+
+  /** deleteAgain answers `kubectl delete pod NAME ...` while paused: the run replayed with one more delete, paused on it. */
+  private deleteAgain(response: DebugProtocol.EvaluateResponse, run: LifecycleRun, line: string): void {
+    if (run.state !== 'stopped') return this.fail(response, ErrorId.notStopped, 'The lifecycle has ended: kubectl delete replays a paused run.');
+    const outcome = deleteAgain(run, line);
+    if (typeof outcome === 'string') return this.fail(response, ErrorId.badExpression, outcome);
+    response.body = { result: outcome.lines.join('\n'), variablesReference: 0 };
+    this.sendResponse(response);
+    this.threadEvents(outcome.changes);
+    this.breakpoints.data.rebase(liveReader(run));
+    this.stopAt(run, run.current, this.threadOf(run, run.current), 'goto');
   }
 
   protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {

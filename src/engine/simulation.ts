@@ -11,7 +11,8 @@ import { Controllers } from './controllers/manager';
 import { watchNode } from './controllers/node-lifecycle';
 import { TaintEviction } from './controllers/taint-eviction';
 import { apply, deleteRequest, type Credentials } from './kubectl/apply';
-import { DEFAULT_CREDENTIALS } from './apiserver/authn/x509';
+import { credentialsFor } from './kubectl/credentials';
+import { changeScripted, clusterSettled } from './settled';
 import { Kubelet } from './kubelet/kubelet';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
@@ -19,6 +20,9 @@ import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
 import { computeOutcome, jobOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
+import { type DeleteTarget, type FurtherDelete, FurtherDeletes, podTarget } from './further-deletes';
+
+export type { FurtherDelete } from './further-deletes';
 
 /** SimulationOptions say how long to run and what to do once the workload settles. */
 export interface SimulationOptions {
@@ -28,6 +32,8 @@ export interface SimulationOptions {
   maxMs?: Millis;
   /** delete runs `kubectl delete` once the workload has settled, and the deletion to its end. */
   delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
+  /** thenDelete are further `kubectl delete`s after the first (with `delete` only), at their times after it began. */
+  thenDelete?: FurtherDelete[];
   /** snapshots keeps the store's content after every trace entry, for stepping back. */
   snapshots?: boolean;
 }
@@ -58,6 +64,8 @@ export class Simulation {
   readonly api: ApiServer;
   readonly kubelets = new Map<string, Kubelet>();
   readonly kubectlOutput: string[] = [];
+  /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
+  readonly furtherKubectl: (string | undefined)[] = [];
   rejection: Rejection | undefined;
   /** applied are the objects kubectl created from the manifest, by their trace reference. */
   readonly applied = new Map<string, KubeObject>();
@@ -70,9 +78,13 @@ export class Simulation {
   private stage: Stage = 'create';
   private readonly snapshots: StoreSnapshot[] = [];
   private readonly credentials: Credentials;
+  private readonly furtherDeletes: FurtherDeletes;
+  /** deleteStartedAt is the virtual time the first kubectl delete began. */
+  private deleteStartedAt: Millis | undefined;
 
   constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
     this.rng = new Random(options.seed ?? 1);
+    this.furtherDeletes = new FurtherDeletes(options.delete ? options.thenDelete : []);
     this.recorder = new Recorder(() => this.clock.now - this.origin);
     this.ctx = {
       clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
@@ -106,7 +118,7 @@ export class Simulation {
         } else kubelet?.onPodChange(obj as Pod);
       }
     });
-    this.credentials = credentialsOf(inputs);
+    this.credentials = credentialsFor(inputs.identity);
     // The manifest's documents are known by kubectl's reference before the server stores them.
     for (const doc of inputs.manifest) {
       const meta = doc.object.metadata;
@@ -135,7 +147,7 @@ export class Simulation {
     this.warming = true;
     while (this.queue.peek() || this.running) {
       const next = this.queue.peek();
-      if (!this.running && next && next.at > this.clock.now && this.clusterSettled()) break;
+      if (!this.running && next && next.at > this.clock.now && clusterSettled(this.store)) break;
       if (!this.running && next && next.at > DEFAULT_MAX_MS) break;
       this.step();
     }
@@ -144,14 +156,6 @@ export class Simulation {
     this.recorder.events.length = 0;
     this.origin = this.clock.now;
     this.stageStartedAt = this.clock.now;
-  }
-
-  /** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
-  private clusterSettled(): boolean {
-    const sets = this.store.list('ReplicaSet') as unknown as { spec?: { replicas?: number }; status?: { readyReplicas?: number; replicas?: number } }[];
-    const deployments = this.store.list('Deployment') as unknown as { metadata?: { generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; updatedReplicas?: number; availableReplicas?: number } }[];
-    return sets.every((rs) => (rs.status?.readyReplicas ?? 0) === (rs.spec?.replicas ?? 1) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 1))
-      && deployments.every((d) => (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && (d.status?.updatedReplicas ?? 0) === (d.spec?.replicas ?? 1));
   }
 
   /** now is the current virtual time in seconds. */
@@ -169,6 +173,11 @@ export class Simulation {
     return this.recorder.events;
   }
 
+  /** firstDeleteAt is the virtual second the run's first kubectl delete began; undefined before it. */
+  get firstDeleteAt(): number | undefined {
+    return this.deleteStartedAt === undefined ? undefined : (this.deleteStartedAt - this.origin) / 1000;
+  }
+
   /** finished tells whether the run has ended. */
   get finished(): boolean {
     return this.stage === 'done';
@@ -178,7 +187,10 @@ export class Simulation {
   step(): TraceEntry | undefined {
     while (this.stage !== 'done') {
       if (!this.running) {
-        if (!this.warming) this.advanceStage();
+        if (!this.warming) {
+          this.queueFurtherDelete();
+          this.advanceStage();
+        }
         if (this.finished) return undefined;
         const task = this.queue.pop();
         if (!task && this.warming) return undefined;
@@ -291,15 +303,46 @@ export class Simulation {
     }
   }
 
+  /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */
   private *deleteAll(): Steps<void> {
-    let first = true;
-    for (const obj of this.applied.values()) {
+    this.deleteStartedAt ??= this.clock.now;
+    yield* this.kubectlDelete(this.manifestTargets(), this.options.delete ?? {});
+  }
+
+  /** manifestTargets are the objects `kubectl delete -f MANIFEST` names: those the apply created. */
+  private manifestTargets(): DeleteTarget[] {
+    return [...this.applied.values()].map((object) => ({ object, source: this.sources.get(refOf(object))?.file ?? '' }));
+  }
+
+  /**
+   * queueFurtherDelete puts the next further delete in the queue once its time has come and nothing else is due
+   * before it. It names a pod, or repeats `kubectl delete -f` with the first delete's --cascade.
+   */
+  private queueFurtherDelete(): void {
+    if (this.stage !== 'delete' || this.deleteStartedAt === undefined) return;
+    const due = this.furtherDeletes.due(this.deleteStartedAt, this.queue.peek()?.at);
+    if (!due) return;
+    const d = due.delete;
+    const targets = d.pod ? [podTarget(d.pod)] : this.manifestTargets();
+    const propagationPolicy = d.pod ? undefined : this.options.delete?.propagationPolicy;
+    const flags = { ...(d.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: d.gracePeriodSeconds } : {}), ...(d.force ? { force: true } : {}), ...(propagationPolicy ? { propagationPolicy } : {}) };
+    this.queue.push(Math.max(due.at, this.clock.now), 'kubectl delete', () => this.kubectlDelete(targets, flags, due.index));
+  }
+
+  /**
+   * kubectlDelete runs one `kubectl delete` over its targets: the first delete (no `further` index), whose refusal is
+   * the run's rejection, or the further delete `further` of `thenDelete`, whose output is also kept apart.
+   */
+  private *kubectlDelete(targets: DeleteTarget[], flags: NonNullable<SimulationOptions['delete']>, further?: number): Steps<void> {
+    let firstTarget = true;
+    for (const { object: obj, source } of targets) {
       // Between two requests kubectl waits for the answer: the controllers' reactions to the last one come first.
-      if (!first) yield { sleep: 0 };
-      first = false;
-      const out = yield* deleteRequest(this.api, obj, this.credentials, this.options.delete ?? {}, this.sources.get(refOf(obj))?.file ?? '');
+      if (!firstTarget) yield { sleep: 0 };
+      firstTarget = false;
+      const out = yield* deleteRequest(this.api, obj, this.credentials, flags, source);
       this.kubectlOutput.push(out.printed);
-      if (!out.ok && !this.rejection) {
+      if (further !== undefined) this.furtherKubectl[further] = [this.furtherKubectl[further], out.printed].filter((p) => p !== undefined).join('\n');
+      if (!out.ok && !this.rejection && further === undefined) {
         // A refused delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
         const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
         const status = failed?.error.status;
@@ -341,7 +384,8 @@ export class Simulation {
       const orphaning = this.orphaning();
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
-      if ((gone && quiet && !this.deletePending() && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
+      // A further delete still to come keeps the run going until its time (or the time limit).
+      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
       if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }
@@ -374,7 +418,7 @@ export class Simulation {
    */
   private workloadSettled(): boolean {
     const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false, new Set(), false, this.finishedJobs);
-    if (outcome === 'Running') return !this.pods().some((p) => this.changeScripted(p));
+    if (outcome === 'Running') return !this.pods().some((p) => changeScripted(p, this.inputs.behavior, this.options.delete !== undefined));
     // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
     const ttlPending = [...this.applied.values()].some((o) => {
       const live = o.kind === 'Job' ? this.store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;
@@ -382,35 +426,4 @@ export class Simulation {
     });
     return (outcome === 'Succeeded' || outcome === 'Failed') && !ttlPending;
   }
-
-  private changeScripted(pod: Pod): boolean {
-    const name = pod.metadata?.name ?? '';
-    // activeDeadlineSeconds will fail a running pod; sidecars (restartPolicy Always init containers) run beside the containers.
-    if (pod.spec?.activeDeadlineSeconds !== undefined) return true;
-    const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
-    return [...(pod.spec?.containers ?? []), ...sidecars].some((c) => {
-      const b = this.inputs.behavior.containers[`${name}/${c.name}`] ?? this.inputs.behavior.containers[c.name];
-      const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
-      const terminated = statuses.find((s) => s.name === c.name)?.state?.terminated;
-      return !terminated && (b?.exitAfterSeconds !== undefined || b?.livenessFailsAfterSeconds !== undefined);
-    }) || this.nodeGoesDown(pod);
-  }
-
-  /** nodeGoesDown: without --delete, the Behavior stops the kubelet of the pod's node and the pod was not yet evicted for it. */
-  private nodeGoesDown(pod: Pod): boolean {
-    const node = pod.spec?.nodeName;
-    return !this.options.delete && node !== undefined && this.inputs.behavior.nodes[node]?.kubelet === 'down' && !pod.metadata?.deletionTimestamp;
-  }
 }
-
-function credentialsOf(inputs: SimulationInputs): Credentials {
-  const id = inputs.identity;
-  switch (id.kind) {
-    case 'token': return { token: id.token };
-    case 'certificate': return { certificatePem: id.certificatePem };
-    case 'anonymous': return {};
-    case 'impersonate': return { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: id.user, groups: id.groups } };
-    default: return { certificatePem: DEFAULT_CREDENTIALS };
-  }
-}
-

@@ -52,6 +52,8 @@ export interface DeletePlan {
   deletionAt?: Millis;
   /** shortened is set when a later delete shortened a pending grace period. */
   shortened?: boolean;
+  /** alreadyZero is set for a pod already being deleted with a grace period of 0 (or none): it goes at once. */
+  alreadyZero?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export function planDelete(ctx: EngineContext, obj: KubeObject, requested: numbe
   if (meta.deletionTimestamp) {
     const existing = meta.deletionGracePeriodSeconds;
     // "the object was gracefully deleted previously but deletionGracePeriodSeconds was not set, so we force deletion immediately"
-    if (existing === undefined || existing === null || existing === 0) return { action: 'now', gracePeriodSeconds: 0 };
+    if (existing === undefined || existing === null || existing === 0) return { action: 'now', gracePeriodSeconds: 0, alreadyZero: true };
     if (asked === undefined || asked >= existing) return { action: 'pending', gracePeriodSeconds: existing };
     const at = Date.parse(meta.deletionTimestamp) - ctx.clock.epoch.getTime() - existing * 1000 + asked * 1000;
     return { action: 'mark', gracePeriodSeconds: asked, deletionAt: at, shortened: true };
@@ -149,7 +151,8 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   if (phase === 'apiserver.delete') {
     yield {
       phase, object: ref, field: plan.action === 'mark' ? 'metadata.deletionTimestamp' : undefined,
-      result: plan.action === 'mark' ? `deletion with a grace period of 0: deletionTimestamp ${obj.metadata?.deletionTimestamp}, removed at once unless finalizers hold it` : `${kind} has no graceful deletion: removed at once unless finalizers hold it`,
+      result: plan.action === 'mark' ? `deletion with a grace period of 0${plan.shortened ? ' (shortened)' : ''}: deletionTimestamp ${obj.metadata?.deletionTimestamp}, removed at once unless finalizers hold it`
+        : plan.alreadyZero ? `already being deleted with a grace period of 0: removed at once unless finalizers hold it` : `${kind} has no graceful deletion: removed at once unless finalizers hold it`,
       detail: { deletionGracePeriodSeconds: 0, requested, ...(plan.action === 'mark' ? { deletionTimestamp: obj.metadata?.deletionTimestamp } : {}) },
     };
   }
@@ -171,8 +174,11 @@ function* removeUnlessFinalized(ctx: EngineContext, current: KubeObject, ref: st
   const name = current.metadata?.name ?? '';
   const finalizers = current.metadata?.finalizers ?? [];
   if (finalizers.length > 0) {
+    // markAsDeleting: deletionTimestamp becomes now when there is none or it lies further in the future.
+    const now = ctx.clock.timestamp();
     const updated = ctx.store.update(kind, ns, name, (o) => {
-      o.metadata = { ...o.metadata, deletionTimestamp: o.metadata?.deletionTimestamp ?? ctx.clock.timestamp(), deletionGracePeriodSeconds: 0 };
+      const existing = o.metadata?.deletionTimestamp;
+      o.metadata = { ...o.metadata, deletionTimestamp: existing && Date.parse(existing) <= Date.parse(now) ? existing : now, deletionGracePeriodSeconds: 0 };
     }) ?? current;
     const held = finalizers.includes(HELD_FINALIZER);
     yield {

@@ -6,18 +6,15 @@ import { authenticate } from '../apiserver/authn/index';
 import type { Credentials } from '../apiserver/authn/authenticator';
 import { authnEnv } from '../apiserver/authn/filter';
 import { impersonate } from '../apiserver/authn/impersonation';
-import { DEFAULT_CREDENTIALS } from '../apiserver/authn/x509';
 import { type StatusError, unauthorized, type UserInfo } from '../apiserver/request';
+import { credentialsFor } from '../kubectl/credentials';
 import { checkErr } from '../kubectl/errors';
 import type { Simulation } from '../simulation';
 import type { CommandResult } from './get';
 
 /** credentialsOf is what kubectl presents for the run's identity (the same as the run's own kubectl). */
 export function credentialsOf(sim: Simulation, as?: { user: string; groups: string[] }): Credentials {
-  const id = sim.inputs.identity;
-  const base: Credentials = id.kind === 'token' ? { token: id.token } : id.kind === 'certificate' ? { certificatePem: id.certificatePem }
-    : id.kind === 'anonymous' ? {} : id.kind === 'impersonate' ? { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: id.user, groups: id.groups } }
-      : { certificatePem: DEFAULT_CREDENTIALS };
+  const base = credentialsFor(sim.inputs.identity);
   return as ? { ...base, impersonate: as } : base;
 }
 

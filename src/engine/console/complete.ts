@@ -24,6 +24,7 @@ const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'd
 const FLAGS: Readonly<Record<string, readonly string[]>> = {
   get: ['-n', '--namespace', '-A', '--all-namespaces', '-o', '--output', '--show-labels', '--sort-by'],
   describe: ['-n', '--namespace'],
+  delete: ['-n', '--namespace', '--grace-period', '--force', '--now'],
   'can-i': ['-n', '--namespace', '-A', '--all-namespaces', '--as', '--as-group', '--subresource', '-q', '--quiet'],
   etcdctl: ['--prefix', '--keys-only', '--print-value-only', '--count-only', '--limit'],
 };
@@ -56,7 +57,7 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
       return etcdKeys(sim, current);
     }
     if (before[0] !== 'kubectl') return [];
-    if (before.length === 1) return items(['get', 'describe', 'auth'], 'function');
+    if (before.length === 1) return items(['get', 'describe', 'auth', 'delete'], 'function');
     const sub = before[1]!;
     if (sub === 'auth' && before.length === 2) return items(['can-i'], 'function');
     const command = sub === 'auth' ? 'can-i' : sub;
@@ -73,8 +74,9 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
       if (positional.length === 1) return items(resourceNames(), 'class');
       return [];
     }
-    if (command !== 'get' && command !== 'describe') return [];
-    if (positional.length === 0) return items(resourceNames(command === 'describe' ? ['Pod', 'Node'] : undefined), 'class');
+    if (command !== 'get' && command !== 'describe' && command !== 'delete') return [];
+    if (positional.length === 0) return items(resourceNames(command === 'describe' ? ['Pod', 'Node'] : command === 'delete' ? ['Pod'] : undefined), 'class');
+    if (command === 'delete' && positional.length > 1) return [];
     const r = resolveResource(positional[0]!);
     if (!r) return [];
     const ns = namespaceOf(args);
@@ -90,7 +92,7 @@ function positionalArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (['-n', '--namespace', '-o', '--output', '--as', '--as-group', '--subresource', '--limit', '--sort-by'].includes(a)) i++;
+    if (['-n', '--namespace', '-o', '--output', '--as', '--as-group', '--subresource', '--limit', '--sort-by', '--grace-period'].includes(a)) i++;
     else if (!a.startsWith('-')) out.push(a);
   }
   return out;

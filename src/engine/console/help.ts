@@ -9,6 +9,11 @@ export const HELP_TEXT = `Commands (run against the simulated cluster as it is a
   etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N]
   help
 
+While paused after the run's first kubectl delete (a pod stuck Terminating, say):
+  kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now]
+                                    one more delete at this virtual time: the run is replayed with it and
+                                    pauses on it; the console says what changed
+
 Expressions (over the current pod; values print as JSON, strings as they are):
   status.phase                      a field path on the pod (pod. may be written first)
   spec.containers[0].image          list items by index; [*] for all of them; [1:3] for a slice

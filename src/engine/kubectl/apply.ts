@@ -245,6 +245,9 @@ export function* deleteRequest(api: ApiServer, obj: KubeObject, credentials: Cre
 /** IMMEDIATE_DELETION_WARNING is what kubectl delete warns with a grace period of 0 and --force. See delete.go (Validate). */
 export const IMMEDIATE_DELETION_WARNING = 'Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.';
 
+/** NOW_WITH_GRACE_ERROR is kubectl delete's refusal of --now with an explicit --grace-period. See delete.go (Complete). */
+export const NOW_WITH_GRACE_ERROR = '--now and --grace-period cannot be specified together';
+
 /** FORCE_WITH_GRACE_ERROR is kubectl delete's refusal of --force with a positive --grace-period. See delete.go (Validate). */
 export const FORCE_WITH_GRACE_ERROR = '--force and --grace-period greater than 0 cannot be specified together';
 

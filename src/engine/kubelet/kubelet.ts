@@ -12,6 +12,7 @@ import { triggerReadiness } from './probes';
 import { buildPodStatus, setCondition } from './status';
 import { syncPod } from './sync';
 import { killPod } from './terminate';
+import { podRemovedWhileTerminating, podUpdatedWhileTerminating } from './terminating-updates';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
@@ -19,6 +20,12 @@ export const KUBELET_SOURCE = 'kubelet';
 /** Kubelet simulates one node's kubelet and container runtime. */
 export class Kubelet {
   readonly pods = new Map<string, PodRuntimeState>();
+  /**
+   * finished holds the uids of pods the pod worker is done with: an update of one (a pod its finalizers keep) does not
+   * start it again. See pkg/kubelet/pod_workers.go UpdatePod: "once a pod is terminated by UID, it cannot reenter the
+   * pod worker (until the UID is purged by housekeeping)"; housekeeping purges only pods gone from the API server.
+   */
+  private readonly finished = new Set<string>();
   readonly ipam: HostLocalIpam;
   readonly images: NodeImages;
   readonly hostIP: string;
@@ -44,6 +51,7 @@ export class Kubelet {
     if (this.down) return;
     const uid = pod.metadata?.uid ?? '';
     const known = this.pods.get(uid);
+    if (!known && this.finished.has(uid)) return;
     if (!known) {
       const state = newPodRuntimeState(pod, refOf(pod));
       this.pods.set(uid, state);
@@ -52,6 +60,8 @@ export class Kubelet {
     }
     known.pod = pod;
     if (pod.metadata?.deletionTimestamp && !known.terminating) this.terminate(known);
+    // A later delete may shorten the grace period of a pod being killed. See terminating-updates.ts.
+    else if (known.terminating) podUpdatedWhileTerminating(this.ctx, this, known, pod);
   }
 
   /**
@@ -62,6 +72,14 @@ export class Kubelet {
     if (this.down) return;
     const known = this.pods.get(pod.metadata?.uid ?? '');
     if (known && !known.terminating) this.terminate(known);
+    // A force delete removes a pod the kubelet is already killing: the kill goes on. See terminating-updates.ts.
+    else if (known) podRemovedWhileTerminating(this.ctx, this, known, pod);
+  }
+
+  /** finish forgets a pod the pod worker is done with (SyncTerminatedPod ended) and keeps its uid as finished. */
+  finish(state: PodRuntimeState): void {
+    this.pods.delete(state.uid);
+    this.finished.add(state.uid);
   }
 
   private terminate(known: PodRuntimeState): void {

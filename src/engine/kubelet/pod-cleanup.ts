@@ -34,8 +34,9 @@ export function* cleanupPod(ctx: EngineContext, kubelet: Kubelet, state: PodRunt
   yield* kubelet.writeStatus(state, 'all containers stopped', true);
   if (!(yield* unmountVolumes(ctx, state))) return;
   // The status manager deletes the pod with a grace period of 0 once it is terminal and its volumes are gone.
+  state.finalDelete = true;
   yield* deletePodAsKubelet(ctx, state.pod, state.ref);
-  kubelet.pods.delete(state.uid);
+  kubelet.finish(state);
 }
 
 /**

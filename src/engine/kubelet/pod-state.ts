@@ -67,6 +67,14 @@ export interface PodRuntimeState {
   /** terminating is set once the kubelet started killing the pod; sync work stops then. */
   terminating: boolean;
   terminated: boolean;
+  /**
+   * gracePeriodSeconds is the pod worker's grace period once it began the kill (podSyncStatus.gracePeriod): later
+   * updates may only lower it. killGracePeriodSeconds is the one the kill in progress uses, which they do not change.
+   */
+  gracePeriodSeconds?: number;
+  killGracePeriodSeconds?: number;
+  /** finalDelete is set once the status manager sends the pod's final delete: its removal is then the kubelet's own doing. */
+  finalDelete?: boolean;
   rejected?: { reason: string; message: string };
   /** worker is the pod worker's bookkeeping: a sync queued or running, and when the probe workers began. */
   worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis };

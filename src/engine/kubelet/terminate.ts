@@ -106,6 +106,8 @@ export function planKill(grace: number, containers: KillInput[]): KillPlan[] {
 /** killPod stops a pod whose deletion was requested, then cleans up and tells the API server it may remove it. */
 export function* killPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
   const grace = effectiveGracePeriod(state.pod);
+  state.gracePeriodSeconds = grace.seconds;
+  state.killGracePeriodSeconds = grace.seconds;
   const podName = state.pod.metadata?.name ?? '';
   const running = state.containers.filter((c) => c.state === 'running');
   const specs = new Map(running.map((c) => [c.name, specOf(state.pod, c)]));

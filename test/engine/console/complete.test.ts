@@ -11,7 +11,11 @@ const sim = (): Simulation => (run ??= simulate(fixture('../../examples/pod.yaml
 const cases: { name: string; text: string; column?: number; want: { label: string; start: number; length: number }[] }[] = [
   { name: 'the first word completes to a command', text: 'kub', want: [{ label: 'kubectl', start: 1, length: 3 }] },
   { name: 'the first word also completes to a root or a pod field', text: 'no', want: [{ label: 'node', start: 1, length: 2 }] },
-  { name: 'kubectl\'s subcommands', text: 'kubectl d', want: [{ label: 'describe', start: 9, length: 1 }] },
+  { name: 'kubectl\'s subcommands', text: 'kubectl d', want: [{ label: 'describe', start: 9, length: 1 }, { label: 'delete', start: 9, length: 1 }] },
+  { name: 'delete offers pods only', text: 'kubectl delete po', want: [{ label: 'pods', start: 16, length: 2 }] },
+  { name: 'pod names after delete pod', text: 'kubectl delete pod w', want: [{ label: 'web', start: 20, length: 1 }] },
+  { name: 'delete\'s flags, as kubectl delete names them', text: 'kubectl delete pod web --', want: ['--namespace', '--grace-period', '--force', '--now'].map((label) => ({ label, start: 24, length: 2 })) },
+  { name: 'nothing after the one pod a delete names', text: 'kubectl delete pod web ', want: [] },
   { name: 'resource names after get', text: 'kubectl get po', want: [{ label: 'pods', start: 13, length: 2 }, { label: 'poddisruptionbudgets', start: 13, length: 2 }] },
   { name: 'object names from the store after the resource', text: 'kubectl get pods w', want: [{ label: 'web', start: 18, length: 1 }] },
   { name: 'node names for describe node', text: 'kubectl describe node worker', want: [{ label: 'worker-1', start: 23, length: 6 }, { label: 'worker-2', start: 23, length: 6 }] },
