@@ -190,14 +190,18 @@ async function clickLine(page: Page, text: string): Promise<void> {
   await page.locator('.monaco-editor .view-line', { hasText: text }).first().click();
 }
 
-/** stateTreeFrame finds the state tree webview's page frame. */
+/**
+ * stateTreeFrame finds the state tree webview's page frame. Its #root may be drawn after the frame's last navigation,
+ * so each look waits for the next navigation for at most half a second.
+ */
 async function stateTreeFrame(page: Page): Promise<Frame> {
-  for (;;) {
+  for (let look = 0; look < 240; look++) {
     for (const frame of page.frames()) {
       if (await frame.locator('#root').count().catch(() => 0)) return frame;
     }
-    await page.waitForEvent('framenavigated');
+    await page.waitForEvent('framenavigated', { timeout: 500 }).catch(() => undefined);
   }
+  throw new Error('the state tree webview never showed its #root');
 }
 
 describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
@@ -330,7 +334,15 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       // The view shows a few rows at a time: walk the tree with the keyboard, which scrolls it.
       const focused = page.locator('.debug-variables .monaco-list-row.focused').first();
       const focusRow = async (text: RegExp) => {
-        for (let i = 0; i < 60 && !text.test((await focused.innerText().catch(() => '')).trim()); i++) await page.keyboard.press('ArrowDown');
+        for (let i = 0; i < 60 && !text.test((await focused.innerText().catch(() => '')).trim()); i++) {
+          const before = await focused.getAttribute('data-index');
+          await page.keyboard.press('ArrowDown');
+          // The list re-renders after the key: read the next row only once the focus has moved (at the end it cannot).
+          await page.waitForFunction((index) => {
+            const doc = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document;
+            return doc.querySelector('.debug-variables .monaco-list-row.focused')?.getAttribute('data-index') !== index;
+          }, before, { timeout: 2000 }).catch(() => undefined);
+        }
         assert.match((await focused.innerText().catch((e: Error) => `(no focused row: ${e.message.split('\n')[0]})`)).trim(), text);
       };
       await row(/^Cluster$/).click();
