@@ -14,6 +14,8 @@ import {
   newCondition, newRSNewReplicas, replicaSetProportion, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
+import { claimObjects } from './controller-ref';
+import { PAUSED_NO_ROLLOUT, pausedConditions } from './deployment-pause';
 import { controllerRef } from './owner';
 import { asObject, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
@@ -37,15 +39,22 @@ export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: s
   const d = ctx.store.get<Deployment>('Deployment', namespace, name);
   if (!d) return;
   const r: Rollout = { ctx, client: new ControllerClient(api, DEPLOYMENT_CONTROLLER), d, ref: `Deployment/${namespace}/${name}`, sets: [] };
-  r.sets = ctx.store.list<ReplicaSet>('ReplicaSet', namespace).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata?.uid));
+  // getReplicaSetsForDeployment: every ReplicaSet of the namespace through ClaimReplicaSets (adopt, release).
+  const claim = { ctx, client: r.client, controller: asObject(d), selector: d.spec?.selector, phase: 'controllers.deployment' as const, ref: r.ref };
+  r.sets = (yield* claimObjects(claim, ctx.store.list<ReplicaSet>('ReplicaSet', namespace).map(asObject))) as unknown as ReplicaSet[];
   if (d.metadata?.deletionTimestamp) {
     const { newRS, oldRSs } = yield* getAllReplicaSets(r, false);
     yield* syncStatusOnly(r, newRS, oldRSs);
     return;
   }
-  if (yield* isScalingEvent(r)) {
+  const paused = pausedConditions(r.d, ctx.clock.timestamp());
+  if (paused) yield* writeStatus(r, { ...((r.d.status ?? {}) as DeploymentStatus), conditions: paused });
+  if (r.d.spec?.paused || (yield* isScalingEvent(r))) {
+    // sync.go sync: a paused Deployment, or a scaling event; no new ReplicaSet is made.
     const { newRS, oldRSs } = yield* getAllReplicaSets(r, false);
+    if (r.d.spec?.paused && !newRS) yield { phase: 'controllers.deployment', object: r.ref, field: 'spec.paused', result: PAUSED_NO_ROLLOUT, detail: { paused: true } };
     yield* scale(r, newRS, oldRSs);
+    if (r.d.spec?.paused) yield* cleanupDeployment(r, oldRSs);
     yield* syncStatusOnly(r, r.sets.find((s) => s.metadata?.uid === newRS?.metadata?.uid), oldRSs.map((o) => fresh(r, o)));
     return;
   }
