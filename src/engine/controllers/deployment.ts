@@ -52,7 +52,8 @@ export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: s
   if (r.d.spec?.paused || (yield* isScalingEvent(r))) {
     // sync.go sync: a paused Deployment, or a scaling event; no new ReplicaSet is made.
     const { newRS, oldRSs } = yield* getAllReplicaSets(r, false);
-    if (r.d.spec?.paused && !newRS) yield { phase: 'controllers.deployment', object: r.ref, field: 'spec.paused', result: PAUSED_NO_ROLLOUT, detail: { paused: true } };
+    // The trace says so once per spec change: on the sync that has not yet observed this generation.
+    if (r.d.spec?.paused && !newRS && (((r.d.status ?? {}) as DeploymentStatus).observedGeneration ?? 0) < (r.d.metadata?.generation ?? 1)) yield { phase: 'controllers.deployment', object: r.ref, field: 'spec.paused', result: PAUSED_NO_ROLLOUT, detail: { paused: true } };
     yield* scale(r, newRS, oldRSs);
     if (r.d.spec?.paused) yield* cleanupDeployment(r, oldRSs);
     yield* syncStatusOnly(r, r.sets.find((s) => s.metadata?.uid === newRS?.metadata?.uid), oldRSs.map((o) => fresh(r, o)));
