@@ -1,9 +1,12 @@
-// A paused Deployment: the Progressing condition Unknown while paused (so the progress deadline is not counted), and
-// Unknown again on resume, from which the deadline counts anew. While paused the controller only scales
+// The progress deadline and a paused Deployment: the Progressing condition Unknown while paused (so the deadline is
+// not counted), and Unknown again on resume, from which it counts anew. While paused the controller only scales
 // (sync.go sync): it makes no new ReplicaSet for a changed template.
-// See pkg/controller/deployment/sync.go (checkPausedConditions, sync) and deployment_controller.go (syncDeployment).
+// See pkg/controller/deployment/sync.go (checkPausedConditions, sync), deployment_controller.go (syncDeployment) and
+// util/deployment_util.go (HasProgressDeadline, DeploymentTimedOut).
 import type { Deployment } from '../api/types';
-import { type DeploymentCondition, type DeploymentStatus, newCondition, setCondition, TIMED_OUT_REASON } from './deployment-util';
+import type { VirtualClock } from '../runtime/clock';
+import { type DeploymentCondition, type DeploymentStatus, NEW_RS_AVAILABLE_REASON, newCondition, setCondition, TIMED_OUT_REASON } from './deployment-util';
+import { timeOf } from './pods';
 
 /** PAUSED_DEPLOY_REASON is PausedDeployReason (deployment_util.go): lack of progress is not estimated while paused. */
 export const PAUSED_DEPLOY_REASON = 'DeploymentPaused';
@@ -38,3 +41,12 @@ export function pausedConditions(d: Deployment, now: string): DeploymentConditio
 
 /** PAUSED_NO_ROLLOUT is the trace's line for a paused sync that finds no ReplicaSet of the current template. */
 export const PAUSED_NO_ROLLOUT = 'spec.paused is true: no ReplicaSet has the current template and none is made while paused; the controller only scales and writes the status';
+
+/** deploymentTimedOut is DeploymentTimedOut: the Progressing condition's lastUpdateTime plus progressDeadlineSeconds is before now. */
+export function deploymentTimedOut(d: Deployment, conditions: readonly DeploymentCondition[], clock: VirtualClock): boolean {
+  const c = conditions.find((x) => x.type === 'Progressing');
+  if (!hasProgressDeadline(d) || !c || c.reason === NEW_RS_AVAILABLE_REASON) return false;
+  if (c.reason === TIMED_OUT_REASON) return true;
+  const from = timeOf(clock, c.lastUpdateTime);
+  return from !== undefined && from + (d.spec?.progressDeadlineSeconds ?? 600) * 1000 < clock.now;
+}

@@ -15,7 +15,7 @@ import {
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
 import { claimObjects } from './controller-ref';
-import { PAUSED_NO_ROLLOUT, pausedConditions } from './deployment-pause';
+import { deploymentTimedOut, PAUSED_NO_ROLLOUT, pausedConditions } from './deployment-pause';
 import { controllerRef } from './owner';
 import { asObject, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
@@ -399,7 +399,7 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
       if (current?.status === 'True') c = { ...c, lastTransitionTime: current.lastTransitionTime };
       // progress.go removes the condition first, so lastUpdateTime moves with every bit of progress.
       conditions = [...conditions.filter((x) => x.type !== 'Progressing'), c];
-    } else if (timedOut(r, conditions)) {
+    } else if (deploymentTimedOut(r.d, conditions, r.ctx.clock)) {
       // progress.go: DeploymentTimedOut, then Progressing False ProgressDeadlineExceeded.
       conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `${subject} has timed out progressing.`, now));
     }
@@ -411,18 +411,4 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
     }
   }
   yield* writeStatus(r, { ...status, ...(conditions.length ? { conditions } : {}) });
-}
-
-/** timedOut is DeploymentTimedOut: the Progressing condition's lastUpdateTime plus progressDeadlineSeconds is before now. */
-function timedOut(r: Rollout, conditions: DeploymentCondition[]): boolean {
-  const c = conditions.find((x) => x.type === 'Progressing');
-  if (!c || c.reason === NEW_RS_AVAILABLE_REASON) return false;
-  if (c.reason === TIMED_OUT_REASON) return true;
-  const from = timeOf(r.ctx.clock, c.lastUpdateTime);
-  return from !== undefined && from + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 < r.ctx.clock.now;
-}
-
-/** deploymentOf names the Deployment that controls a ReplicaSet, if any. */
-export function deploymentOf(rs: KubeObject): string | undefined {
-  return (rs.metadata?.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Deployment')?.name;
 }

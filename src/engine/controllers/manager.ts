@@ -6,12 +6,12 @@ import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
-import { deploymentOf, syncDeployment } from './deployment';
+import { syncDeployment } from './deployment';
 import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
 import { collectDependents, processDeletingOwner, waitingOwnersOf } from './garbage-collector';
 import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
 import { selectingControllers } from './controller-ref';
-import { controllerOf } from './owner';
+import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
 import { syncReplicaSet } from './replicaset';
 
