@@ -6,6 +6,7 @@ import type { Deployment, KubeObject } from '../../../src/engine/api/types';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
+import { ControllerClient } from '../../../src/engine/controllers/client';
 import { adoptPatch, claimDecision, type ClaimDecision, releasePatch } from '../../../src/engine/controllers/controller-ref';
 import { pausedConditions } from '../../../src/engine/controllers/deployment-pause';
 import type { DeploymentCondition } from '../../../src/engine/controllers/deployment-util';
@@ -140,3 +141,18 @@ for (const c of adoptionRuns) {
     }
   });
 }
+
+test('a claim patch naming another uid is refused as Invalid: metadata.uid is immutable (ReleasePod ignores that 422)', () => {
+  // apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaUpdate: ValidateImmutableField on metadata.uid.
+  const sim = simulate(frontend(3), ORPHANS);
+  const target = sim.store.get('Pod', 'default', 'backend-a');
+  assert.ok(target);
+  const steps = new ControllerClient(sim.api, 'replicaset-controller').patch(target, releasePatch('rs-uid', 'not-the-uid'));
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  assert.equal(r.value.ok, false);
+  if (!r.value.ok) {
+    assert.equal(r.value.error.status.code, 422);
+    assert.match(r.value.error.message, /metadata\.uid: Invalid value: "not-the-uid": field is immutable/);
+  }
+});
