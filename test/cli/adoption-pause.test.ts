@@ -175,6 +175,21 @@ const cases: {
   },
 ];
 
+test('a Deployment created paused gets no ReplicaSet: Progressing Unknown DeploymentPaused, Available False, outcome Pending', () => {
+  const { status, report } = runJson('run', `${F}/web-paused-new.yaml`);
+  assert.equal(status, 1, 'Pending stops short of the lifecycle (src/cli/main.ts exitCodeOf)');
+  assert.equal(report.kubectl, 'deployment.apps/web created');
+  assert.equal(report.outcome, 'Pending');
+  assert.equal(objects(report, 'ReplicaSet').length, 0);
+  assert.deepEqual(controllerEvents(report), []);
+  // sync.go checkPausedConditions, then calculateStatus: MinimumReplicasUnavailable "Deployment does not have minimum availability."
+  const d = objects(report, 'Deployment')[0];
+  assert.deepEqual((d?.status?.['conditions'] as { type: string; status: string; reason: string; message: string }[]).map((c) => [c.type, c.status, c.reason, c.message]), [
+    ['Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused'],
+    ['Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.'],
+  ]);
+});
+
 for (const c of cases) {
   test(c.name, () => {
     const { status, report } = run(c.manifest, c.cluster);
