@@ -3,7 +3,8 @@
 // reason and message sits beside the Kubernetes source it comes from.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Report, runJson, type StoredObject } from './harness';
+import { spawnSync } from 'node:child_process';
+import { CLI, type Report, ROOT, runJson, type StoredObject } from './harness';
 
 const F = 'test/fixtures/controllers';
 const run = (manifest: string, cluster: string, ...more: string[]) =>
@@ -208,4 +209,32 @@ test('while paused the progress deadline is not counted: a 10 s deadline, 60 s l
   assert.equal(status, 0);
   assert.deepEqual(progressing(report), ['Unknown', 'DeploymentPaused', 'Deployment is paused']);
   assert.ok(!report.events.some((e) => e.reason === 'ProgressDeadlineExceeded'));
+});
+
+test('--then-apply pauses a rollout after its first step and resumes it later: it waits paused, then finishes', () => {
+  // kubectl apply of spec.paused true mid-rollout, then of the manifest without it (apply.go prints "configured"
+  // each time). Paused: sync.go sync only scales, so the new ReplicaSet stays at 1 and the old one at 3;
+  // checkPausedConditions writes DeploymentPaused, then DeploymentResumed on resume, and the rollout goes on.
+  const { status, report } = runJson('run', `${F}/web-v2.yaml`, '--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', `${F}/web-v1-cluster.yaml`,
+    '--then-apply', `1s,${F}/web-v2-paused.yaml`, '--then-apply', `20s,${F}/web-v2.yaml`);
+  assert.equal(status, 0);
+  assert.equal(report.kubectl, 'deployment.apps/web configured\ndeployment.apps/web configured\ndeployment.apps/web configured');
+  const reasons = report.trace.filter((e) => e.phase === 'controllers.deployment' && /Progressing=Unknown/.test(e.result)).map((e) => [e.at, /\((Deployment\w+)\)$/.exec(e.result)?.[1]]);
+  assert.deepEqual(reasons[0], [1, 'DeploymentPaused']);
+  assert.deepEqual(reasons.find((x) => x[1] === 'DeploymentResumed'), [20, 'DeploymentResumed']);
+  assert.deepEqual(controllerEvents(report).filter(([, reason]) => reason === 'ScalingReplicaSet'), [
+    [0, 'ScalingReplicaSet', 'Scaled up replica set web-* from 0 to 1'],
+    [20, 'ScalingReplicaSet', 'Scaled down replica set web-* from 3 to 2'],
+    [20, 'ScalingReplicaSet', 'Scaled up replica set web-* from 1 to 2'],
+    [22, 'ScalingReplicaSet', 'Scaled down replica set web-* from 2 to 1'],
+    [22, 'ScalingReplicaSet', 'Scaled up replica set web-* from 2 to 3'],
+    [22, 'ScalingReplicaSet', 'Scaled down replica set web-* from 1 to 0'],
+  ]);
+  assert.deepEqual(progressing(report), ['True', 'NewReplicaSetAvailable', 'ReplicaSet "web-*" has successfully progressed.']);
+});
+
+test('--then-apply without a file is a usage error', () => {
+  const r = spawnSync(process.execPath, [CLI, 'run', `${F}/web-v2.yaml`, '--then-apply', '5s'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /invalid value for --then-apply: "5s" \(AFTER,FILE/);
 });
