@@ -238,3 +238,30 @@ test('--then-apply without a file is a usage error', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /invalid value for --then-apply: "5s" \(AFTER,FILE/);
 });
+
+// progress.go syncRolloutStatus / DeploymentTimedOut and requeueStuckDeployment (a sync at lastUpdateTime + deadline
+// + 1 s): ProgressDeadlineExceeded `ReplicaSet %q has timed out progressing.`. While paused the controller runs
+// sync.go sync, which never estimates progress; the resume's DeploymentResumed condition restarts the count.
+const deadlineCases: { name: string; thenApply: string[]; want: [number, string][] }[] = [
+  {
+    name: 'a rollout whose new pod never gets ready times out 30 s (+1 s requeue) after its last progress',
+    thenApply: [], want: [[0, 'ReplicaSetUpdated'], [31, 'ProgressDeadlineExceeded']],
+  },
+  {
+    name: 'paused at 5 s and resumed at 100 s, the same rollout times out only 30 s (+1 s) after the resume',
+    thenApply: ['--then-apply', `5s,${F}/web-stuck-paused.yaml`, '--then-apply', `100s,${F}/web-stuck.yaml`],
+    want: [[0, 'ReplicaSetUpdated'], [5, 'DeploymentPaused'], [100, 'DeploymentResumed'], [131, 'ProgressDeadlineExceeded']],
+  },
+];
+for (const c of deadlineCases) {
+  test(`progress deadline: ${c.name}`, () => {
+    const { report } = runJson('run', `${F}/web-stuck.yaml`, '--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', `${F}/web-v1-cluster.yaml`, ...c.thenApply);
+    const seen: [number, string][] = [];
+    for (const e of report.trace) {
+      const reason = e.phase === 'controllers.deployment' ? /Progressing=\w+ \((\w+)\)$/.exec(e.result)?.[1] : undefined;
+      if (reason && reason !== 'NewReplicaSetCreated' && seen.at(-1)?.[1] !== reason) seen.push([e.at ?? -1, reason]);
+    }
+    assert.deepEqual(seen, c.want);
+    assert.deepEqual(progressing(report), ['False', 'ProgressDeadlineExceeded', 'ReplicaSet "web-*" has timed out progressing.']);
+  });
+}

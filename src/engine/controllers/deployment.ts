@@ -15,7 +15,7 @@ import {
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
 import { claimObjects } from './controller-ref';
-import { deploymentTimedOut, PAUSED_NO_ROLLOUT, pausedConditions } from './deployment-pause';
+import { deploymentTimedOut, PAUSED_NO_ROLLOUT, pausedConditions, RESUMED_DEPLOY_REASON } from './deployment-pause';
 import { controllerRef } from './owner';
 import { asObject, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
@@ -405,7 +405,9 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
     }
     // requeueStuckDeployment: sync again once the deadline from the condition's lastUpdateTime has passed.
     const progressing = conditions.find((c) => c.type === 'Progressing');
-    if (progressing?.status === 'True' && progressing.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
+    // A resumed Deployment's Unknown DeploymentResumed counts too: the deadline runs anew from the resume.
+    const counting = progressing?.status === 'True' || progressing?.reason === RESUMED_DEPLOY_REASON;
+    if (counting && progressing?.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
       const after = (timeOf(r.ctx.clock, progressing.lastUpdateTime) ?? r.ctx.clock.now) + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 - r.ctx.clock.now;
       r.requeueAfter = Math.max(after, 0) + 1000;
     }
