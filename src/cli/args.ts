@@ -22,6 +22,8 @@ export interface RunArgs {
   delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
   /** thenDelete are the --then-delete flags: `kubectl delete -f MANIFEST` again, that long after the first. */
   thenDelete?: FurtherDelete[];
+  /** thenApply are the --then-apply flags: `kubectl apply -f FILE`, that long after the first apply. */
+  thenApply?: { afterSeconds: number; file: string }[];
   seed?: number;
   json: boolean;
 }
@@ -32,11 +34,11 @@ export class UsageError extends Error {}
 /** USAGE is the synopsis printed with --help and after usage errors. */
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
-         [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
+         [--then-apply AFTER,FILE]... [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N] [--json]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -92,6 +94,8 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   if ((grace !== undefined || bools.has('--force')) && !bools.has('--delete')) throw new UsageError('--grace-period and --force go with --delete');
   if (cascade !== undefined && !bools.has('--delete')) throw new UsageError('--cascade goes with --delete');
   if (values.has('--then-delete') && !bools.has('--delete')) throw new UsageError('--then-delete goes with --delete: it is a further kubectl delete after the first');
+  const later = values.get('--then-apply');
+  if (later) args.thenApply = later.map(laterApply);
   if (bools.has('--delete')) {
     args.delete = {};
     if (grace !== undefined) {
@@ -106,6 +110,16 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     if (further) args.thenDelete = further.map(furtherDelete);
   }
   return args;
+}
+
+/** laterApply reads one --then-apply: `AFTER,FILE`, AFTER a duration from the first apply (30s, 1m). */
+function laterApply(text: string): { afterSeconds: number; file: string } {
+  const comma = text.indexOf(',');
+  const after = comma < 0 ? text : text.slice(0, comma);
+  const file = comma < 0 ? '' : text.slice(comma + 1);
+  const ms = parseDuration(after);
+  if (ms === undefined || !file) throw new UsageError(`invalid value for --then-apply: "${text}" (AFTER,FILE: a duration after the first apply, e.g. 10s, then a manifest)`);
+  return { afterSeconds: ms / 1000, file };
 }
 
 /**

@@ -2,7 +2,8 @@
 // (`run`), or the explanation of each pod built from the engine's trace (`explain`).
 import { readFileSync } from 'node:fs';
 import { InputError } from '../engine/cluster/inputs';
-import { loadRunFiles } from '../engine/cluster/files';
+import { loadRunFiles, readInput } from '../engine/cluster/files';
+import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
 import { Simulation, type SimulationResult } from '../engine/simulation';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
@@ -41,6 +42,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
+      ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readFileSync(p, 'utf8')).text, l.file) })) } : {}),
       // explain reads the cluster as each scheduling attempt saw it.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
     });

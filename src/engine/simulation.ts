@@ -24,6 +24,12 @@ import { type DeleteTarget, type FurtherDelete, FurtherDeletes, podTarget } from
 
 export type { FurtherDelete } from './further-deletes';
 
+/** LaterApply is one more `kubectl apply -f FILE` in the run: its documents, that many virtual seconds after the first. */
+export interface LaterApply {
+  afterSeconds: number;
+  manifest: SourceDocument[];
+}
+
 /** SimulationOptions say how long to run and what to do once the workload settles. */
 export interface SimulationOptions {
   seed?: number;
@@ -34,6 +40,8 @@ export interface SimulationOptions {
   delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
   /** thenDelete are further `kubectl delete`s after the first (with `delete` only), at their times after it began. */
   thenDelete?: FurtherDelete[];
+  /** thenApply are further `kubectl apply -f FILE`s, at their times after the first apply (within the create stage). */
+  thenApply?: LaterApply[];
   /** snapshots keeps the store's content after every trace entry, for stepping back. */
   snapshots?: boolean;
 }
@@ -128,6 +136,11 @@ export class Simulation {
     controllers.resync();
     this.warmUp();
     this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
+    // Later applies (kubectl apply -f again, with another file: a rollout paused or resumed, a new image).
+    for (const later of options.thenApply ?? []) {
+      this.laterApplies++;
+      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest));
+    }
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
     for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => taintEviction.onNodeTainted(node));
   }
@@ -284,6 +297,19 @@ export class Simulation {
     };
   }
 
+  /** laterApplies counts the later applies still to come: the create stage does not end before them. */
+  private laterApplies = 0;
+
+  /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
+  private *applyLater(docs: SourceDocument[]): Steps<void> {
+    this.laterApplies--;
+    for (const doc of docs) {
+      const out = yield* apply(this.api, doc, this.credentials, 'default');
+      if (out.printed) this.kubectlOutput.push(out.printed);
+      if (out.ok && out.object) this.sources.add(refOf(out.object), doc);
+    }
+  }
+
   private *applyAll(): Steps<void> {
     for (const doc of this.inputs.manifest) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
@@ -365,7 +391,7 @@ export class Simulation {
     // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
     const quiet = idle || next.at > this.clock.now;
     if (this.stage === 'create') {
-      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.workloadSettled());
+      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
         // With --for the delete comes once that much virtual time has passed.

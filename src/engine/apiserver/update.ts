@@ -11,9 +11,9 @@ import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
 import { type ApiRequest, invalid, notFound, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
-import { toCauses } from './validation/field-errors';
+import { invalidValue, toCauses } from './validation/field-errors';
 import { validateObject } from './validation';
-import { validateUpdate } from './validation/update';
+import { FIELD_IMMUTABLE, validateUpdate } from './validation/update';
 
 /** UpdateOptions carry a PATCH's body; a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {
@@ -82,6 +82,10 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.
   const errors = [...validateObject(prepared), ...validateUpdate(prepared, applyDefaults(deepClone(current)).object)];
+  // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
+  // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
+  const patchedUid = merged.metadata?.uid;
+  if (options.patch && patchedUid && patchedUid !== current.metadata?.uid) errors.unshift(invalidValue('metadata.uid', patchedUid, FIELD_IMMUTABLE));
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
     result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the update is valid',

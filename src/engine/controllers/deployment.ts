@@ -14,6 +14,8 @@ import {
   newCondition, newRSNewReplicas, replicaSetProportion, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
   setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
 } from './deployment-util';
+import { claimObjects } from './controller-ref';
+import { deploymentTimedOut, PAUSED_NO_ROLLOUT, pausedConditions, RESUMED_DEPLOY_REASON } from './deployment-pause';
 import { controllerRef } from './owner';
 import { asObject, isPodTerminal, timeOf } from './pods';
 import { k8sEqual } from './replicaset';
@@ -37,15 +39,23 @@ export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: s
   const d = ctx.store.get<Deployment>('Deployment', namespace, name);
   if (!d) return;
   const r: Rollout = { ctx, client: new ControllerClient(api, DEPLOYMENT_CONTROLLER), d, ref: `Deployment/${namespace}/${name}`, sets: [] };
-  r.sets = ctx.store.list<ReplicaSet>('ReplicaSet', namespace).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata?.uid));
+  // getReplicaSetsForDeployment: every ReplicaSet of the namespace through ClaimReplicaSets (adopt, release).
+  const claim = { ctx, client: r.client, controller: asObject(d), selector: d.spec?.selector, phase: 'controllers.deployment' as const, ref: r.ref };
+  r.sets = (yield* claimObjects(claim, ctx.store.list<ReplicaSet>('ReplicaSet', namespace).map(asObject))) as unknown as ReplicaSet[];
   if (d.metadata?.deletionTimestamp) {
     const { newRS, oldRSs } = yield* getAllReplicaSets(r, false);
     yield* syncStatusOnly(r, newRS, oldRSs);
     return;
   }
-  if (yield* isScalingEvent(r)) {
+  const paused = pausedConditions(r.d, ctx.clock.timestamp());
+  if (paused) yield* writeStatus(r, { ...((r.d.status ?? {}) as DeploymentStatus), conditions: paused });
+  if (r.d.spec?.paused || (yield* isScalingEvent(r))) {
+    // sync.go sync: a paused Deployment, or a scaling event; no new ReplicaSet is made.
     const { newRS, oldRSs } = yield* getAllReplicaSets(r, false);
+    // The trace says so once per spec change: on the sync that has not yet observed this generation.
+    if (r.d.spec?.paused && !newRS && (((r.d.status ?? {}) as DeploymentStatus).observedGeneration ?? 0) < (r.d.metadata?.generation ?? 1)) yield { phase: 'controllers.deployment', object: r.ref, field: 'spec.paused', result: PAUSED_NO_ROLLOUT, detail: { paused: true } };
     yield* scale(r, newRS, oldRSs);
+    if (r.d.spec?.paused) yield* cleanupDeployment(r, oldRSs);
     yield* syncStatusOnly(r, r.sets.find((s) => s.metadata?.uid === newRS?.metadata?.uid), oldRSs.map((o) => fresh(r, o)));
     return;
   }
@@ -389,30 +399,18 @@ function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: R
       if (current?.status === 'True') c = { ...c, lastTransitionTime: current.lastTransitionTime };
       // progress.go removes the condition first, so lastUpdateTime moves with every bit of progress.
       conditions = [...conditions.filter((x) => x.type !== 'Progressing'), c];
-    } else if (timedOut(r, conditions)) {
+    } else if (deploymentTimedOut(r.d, conditions, r.ctx.clock)) {
       // progress.go: DeploymentTimedOut, then Progressing False ProgressDeadlineExceeded.
       conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `${subject} has timed out progressing.`, now));
     }
     // requeueStuckDeployment: sync again once the deadline from the condition's lastUpdateTime has passed.
     const progressing = conditions.find((c) => c.type === 'Progressing');
-    if (progressing?.status === 'True' && progressing.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
+    // A resumed Deployment's Unknown DeploymentResumed counts too: the deadline runs anew from the resume.
+    const counting = progressing?.status === 'True' || progressing?.reason === RESUMED_DEPLOY_REASON;
+    if (counting && progressing?.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
       const after = (timeOf(r.ctx.clock, progressing.lastUpdateTime) ?? r.ctx.clock.now) + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 - r.ctx.clock.now;
       r.requeueAfter = Math.max(after, 0) + 1000;
     }
   }
   yield* writeStatus(r, { ...status, ...(conditions.length ? { conditions } : {}) });
-}
-
-/** timedOut is DeploymentTimedOut: the Progressing condition's lastUpdateTime plus progressDeadlineSeconds is before now. */
-function timedOut(r: Rollout, conditions: DeploymentCondition[]): boolean {
-  const c = conditions.find((x) => x.type === 'Progressing');
-  if (!c || c.reason === NEW_RS_AVAILABLE_REASON) return false;
-  if (c.reason === TIMED_OUT_REASON) return true;
-  const from = timeOf(r.ctx.clock, c.lastUpdateTime);
-  return from !== undefined && from + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 < r.ctx.clock.now;
-}
-
-/** deploymentOf names the Deployment that controls a ReplicaSet, if any. */
-export function deploymentOf(rs: KubeObject): string | undefined {
-  return (rs.metadata?.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Deployment')?.name;
 }

@@ -6,11 +6,12 @@ import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
-import { deploymentOf, syncDeployment } from './deployment';
+import { syncDeployment } from './deployment';
 import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
 import { collectDependents, processDeletingOwner, waitingOwnersOf } from './garbage-collector';
 import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
-import { controllerOf } from './owner';
+import { selectingControllers } from './controller-ref';
+import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
 import { syncReplicaSet } from './replicaset';
 
@@ -54,6 +55,11 @@ export class WorkQueue {
   }
 }
 
+/** labelsChanged tells whether an update changed the object's labels. */
+function labelsChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
+  return !!old && JSON.stringify(obj.metadata?.labels ?? {}) !== JSON.stringify(old.metadata?.labels ?? {});
+}
+
 /** Controllers routes store changes to the deployment, replicaset, job, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
@@ -77,7 +83,7 @@ export class Controllers {
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
   onChange(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
     if (obj.kind === 'Deployment' && type !== 'DELETED') this.enqueueDeployment(obj.metadata?.namespace, obj.metadata?.name);
-    if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj);
+    if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj, old);
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
@@ -124,10 +130,17 @@ export class Controllers {
     this.services.add(`${ns}/${name}`, () => syncService(this.ctx, ns ?? 'default', name, pod));
   }
 
-  private onReplicaSet(type: WatchEventType, rs: KubeObject): void {
+  private onReplicaSet(type: WatchEventType, rs: KubeObject, old: KubeObject | undefined): void {
     if (type !== 'DELETED') this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
     const d = deploymentOf(rs);
     if (d) this.enqueueDeployment(rs.metadata?.namespace, d);
+    // deployment_controller.go addReplicaSet / updateReplicaSet: a former controller syncs (it may re-adopt), and the
+    // Deployments selecting an orphan sync to see if one wants to adopt it.
+    const before = old && type !== 'ADDED' ? deploymentOf(old) : undefined;
+    if (before && before !== d) this.enqueueDeployment(rs.metadata?.namespace, before);
+    if (!controllerOf(rs) && type !== 'DELETED' && (type === 'ADDED' || labelsChanged(rs, old) || before)) {
+      for (const dep of selectingControllers(this.ctx, 'Deployment', rs)) this.enqueueDeployment(dep.metadata?.namespace, dep.metadata?.name);
+    }
   }
 
   private onPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
@@ -140,6 +153,13 @@ export class Controllers {
       const rs = ctx.store.get<KubeObject>('ReplicaSet', ns, owner.name);
       const d = rs && deploymentOf(rs);
       if (d && type === 'DELETED') this.enqueueDeployment(ns, d);
+    }
+    // replica_set.go addPod / updatePod: the former controller syncs when the controller reference changed; an
+    // orphan added, relabelled or released makes every ReplicaSet selecting it sync, to see if one adopts it.
+    const was = old && type !== 'ADDED' ? controllerOf(old as unknown as KubeObject) : undefined;
+    if (was?.kind === 'ReplicaSet' && was.uid !== owner?.uid) this.enqueueReplicaSet(ns, was.name);
+    if (!owner && type !== 'DELETED' && (type === 'ADDED' || labelsChanged(pod as unknown as KubeObject, old as unknown as KubeObject | undefined) || was)) {
+      for (const rs of selectingControllers(ctx, 'ReplicaSet', pod as unknown as KubeObject)) this.enqueueReplicaSet(ns, rs.metadata?.name);
     }
     // The job controller batches pod events: syncJobBatchPeriod, 1 s (pkg/controller/job/job_controller.go).
     if (owner?.kind === 'Job') this.enqueueJob(ns, owner.name, JOB_SYNC_BATCH_PERIOD_MS);

@@ -18,3 +18,8 @@ export function ownedBy(obj: KubeObject, ownerUid: string | undefined): boolean 
 export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return (obj.metadata?.ownerReferences ?? []).find((r) => r.controller);
 }
+
+/** deploymentOf names the Deployment that controls a ReplicaSet, if any. */
+export function deploymentOf(rs: KubeObject): string | undefined {
+  return (rs.metadata?.ownerReferences ?? []).find((o) => o.controller && o.kind === 'Deployment')?.name;
+}

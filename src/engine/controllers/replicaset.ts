@@ -6,6 +6,7 @@ import { deepClone, type KubeObject, type Pod, type ReplicaSet } from '../api/ty
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
+import { claimObjects } from './controller-ref';
 import { controllerRef } from './owner';
 import { asObject, controlledPods, isPodActive, isPodAvailable, isPodReady, rankPodsForDeletion } from './pods';
 import type { ApiServer } from '../apiserver/server';
@@ -88,8 +89,11 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, namespace: s
   if (!rs) return {};
   const ref = `ReplicaSet/${namespace}/${name}`;
   const client = new ControllerClient(api, REPLICASET_CONTROLLER);
-  const all = ctx.store.list<Pod>('Pod', namespace);
-  const active = controlledPods(all, rs.metadata?.uid).filter(isPodActive);
+  // replica_set.go syncReplicaSet: every active pod of the namespace goes through claimPods, which adopts the
+  // matching orphans and releases owned pods that stopped matching; the claimed ones are counted.
+  const candidates = ctx.store.list<Pod>('Pod', namespace).filter(isPodActive);
+  const claim = { ctx, client, controller: asObject(rs), selector: rs.spec?.selector, phase: 'controllers.replicaset' as const, ref };
+  const active = (yield* claimObjects(claim, candidates.map(asObject))) as unknown as Pod[];
   const want = rs.spec?.replicas ?? 1;
   const diff = active.length - want;
   // A ReplicaSet being deleted only reports its status. See syncReplicaSet (rs.DeletionTimestamp == nil).
