@@ -2,7 +2,7 @@
 // validatePodFailurePolicy(Rule|RuleOnExitCodes|RuleOnPodConditions) and validatePodReplacementPolicy of
 // pkg/apis/batch/validation/validation.go.
 import type { PodTemplateSpec } from '../../api/types';
-import { duplicate, type FieldError, invalidValue, notSupported, required, tooMany } from './field-errors';
+import { asJSON, duplicate, type FieldError, invalidValue, notSupported, required, tooMany } from './field-errors';
 import { nonNegative } from './metadata';
 
 interface Rule {
@@ -81,7 +81,7 @@ function validateRule(spec: JobPolicySpec, rule: Rule, path: string, names: Read
     else if (!OPERATORS.includes(e.operator)) errs.push(notSupported(`${at}.operator`, e.operator, OPERATORS));
     if (e.containerName !== undefined && !names.has(e.containerName)) errs.push(invalidValue(`${at}.containerName`, e.containerName, 'must be one of the container or initContainer names in the pod template'));
     const values = e.values ?? [];
-    if (values.length === 0) errs.push(invalidValue(`${at}.values`, null, 'at least one value is required'));
+    if (values.length === 0) errs.push(invalidValue(`${at}.values`, asJSON(values), 'at least one value is required'));
     else if (values.length > MAX_EXIT_CODE_VALUES) errs.push(tooMany(`${at}.values`, values.length, MAX_EXIT_CODE_VALUES));
     const seen = new Set<number>();
     values.forEach((v, j) => {
@@ -89,7 +89,7 @@ function validateRule(spec: JobPolicySpec, rule: Rule, path: string, names: Read
       if (seen.has(v)) errs.push(duplicate(`${at}.values[${j}]`, v));
       seen.add(v);
     });
-    if (values.some((v, j) => j > 0 && values[j - 1]! > v)) errs.push(invalidValue(`${at}.values`, null, 'must be ordered'));
+    if (values.some((v, j) => j > 0 && values[j - 1]! > v)) errs.push(invalidValue(`${at}.values`, asJSON(values), 'must be ordered'));
   }
   const conditions = rule.onPodConditions ?? [];
   if (conditions.length > MAX_CONDITION_PATTERNS) errs.push(tooMany(`${path}.onPodConditions`, conditions.length, MAX_CONDITION_PATTERNS));
