@@ -7,6 +7,7 @@ import type { ApiServer } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
+import { jobColumns } from '../kubectl/job-printer';
 import { ControllerClient } from './client';
 import { asObject, controlledPods, isPodReady, isPodTerminal, timeOf } from './pods';
 import { createPods, deletePods, k8sEqual, podFromTemplate } from './replicaset';
@@ -169,8 +170,9 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   };
   if (!k8sEqual(status, old)) {
     job = ctx.store.update<Job>('Job', namespace, name, (o) => { o['status'] = status; }) ?? job;
+    const cols = jobColumns(job, ctx.clock.now, ctx.clock.epoch.getTime());
     const indexes = isIndexedJob(j) ? `; completedIndexes "${status.completedIndexes ?? ''}"${status.failedIndexes !== undefined ? `, failedIndexes "${status.failedIndexes}"` : ''}` : '';
-    yield { phase: 'controllers.job', object: st.ref, field: 'status', result: `status: ${status.active ?? 0} active, ${status.ready} ready, ${status.succeeded ?? 0} succeeded, ${status.failed ?? 0} failed${indexes}${finished ? `; ${finished.type} (${finished.reason})` : ''}`, detail: { status } };
+    yield { phase: 'controllers.job', object: st.ref, field: 'status', result: `status: ${status.active ?? 0} active, ${status.ready} ready, ${status.succeeded ?? 0} succeeded, ${status.failed ?? 0} failed${indexes}${finished ? `; ${finished.type} (${finished.reason})` : ''}; kubectl get jobs: STATUS ${cols.status}, COMPLETIONS ${cols.completions}`, detail: { status } };
   }
   if (finished) {
     // recordJobFinished: Normal Completed "Job completed", or a Warning with the failure's reason and message.
