@@ -149,3 +149,28 @@ for (const c of refusals) {
     assert.equal(report.outcome, 'Rejected');
   });
 }
+
+const replacementCases: { name: string; manifest: string; creates: number[]; active: number | undefined }[] = [
+  {
+    // job_controller.go manageJob: diff = wantActive - active (TerminatingOrFailed): the terminating pod is no longer
+    // active, so a replacement comes at once. The node is Unknown at 66 s (node lifecycle controller) and the pod is
+    // evicted 300 s later (the DefaultTolerationSeconds toleration of node.kubernetes.io/unreachable).
+    name: 'podReplacementPolicy TerminatingOrFailed replaces an evicted pod while it is still terminating',
+    manifest: 'job-replace-terminatingorfailed.yaml', creates: [0, 366], active: 1,
+  },
+  {
+    // job_controller.go manageJob with onlyReplaceFailedPods: diff = wantActive - terminating - active; the pod on the
+    // downed node never becomes Failed, so no replacement is made.
+    name: 'podReplacementPolicy Failed makes no replacement while the evicted pod is terminating',
+    manifest: 'job-replace-failed.yaml', creates: [0], active: undefined,
+  },
+];
+for (const c of replacementCases) {
+  test(c.name, () => {
+    const { report } = runJson('run', `${F}/${c.manifest}`);
+    assert.deepEqual(report.events.filter((e) => e.object === 'Job/default/pi' && e.reason === 'SuccessfulCreate').map((e) => e.at), c.creates);
+    const s = job(report).status ?? {};
+    assert.equal(s['terminating'], 1, 'status.terminating counts the evicted pod');
+    assert.equal(s['active'], c.active);
+  });
+}
