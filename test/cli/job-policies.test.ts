@@ -153,8 +153,9 @@ for (const c of refusals) {
 const replacementCases: { name: string; manifest: string; creates: number[]; active: number | undefined }[] = [
   {
     // job_controller.go manageJob: diff = wantActive - active (TerminatingOrFailed): the terminating pod is no longer
-    // active, so a replacement comes at once. The node is Unknown at 66 s (node lifecycle controller) and the pod is
-    // evicted 300 s later (the DefaultTolerationSeconds toleration of node.kubernetes.io/unreachable).
+    // active. The node is Unknown and tainted at 65 s (node lifecycle controller, grace period 50 s after the last
+    // heartbeat), the pod evicted 300 s later (DefaultTolerationSeconds' toleration of node.kubernetes.io/unreachable),
+    // and the Job's sync after the pod update, batched by 1 s (syncJobBatchPeriod), makes the replacement at 366 s.
     name: 'podReplacementPolicy TerminatingOrFailed replaces an evicted pod while it is still terminating',
     manifest: 'job-replace-terminatingorfailed.yaml', creates: [0, 366], active: 1,
   },
