@@ -1,6 +1,7 @@
 // The Job controller and the TTL-after-finished controller: pods up to parallelism until completions succeed, the
 // pod-failure back-off, backoffLimit and activeDeadlineSeconds, the terminal conditions, and the Job's deletion
-// ttlSecondsAfterFinished after it finished. See pkg/controller/job/{job_controller.go,backoff_utils.go} and
+// ttlSecondsAfterFinished after it finished. Indexed Jobs are in job-indexed.ts, the pod failure policy in
+// job-failure-policy.ts. See pkg/controller/job/{job_controller.go,backoff_utils.go} and
 // pkg/controller/ttlafterfinished/ttlafterfinished_controller.go.
 import type { KubeObject, Pod } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
@@ -133,7 +134,8 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
     const ok = pod.status?.phase === 'Succeeded';
     const match = ok ? undefined : matchPodFailurePolicy(spec.podFailurePolicy, pod);
     if (ok && !isIndexedJob(j)) st.succeeded++;
-    if (!ok && match?.countFailed && (!isIndexedJob(j) || completionIndex(pod) >= 0)) st.failed++;
+    // An Indexed Job counts only pods with a valid index (getValidPodsWithFilter).
+    if (!ok && match?.countFailed && (!isIndexedJob(j) || (completionIndex(pod) >= 0 && completionIndex(pod) < (spec.completions ?? 0)))) st.failed++;
     yield* releasePod(ctx, pod);
     const why = match?.action ? ` (podFailurePolicy rule ${match.ruleIndex}: ${match.action}${match.countFailed ? '' : ', not counted against backoffLimit'})` : '';
     yield { phase: 'controllers.job', object: st.ref, step: { kind: 'object', name: pod.metadata?.name ?? '' }, result: `counted pod ${pod.metadata?.name} as ${ok ? 'succeeded' : match?.countFailed ? 'failed' : 'failed but ignored'}${why}; removed its ${JOB_TRACKING_FINALIZER} finalizer`, detail: { succeeded: st.succeeded, failed: st.failed, ...(match?.action ? { podFailurePolicyAction: match.action } : {}) } };
