@@ -19,7 +19,8 @@ const counters = (o: StoredObject) => {
 interface Case {
   name: string;
   manifest: string;
-  behavior: string;
+  behavior?: string;
+  cluster?: string;
   outcome: string;
   events: (string | number)[][];
   conditions: string[][];
@@ -94,11 +95,31 @@ const cases: Case[] = [
     conditions: [['FailureTarget', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'], ['Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit']],
     counters: { succeeded: undefined, failed: 1, completedIndexes: undefined, failedIndexes: undefined },
   },
+  {
+    name: 'an Ignore rule on DisruptionTarget replaces each evicted pod after the back-off without counting it',
+    manifest: 'job-disruption-ignore.yaml', cluster: 'job-evicted-cluster.yaml', outcome: 'Failed',
+    // taint_eviction.go: the pod tolerates dedicated=batch:NoExecute for 5 s, then gets DisruptionTarget and a delete;
+    // it ends Failed at 6 s (SIGTERM, exit 1 s later). pod_failure_policy.go onPodConditions: Ignore, so
+    // status.failed stays unset; backoff_utils.go: the record still counts it, 10 s from its finish (6 s) = 16 s,
+    // and the second one, evicted at 21 s and Failed at 22 s, would wait 20 s: the deadline of 30 s comes first.
+    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-*'], [16, 'Normal', 'SuccessfulCreate', 'Created pod: pi-*'], [30, 'Warning', 'DeadlineExceeded', 'Job was active longer than specified deadline']],
+    conditions: [['FailureTarget', 'DeadlineExceeded', 'Job was active longer than specified deadline'], ['Failed', 'DeadlineExceeded', 'Job was active longer than specified deadline']],
+    counters: { succeeded: undefined, failed: undefined, completedIndexes: undefined, failedIndexes: undefined },
+  },
+  {
+    name: 'a FailJob rule on DisruptionTarget fails the Job with "Pod default/x has condition DisruptionTarget matching FailJob rule at index 0"',
+    manifest: 'job-disruption-failjob.yaml', cluster: 'job-evicted-cluster.yaml', outcome: 'Failed',
+    // pod_failure_policy.go: "Pod %s/%s has condition %v matching %v rule at index %d", once the pod is Failed (6 s).
+    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-*'], [6, 'Warning', 'PodFailurePolicy', 'Pod default/pi-* has condition DisruptionTarget matching FailJob rule at index 0']],
+    conditions: [['FailureTarget', 'PodFailurePolicy', 'Pod default/pi-* has condition DisruptionTarget matching FailJob rule at index 0'], ['Failed', 'PodFailurePolicy', 'Pod default/pi-* has condition DisruptionTarget matching FailJob rule at index 0']],
+    counters: { succeeded: undefined, failed: 1, completedIndexes: undefined, failedIndexes: undefined },
+  },
 ];
 
 for (const c of cases) {
   test(c.name, () => {
-    const { status, report } = runJson('run', `${F}/${c.manifest}`, '--behavior', `${F}/${c.behavior}`);
+    const inputs = c.behavior ? ['--behavior', `${F}/${c.behavior}`] : ['--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', `${F}/${c.cluster}`];
+    const { status, report } = runJson('run', `${F}/${c.manifest}`, ...inputs);
     assert.equal(status, c.outcome === 'Failed' ? 1 : 0, 'the CLI exits 1 when the run ends Failed');
     assert.equal(report.kubectl, 'job.batch/pi created');
     assert.equal(report.outcome, c.outcome);

@@ -18,6 +18,7 @@ import {
   lastFailedPodPerIndex, matchSuccessPolicy, podGenerateNameWithIndex, succeededIndexes, totalIndexes,
 } from './job-indexed';
 import type { Job, JobCondition, JobStatus } from './job-types';
+import { type BackoffRecord, backoffStore, finishedAt, newBackoffRecord, remainingForFailures } from './job-backoff';
 
 /** JOB_CONTROLLER and TTL_AFTER_FINISHED_CONTROLLER are the sources of their events and their service accounts. */
 export const JOB_CONTROLLER = 'job-controller';
@@ -25,10 +26,6 @@ export const TTL_AFTER_FINISHED_CONTROLLER = 'ttl-after-finished-controller';
 
 /** JOB_TRACKING_FINALIZER keeps a finished pod until the controller has counted it (batch.JobTrackingFinalizer). */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
-
-/** The pod-failure back-off: 10 s, doubling with each failure after the last success, at most 10 min (backoff_utils.go). */
-export const DEFAULT_JOB_POD_FAILURE_BACKOFF_MS = 10_000;
-export const MAX_JOB_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
 
 /** JOB_SYNC_BATCH_PERIOD_MS batches the syncs that pod events ask for (syncJobBatchPeriod). */
 export const JOB_SYNC_BATCH_PERIOD_MS = 1000;
@@ -64,29 +61,6 @@ function condition(type: string, m: { reason: string; message: string }, now: st
   return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason: m.reason, message: m.message };
 }
 
-/** finishedAt is getFinishedTime: the last container's finishedAt, else now. */
-function finishedAt(ctx: EngineContext, pod: Pod): Millis {
-  const times = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])]
-    .map((s) => timeOf(ctx.clock, s.state?.terminated?.finishedAt)).filter((t): t is number => t !== undefined);
-  return times.length ? Math.max(...times) : ctx.clock.now;
-}
-
-/** remainingForFailures is getRemainingTimeForFailuresCount: 10 s doubled (failures - 1) times, at most 10 min, less the time since the last failure. */
-function remainingForFailures(ctx: EngineContext, failures: number, lastFailure: Millis): Millis {
-  if (failures === 0) return 0;
-  let backoff = DEFAULT_JOB_POD_FAILURE_BACKOFF_MS;
-  for (let i = 1; i < failures; i++) backoff = Math.min(backoff * 2, MAX_JOB_POD_FAILURE_BACKOFF_MS);
-  return Math.max(0, backoff - (ctx.clock.now - lastFailure));
-}
-
-/** backoffRemaining is the back-off record's getRemainingTime: the failures since the last success. */
-function backoffRemaining(ctx: EngineContext, pods: readonly Pod[]): Millis {
-  const lastSuccess = Math.max(-Infinity, ...pods.filter((p) => p.status?.phase === 'Succeeded').map((p) => finishedAt(ctx, p)));
-  const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishedAt(ctx, p) > lastSuccess);
-  if (failures.length === 0) return 0;
-  return remainingForFailures(ctx, failures.length, Math.max(...failures.map((p) => finishedAt(ctx, p))));
-}
-
 /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, the active pods' container restarts reach backoffLimit. */
 function pastBackoffLimitOnFailure(job: Job, active: readonly Pod[]): boolean {
   if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
@@ -111,6 +85,10 @@ interface SyncState {
   failure?: JobCondition;
   success?: JobCondition;
   requeue?: Millis;
+  /** backoff is the Job's back-off record with this sync's finished pods. */
+  backoff: BackoffRecord;
+  /** delayed are the failed pods kept (finalizer and all) until their index has a replacement (backoffLimitPerIndex). */
+  delayed: Map<number, Pod>;
 }
 
 /** syncJob is the Job controller's syncJob for one Job (phase controllers.job); it returns when to sync again. */
@@ -122,15 +100,25 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   const spec = j.spec ?? {};
   const old = j.status ?? {};
   const pods = () => controlledPods(ctx.store.list<Pod>('Pod', namespace), j.metadata?.uid);
-  const st: SyncState = { ref: `Job/${namespace}/${name}`, now: ctx.clock.timestamp(), succeeded: old.succeeded ?? 0, failed: old.failed ?? 0, conditions: [...(old.conditions ?? [])] };
+  const uid = j.metadata?.uid ?? '';
+  const st: SyncState = { ref: `Job/${namespace}/${name}`, now: ctx.clock.timestamp(), succeeded: old.succeeded ?? 0, failed: old.failed ?? 0, conditions: [...(old.conditions ?? [])], backoff: backoffStore(ctx).get(uid) ?? { failuresAfterLastSuccess: 0 }, delayed: new Map() };
   // Count the pods that finished since the last sync and release them (trackJobStatusAndRemoveFinalizers); a failure
   // an Ignore rule matches is not counted (nonIgnoredFailedPodsCount).
-  const uncounted = pods().filter((p) => isPodTerminal(p) && hasTrackingFinalizer(p));
+  const listed = pods();
+  const tracked = listed.filter(hasTrackingFinalizer);
+  const uncounted = tracked.filter(isPodTerminal);
   if (isIndexedJob(j)) {
     st.succeededIx = succeededIndexes(j, uncounted);
-    if (hasBackoffLimitPerIndex(j)) st.failedIx = failedIndexes(j, uncounted);
+    if (hasBackoffLimitPerIndex(j)) {
+      st.failedIx = failedIndexes(j, uncounted);
+      // getPodsWithDelayedDeletionPerIndex: the replacement needs the failed pod's failure count and finish time.
+      st.delayed = lastFailedPodPerIndex(j, tracked, listed.filter(isActive), st.succeededIx, st.failedIx, (p) => finishedAt(ctx, p));
+    }
   }
-  for (const pod of uncounted) {
+  const held = new Set(st.delayed.values());
+  const counting = uncounted.filter((p) => !held.has(p));
+  st.backoff = newBackoffRecord(ctx, st.backoff, counting.filter((p) => p.status?.phase === 'Succeeded'), counting.filter((p) => p.status?.phase === 'Failed'));
+  for (const pod of counting) {
     const ok = pod.status?.phase === 'Succeeded';
     const match = ok ? undefined : matchPodFailurePolicy(spec.podFailurePolicy, pod);
     if (ok && !isIndexedJob(j)) st.succeeded++;
@@ -143,7 +131,8 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   if (st.succeededIx) st.succeeded = totalIndexes(st.succeededIx);
   let active = pods().filter(isActive);
   const startTime = old.startTime ?? (spec.suspend ? undefined : st.now);
-  yield* decideFinished(ctx, j, st, pods(), active, startTime);
+  // getFailJobMessage looks at the pods as listed, before their finalizers go.
+  yield* decideFinished(ctx, j, st, listed, active, startTime);
   if (st.failure || st.success) {
     // A finished Job deletes its active pods (deleteActivePods) and finishes once none is left terminating.
     if (active.length) yield* deletePods(ctx, client, j, active, 'controllers.job', JOB_CONTROLLER, (st.failure ?? st.success)!.reason);
@@ -176,6 +165,9 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
     const indexes = isIndexedJob(j) ? `; completedIndexes "${status.completedIndexes ?? ''}"${status.failedIndexes !== undefined ? `, failedIndexes "${status.failedIndexes}"` : ''}` : '';
     yield { phase: 'controllers.job', object: st.ref, field: 'status', result: `status: ${status.active ?? 0} active, ${status.ready} ready, ${status.succeeded ?? 0} succeeded, ${status.failed ?? 0} failed${indexes}${finished ? `; ${finished.type} (${finished.reason})` : ''}; kubectl get jobs: STATUS ${cols.status}, COMPLETIONS ${cols.completions}`, detail: { status } };
   }
+  // The back-off record is kept while the Job runs and removed once it finished (syncJob, removeBackoffRecord).
+  if (finished) backoffStore(ctx).delete(uid);
+  else backoffStore(ctx).set(uid, st.backoff);
   if (finished) {
     // recordJobFinished: Normal Completed "Job completed", or a Warning with the failure's reason and message.
     if (finished.type === 'Complete') ctx.recorder.event({ type: 'Normal', reason: 'Completed', object: st.ref, source: JOB_CONTROLLER, message: 'Job completed' });
@@ -261,19 +253,18 @@ function* manageJob(ctx: EngineContext, client: ControllerClient, job: Job, st: 
     return active;
   }
   const perIndex = hasBackoffLimitPerIndex(job);
-  const wait = perIndex ? 0 : backoffRemaining(ctx, pods());
+  const wait = perIndex ? 0 : remainingForFailures(ctx, st.backoff.failuresAfterLastSuccess, st.backoff.lastFailureTime);
   if (wait > 0) {
     st.requeue = Math.min(st.requeue ?? Infinity, wait);
     yield { phase: 'controllers.job', object: st.ref, field: 'spec.backoffLimit', result: `pod failure back-off: the next pod in ${wait / 1000}s (${st.failed} failed so far, backoffLimit ${spec.backoffLimit ?? 6})`, detail: { backoffMs: wait, failed: st.failed } };
     return active;
   }
   let indexes: number[] | undefined;
-  let replaced = new Map<number, Pod>();
+  const replaced = st.delayed;
   if (isIndexedJob(job)) {
     indexes = firstPendingIndexes({ active, terminating, succeeded: st.succeededIx ?? [], failed: st.failedIx, count: diff, completions: spec.completions ?? 0 });
     if (perIndex) {
       // getPodCreationInfoForIndependentIndexes: each index waits out its own back-off (getRemainingTimePerIndex).
-      replaced = lastFailedPodPerIndex(job, pods(), active, st.succeededIx ?? [], st.failedIx ?? [], (p) => finishedAt(ctx, p));
       const remaining = new Map(indexes.map((ix) => {
         const last = replaced.get(ix);
         return [ix, last ? remainingForFailures(ctx, indexAbsoluteFailureCount(last) + 1, finishedAt(ctx, last)) : 0] as const;

@@ -9,6 +9,9 @@ import {
   firstPendingIndexes, formatIndexes, indexedPodTemplate, isIndexFailed, matchSuccessPolicy, parseIndexes, podGenerateNameWithIndex, withIndexes,
 } from '../../../src/engine/controllers/job-indexed';
 import type { Job } from '../../../src/engine/controllers/job-types';
+import { type BackoffRecord, finishedAt, newBackoffRecord, remainingForFailures } from '../../../src/engine/controllers/job-backoff';
+import type { EngineContext } from '../../../src/engine/context';
+import { VirtualClock } from '../../../src/engine/runtime/clock';
 
 /** makePod builds a pod with terminated containers (name → exit code), conditions and annotations. */
 const makePod = (o: { name?: string; phase?: string; exits?: Record<string, number>; initExits?: Record<string, number>; conditions?: [string, string][]; index?: number; failures?: number; deleting?: boolean } = {}): Pod => ({
@@ -142,4 +145,33 @@ test('onlyReplaceFailedPods: podReplacementPolicy Failed, or any podFailurePolic
   assert.equal(onlyReplaceFailedPods(indexedJob({ podReplacementPolicy: 'TerminatingOrFailed' })), false);
   assert.equal(onlyReplaceFailedPods(indexedJob({ podReplacementPolicy: 'Failed' })), true);
   assert.equal(onlyReplaceFailedPods(indexedJob({ podFailurePolicy: { rules: [] } })), true);
+});
+
+// backoff_utils.go newBackoffRecord / getFinishedTime, with pods that finished at the given seconds.
+const clock = new VirtualClock();
+const ctx = { clock } as unknown as EngineContext;
+const finished = (phase: string, at: number): Pod => ({ ...makePod({ phase }), status: { phase, containerStatuses: [{ name: 'app', state: { terminated: { exitCode: phase === 'Failed' ? 1 : 0, finishedAt: clock.timestamp(at * 1000) } }, restartCount: 0, ready: false, image: '', imageID: '' }] } } as Pod);
+const backoffCases: { name: string; old?: BackoffRecord; succeeded: number[]; failed: number[]; want: BackoffRecord }[] = [
+  { name: 'new failures add to the count and set the last failure', old: { failuresAfterLastSuccess: 1, lastFailureTime: 3000 }, succeeded: [], failed: [14, 12], want: { failuresAfterLastSuccess: 3, lastFailureTime: 14_000 } },
+  { name: 'a success resets the count', old: { failuresAfterLastSuccess: 2, lastFailureTime: 3000 }, succeeded: [20], failed: [], want: { failuresAfterLastSuccess: 0 } },
+  { name: 'with a success, only the failures finished after it count', succeeded: [20], failed: [10, 25, 30], want: { failuresAfterLastSuccess: 2, lastFailureTime: 30_000 } },
+  { name: 'nothing new keeps the record', old: { failuresAfterLastSuccess: 1, lastFailureTime: 3000 }, succeeded: [], failed: [], want: { failuresAfterLastSuccess: 1, lastFailureTime: 3000 } },
+];
+for (const c of backoffCases) {
+  test(`newBackoffRecord: ${c.name}`, () => assert.deepEqual(newBackoffRecord(ctx, c.old, c.succeeded.map((s) => finished('Succeeded', s)), c.failed.map((s) => finished('Failed', s))), c.want));
+}
+
+test('getFinishedTime: a deleted pod without terminated containers finished at deletionTimestamp less its grace period', () => {
+  const pod = { ...makePod({ phase: 'Running' }), status: { phase: 'Running' } } as Pod;
+  pod.metadata = { ...pod.metadata, deletionTimestamp: clock.timestamp(60_000), deletionGracePeriodSeconds: 30 };
+  assert.equal(finishedAt(ctx, pod), 30_000);
+});
+
+test('getRemainingTimeForFailuresCount: 10 s doubled per failure, at most 10 min, less the time since the last failure', () => {
+  clock.now = 100_000;
+  assert.equal(remainingForFailures(ctx, 1, 95_000), 5000);
+  assert.equal(remainingForFailures(ctx, 3, 95_000), 35_000);
+  assert.equal(remainingForFailures(ctx, 20, 100_000), 600_000);
+  assert.equal(remainingForFailures(ctx, 1, 80_000), 0);
+  clock.now = 0;
 });
