@@ -171,20 +171,20 @@ for (const c of refusals) {
   });
 }
 
-const replacementCases: { name: string; manifest: string; creates: number[]; active: number | undefined }[] = [
+const replacementCases: { name: string; manifest: string; creates: number[]; active: number | undefined; failed: number | undefined }[] = [
   {
     // job_controller.go manageJob: diff = wantActive - active (TerminatingOrFailed): the terminating pod is no longer
     // active. The node is Unknown and tainted at 65 s (node lifecycle controller, grace period 50 s after the last
     // heartbeat), the pod evicted 300 s later (DefaultTolerationSeconds' toleration of node.kubernetes.io/unreachable),
     // and the Job's sync after the pod update, batched by 1 s (syncJobBatchPeriod), makes the replacement at 366 s.
     name: 'podReplacementPolicy TerminatingOrFailed replaces an evicted pod while it is still terminating',
-    manifest: 'job-replace-terminatingorfailed.yaml', creates: [0, 366], active: 1,
+    manifest: 'job-replace-terminatingorfailed.yaml', creates: [0, 366], active: 1, failed: 1,
   },
   {
     // job_controller.go manageJob with onlyReplaceFailedPods: diff = wantActive - terminating - active; the pod on the
     // downed node never becomes Failed, so no replacement is made.
     name: 'podReplacementPolicy Failed makes no replacement while the evicted pod is terminating',
-    manifest: 'job-replace-failed.yaml', creates: [0], active: undefined,
+    manifest: 'job-replace-failed.yaml', creates: [0], active: undefined, failed: undefined,
   },
 ];
 for (const c of replacementCases) {
@@ -194,5 +194,8 @@ for (const c of replacementCases) {
     const s = job(report).status ?? {};
     assert.equal(s['terminating'], 1, 'status.terminating counts the evicted pod');
     assert.equal(s['active'], c.active);
+    // job_controller.go isPodFailed: a deleted pod counts as failed at once, unless only failed pods are replaced;
+    // its finish time for the back-off is its Ready=False transition at 65 s (backoff_utils.go getFinishedTime).
+    assert.equal(s['failed'], c.failed);
   });
 }

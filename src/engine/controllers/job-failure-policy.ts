@@ -99,10 +99,13 @@ export function onlyReplaceFailedPods(job: Job): boolean {
 
 /**
  * isPodFailed is job_controller.go isPodFailed: phase Failed; or, unless only failed pods are replaced, deleted and not
- * Succeeded. Here a deleted pod counts once it is terminal (the kubelet ends it), as the controller did before.
+ * Succeeded ("Count deleted Pods as failures to account for orphan Pods that never have a chance to reach the Failed
+ * phase").
  */
-export function isPodFailed(pod: Pod): boolean {
-  return pod.status?.phase === 'Failed';
+export function isPodFailed(pod: Pod, job: Job): boolean {
+  if (pod.status?.phase === 'Failed') return true;
+  if (onlyReplaceFailedPods(job)) return false;
+  return !!pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Succeeded';
 }
 
 /** failJobMessage is getFailJobMessage: the message of the first failed pod that matches a FailJob rule. */
@@ -110,7 +113,7 @@ export function failJobMessage(job: Job, pods: readonly Pod[]): string | undefin
   const policy = job.spec?.podFailurePolicy;
   if (!policy) return undefined;
   for (const pod of pods) {
-    if (!isPodFailed(pod)) continue;
+    if (!isPodFailed(pod, job)) continue;
     const m = matchPodFailurePolicy(policy, pod);
     if (m.failJobMessage) return m.failJobMessage;
   }

@@ -2,7 +2,7 @@
 // interval format of status.completedIndexes / status.failedIndexes, which indexes are created next, backoffLimitPerIndex
 // and the success policy. See pkg/controller/job/{indexed_job_utils.go,success_policy.go,backoff_utils.go}.
 import type { Pod } from '../api/types';
-import { matchPodFailurePolicy } from './job-failure-policy';
+import { isPodFailed, matchPodFailurePolicy } from './job-failure-policy';
 import type { Job, SuccessPolicyRule } from './job-types';
 
 /** JOB_COMPLETION_INDEX_ANNOTATION is batch.JobCompletionIndexAnnotation, also the label's key (PodIndexLabel, GA in 1.32). */
@@ -138,7 +138,7 @@ export function indexAbsoluteFailureCount(pod: Pod): number {
  * and the index had already failed backoffLimitPerIndex times before this pod.
  */
 export function isIndexFailed(job: Job, pod: Pod): boolean {
-  if (pod.status?.phase !== 'Failed') return false;
+  if (!isPodFailed(pod, job)) return false;
   const m = matchPodFailurePolicy(job.spec?.podFailurePolicy, pod);
   if (m.action === 'FailIndex') return true;
   return m.countFailed && indexFailureCount(pod) >= (job.spec?.backoffLimitPerIndex ?? 0);
@@ -160,7 +160,7 @@ export function lastFailedPodPerIndex(job: Job, pods: readonly Pod[], active: re
   const activeIx = new Set(active.map(completionIndex));
   const out = new Map<number, Pod>();
   for (const p of pods) {
-    if (p.status?.phase !== 'Failed') continue;
+    if (!isPodFailed(p, job)) continue;
     const ix = validIndexOf(p, completions);
     if (ix < 0 || hasIndex(succeeded, ix) || hasIndex(failed, ix) || activeIx.has(ix)) continue;
     const last = out.get(ix);

@@ -12,7 +12,7 @@ import { jobColumns } from '../kubectl/job-printer';
 import { ControllerClient } from './client';
 import { asObject, controlledPods, isPodReady, isPodTerminal, timeOf } from './pods';
 import { createPods, deletePods, k8sEqual, podFromTemplate } from './replicaset';
-import { failJobMessage, matchPodFailurePolicy, onlyReplaceFailedPods } from './job-failure-policy';
+import { failJobMessage, isPodFailed, matchPodFailurePolicy, onlyReplaceFailedPods } from './job-failure-policy';
 import {
   completionIndex, failedIndexes, firstPendingIndexes, formatIndexes, hasBackoffLimitPerIndex, indexAbsoluteFailureCount, indexedPodTemplate, type Interval, isIndexedJob,
   lastFailedPodPerIndex, matchSuccessPolicy, podGenerateNameWithIndex, succeededIndexes, totalIndexes,
@@ -106,7 +106,8 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   // an Ignore rule matches is not counted (nonIgnoredFailedPodsCount).
   const listed = pods();
   const tracked = listed.filter(hasTrackingFinalizer);
-  const uncounted = tracked.filter(isPodTerminal);
+  // getNewFinishedPods: Succeeded, or failed as isPodFailed says (a deleted pod too, under TerminatingOrFailed).
+  const uncounted = tracked.filter((p) => p.status?.phase === 'Succeeded' || isPodFailed(p, j));
   if (isIndexedJob(j)) {
     st.succeededIx = succeededIndexes(j, uncounted);
     if (hasBackoffLimitPerIndex(j)) {
@@ -117,7 +118,7 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   }
   const held = new Set(st.delayed.values());
   const counting = uncounted.filter((p) => !held.has(p));
-  st.backoff = newBackoffRecord(ctx, st.backoff, counting.filter((p) => p.status?.phase === 'Succeeded'), counting.filter((p) => p.status?.phase === 'Failed'));
+  st.backoff = newBackoffRecord(ctx, st.backoff, counting.filter((p) => p.status?.phase === 'Succeeded'), counting.filter((p) => p.status?.phase !== 'Succeeded'));
   for (const pod of counting) {
     const ok = pod.status?.phase === 'Succeeded';
     const match = ok ? undefined : matchPodFailurePolicy(spec.podFailurePolicy, pod);
