@@ -87,6 +87,7 @@ interface SyncState {
   requeue?: Millis;
   /** backoff is the Job's back-off record with this sync's finished pods. */
   backoff: BackoffRecord;
+  ctx: EngineContext;
   /** delayed are the failed pods kept (finalizer and all) until their index has a replacement (backoffLimitPerIndex). */
   delayed: Map<number, Pod>;
 }
@@ -101,9 +102,8 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   const old = j.status ?? {};
   const pods = () => controlledPods(ctx.store.list<Pod>('Pod', namespace), j.metadata?.uid);
   const uid = j.metadata?.uid ?? '';
-  const st: SyncState = { ref: `Job/${namespace}/${name}`, now: ctx.clock.timestamp(), succeeded: old.succeeded ?? 0, failed: old.failed ?? 0, conditions: [...(old.conditions ?? [])], backoff: backoffStore(ctx).get(uid) ?? { failuresAfterLastSuccess: 0 }, delayed: new Map() };
-  // Count the pods that finished since the last sync and release them (trackJobStatusAndRemoveFinalizers); a failure
-  // an Ignore rule matches is not counted (nonIgnoredFailedPodsCount).
+  const st: SyncState = { ref: `Job/${namespace}/${name}`, now: ctx.clock.timestamp(), succeeded: old.succeeded ?? 0, failed: old.failed ?? 0, conditions: [...(old.conditions ?? [])], backoff: backoffStore(ctx).get(uid) ?? { failuresAfterLastSuccess: 0 }, delayed: new Map(), ctx };
+  // Count the pods that finished since the last sync and release them.
   const listed = pods();
   const tracked = listed.filter(hasTrackingFinalizer);
   // getNewFinishedPods: Succeeded, or failed as isPodFailed says (a deleted pod too, under TerminatingOrFailed).
@@ -119,21 +119,14 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   const held = new Set(st.delayed.values());
   const counting = uncounted.filter((p) => !held.has(p));
   st.backoff = newBackoffRecord(ctx, st.backoff, counting.filter((p) => p.status?.phase === 'Succeeded'), counting.filter((p) => p.status?.phase !== 'Succeeded'));
-  for (const pod of counting) {
-    const ok = pod.status?.phase === 'Succeeded';
-    const match = ok ? undefined : matchPodFailurePolicy(spec.podFailurePolicy, pod);
-    if (ok && !isIndexedJob(j)) st.succeeded++;
-    // An Indexed Job counts only pods with a valid index (getValidPodsWithFilter).
-    if (!ok && match?.countFailed && (!isIndexedJob(j) || (completionIndex(pod) >= 0 && completionIndex(pod) < (spec.completions ?? 0)))) st.failed++;
-    yield* releasePod(ctx, pod);
-    const why = match?.action ? ` (podFailurePolicy rule ${match.ruleIndex}: ${match.action}${match.countFailed ? '' : ', not counted against backoffLimit'})` : '';
-    yield { phase: 'controllers.job', object: st.ref, step: { kind: 'object', name: pod.metadata?.name ?? '' }, result: `counted pod ${pod.metadata?.name} as ${ok ? 'succeeded' : match?.countFailed ? 'failed' : 'failed but ignored'}${why}; removed its ${JOB_TRACKING_FINALIZER} finalizer`, detail: { succeeded: st.succeeded, failed: st.failed, ...(match?.action ? { podFailurePolicyAction: match.action } : {}) } };
-  }
+  yield* countPods(j, st, counting);
   if (st.succeededIx) st.succeeded = totalIndexes(st.succeededIx);
   let active = pods().filter(isActive);
   const startTime = old.startTime ?? (spec.suspend ? undefined : st.now);
   // getFailJobMessage looks at the pods as listed, before their finalizers go.
   yield* decideFinished(ctx, j, st, listed, active, startTime);
+  // canRemoveFinalizer: once the Job is finishing, no failed pod is held for its index any more.
+  if ((st.failure || st.success) && held.size) yield* countPods(j, st, [...held]);
   if (st.failure || st.success) {
     // A finished Job deletes its active pods (deleteActivePods) and finishes once none is left terminating.
     if (active.length) yield* deletePods(ctx, client, j, active, 'controllers.job', JOB_CONTROLLER, (st.failure ?? st.success)!.reason);
@@ -175,6 +168,24 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
     else ctx.recorder.event({ type: 'Warning', reason: finished.reason, object: st.ref, source: JOB_CONTROLLER, message: finished.message });
   }
   return st.requeue;
+}
+
+/**
+ * countPods counts finished pods into the sync's counters and removes their tracking finalizer
+ * (trackJobStatusAndRemoveFinalizers); a failure an Ignore rule matches is not counted (nonIgnoredFailedPodsCount).
+ */
+function* countPods(j: Job, st: SyncState, pods: readonly Pod[]): Steps<void> {
+  const spec = j.spec ?? {};
+  for (const pod of pods) {
+    const ok = pod.status?.phase === 'Succeeded';
+    const match = ok ? undefined : matchPodFailurePolicy(spec.podFailurePolicy, pod);
+    if (ok && !isIndexedJob(j)) st.succeeded++;
+    // An Indexed Job counts only pods with a valid index (getValidPodsWithFilter).
+    if (!ok && match?.countFailed && (!isIndexedJob(j) || (completionIndex(pod) >= 0 && completionIndex(pod) < (spec.completions ?? 0)))) st.failed++;
+    yield* releasePod(st.ctx, pod);
+    const why = match?.action ? ` (podFailurePolicy rule ${match.ruleIndex}: ${match.action}${match.countFailed ? '' : ', not counted against backoffLimit'})` : '';
+    yield { phase: 'controllers.job', object: st.ref, step: { kind: 'object', name: pod.metadata?.name ?? '' }, result: `counted pod ${pod.metadata?.name} as ${ok ? 'succeeded' : match?.countFailed ? 'failed' : 'failed but ignored'}${why}; removed its ${JOB_TRACKING_FINALIZER} finalizer`, detail: { succeeded: st.succeeded, failed: st.failed, ...(match?.action ? { podFailurePolicyAction: match.action } : {}) } };
+  }
 }
 
 /**
