@@ -123,7 +123,10 @@ export class Simulation {
         if (type === 'DELETED') {
           kubelet?.onPodRemoved(obj as Pod);
           taintEviction.onPodDeleted(obj as Pod);
-        } else kubelet?.onPodChange(obj as Pod);
+        } else {
+          kubelet?.onPodChange(obj as Pod);
+          if (nodeName && !(old as Pod | undefined)?.spec?.nodeName) taintEviction.onPodBound(obj as Pod);
+        }
       }
     });
     this.credentials = credentialsFor(inputs.identity);

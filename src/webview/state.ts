@@ -4,6 +4,7 @@ import type { KubeObject, Node, Pod, Taint } from '../engine/api/types';
 import { refOf } from '../engine/api/types';
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { podStatusColumn } from '../engine/kubectl/printer';
+import { jobColumns } from '../engine/kubectl/job-printer';
 import { podRequests, resourceListOf } from '../engine/scheduler/framework/pod-resources';
 import { type Decision, type DecisionCell, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem } from './view';
 
@@ -92,11 +93,12 @@ function podStatus(pod: Pod, statusOf: (pod: Pod) => string): { status: string; 
 }
 
 function workloadStatus(o: KubeObject): { status: string; tone: TreeItem['tone'] } {
-  const spec = (o['spec'] ?? {}) as { replicas?: number; completions?: number };
-  const status = (o['status'] ?? {}) as { readyReplicas?: number; succeeded?: number; conditions?: { type: string; status: string }[] };
+  const spec = (o['spec'] ?? {}) as { replicas?: number };
+  const status = (o['status'] ?? {}) as { readyReplicas?: number };
   if (o.kind === 'Job') {
-    const done = status.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-    return { status: done ? done.type : `${status.succeeded ?? 0}/${spec.completions ?? 1} completions`, tone: done?.type === 'Failed' ? 'error' : done ? 'idle' : 'warn' };
+    // kubectl get jobs: STATUS and COMPLETIONS (printers.go printJob).
+    const cols = jobColumns(o, 0);
+    return { status: `${cols.status} ${cols.completions}`, tone: cols.status === 'Failed' || cols.status === 'FailureTarget' ? 'error' : cols.status === 'Complete' ? 'idle' : 'warn' };
   }
   const want = spec.replicas ?? 1;
   const ready = status.readyReplicas ?? 0;

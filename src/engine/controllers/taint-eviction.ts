@@ -49,14 +49,27 @@ export class TaintEviction {
   onNodeTainted(node: Node): void {
     const taints = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
     if (taints.length === 0) return;
-    for (const pod of this.ctx.store.list<Pod>('Pod').filter((p) => p.spec?.nodeName === node.metadata?.name)) {
-      const key = refOf(pod);
-      if (this.scheduled.has(key)) continue;
-      const delay = evictionDelay(taints, pod.spec?.tolerations ?? []);
-      if (delay === undefined) continue;
-      const task = this.ctx.schedule(delay * 1000, `taint-eviction-controller: ${key}`, () => this.evict(pod, taints, delay));
-      this.scheduled.set(key, task);
-    }
+    for (const pod of this.ctx.store.list<Pod>('Pod').filter((p) => p.spec?.nodeName === node.metadata?.name)) this.processPod(pod, taints);
+  }
+
+  /**
+   * onPodBound is podUpdated for a pod that just got its node: a node already tainted NoExecute evicts it too,
+   * once its tolerationSeconds have passed from now (processPodOnNode).
+   */
+  onPodBound(pod: Pod): void {
+    const node = this.ctx.store.get<Node>('Node', undefined, pod.spec?.nodeName ?? '');
+    const taints = (node?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+    if (taints.length && !pod.metadata?.deletionTimestamp) this.processPod(pod, taints);
+  }
+
+  /** processPod schedules the pod's eviction after the shortest tolerationSeconds, unless one is scheduled already. */
+  private processPod(pod: Pod, taints: Taint[]): void {
+    const key = refOf(pod);
+    if (this.scheduled.has(key)) return;
+    const delay = evictionDelay(taints, pod.spec?.tolerations ?? []);
+    if (delay === undefined) return;
+    const task = this.ctx.schedule(delay * 1000, `taint-eviction-controller: ${key}`, () => this.evict(pod, taints, delay));
+    this.scheduled.set(key, task);
   }
 
   /** onPodDeleted cancels a pod's pending eviction, with the controller's event. */

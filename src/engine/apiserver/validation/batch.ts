@@ -1,22 +1,21 @@
 // Job validation on create: ValidateJob of pkg/apis/batch/validation/validation.go — the metadata, the generated
 // selector's labels, then ValidateJobSpec (counts, completionMode, selector, the template and its restartPolicy).
 import { labelSelectorAsSelector, SelectorError, selectorMatches } from '../../api/labels';
-import type { KubeObject, LabelSelector, PodTemplateSpec } from '../../api/types';
+import type { KubeObject, LabelSelector } from '../../api/types';
 import { asJSON, type FieldError, invalidValue, notSupported, required } from './field-errors';
 import { goJSONMap, invalidShown, nameIsDNSSubdomain, nonNegative, validateObjectMeta } from './metadata';
 import { validatePodTemplateSpec } from './pod';
 import { validateLabelSelector } from './pod-label-selectors';
+import { type JobPolicySpec, validateJobPolicies } from './batch-policies';
 
-interface JobSpec {
+interface JobSpec extends JobPolicySpec {
   parallelism?: number;
-  completions?: number;
+  completions?: number | null;
   activeDeadlineSeconds?: number;
   backoffLimit?: number;
   ttlSecondsAfterFinished?: number;
-  completionMode?: string;
   manualSelector?: boolean;
   selector?: LabelSelector;
-  template?: PodTemplateSpec;
 }
 
 /** validateJob is ValidateJob for a Job after defaulting and PrepareForCreate. */
@@ -64,6 +63,7 @@ function validateJobSpec(spec: JobSpec, path: string): FieldError[] {
   if (spec.completionMode === 'Indexed' && (spec.completions === undefined || spec.completions === null)) {
     errs.push(required(`${path}.completions`, 'when completion mode is Indexed'));
   }
+  errs.push(...validateJobPolicies(spec, path));
   if (!spec.selector) errs.push(required(`${path}.selector`));
   else errs.push(...validateLabelSelector(spec.selector, `${path}.selector`));
   // Whether manually or automatically generated, the selector must match the pods the Job makes.
@@ -81,5 +81,9 @@ function validateJobSpec(spec: JobSpec, path: string): FieldError[] {
   // restartPolicy may have been defaulted to Always, so both Always and empty are "Required".
   if (restartPolicy === 'Always' || restartPolicy === '') errs.push(required(`${path}.template.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));
   else if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') errs.push(notSupported(`${path}.template.spec.restartPolicy`, restartPolicy, ['OnFailure', 'Never']));
+  else if (spec.podFailurePolicy && restartPolicy !== 'Never') {
+    // validation.go validateJobSpec: field.Invalid(..., fmt.Sprintf("only %q is supported when podFailurePolicy is specified", RestartPolicyNever)).
+    errs.push(invalidValue(`${path}.template.spec.restartPolicy`, restartPolicy, 'only "Never" is supported when podFailurePolicy is specified'));
+  }
   return errs;
 }
