@@ -27,6 +27,16 @@ const progressing = (r: Report) => {
   return c && [c.status, c.reason, c.message.replace(/"web-[a-z0-9]+"/, '"web-*"')];
 };
 
+/** ROLLOUT_FROM_LEGACY is a rolling update of 3 replicas from the ReplicaSet web-legacy to a new one, a pod at a time. */
+const ROLLOUT_FROM_LEGACY: [number, string, string][] = [
+  [0, 'ScalingReplicaSet', 'Scaled up replica set web-* from 0 to 1'], [0, 'SuccessfulCreate', 'Created pod: web-*'],
+  [2, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 3 to 2'], [2, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
+  [2, 'ScalingReplicaSet', 'Scaled up replica set web-* from 1 to 2'], [2, 'SuccessfulCreate', 'Created pod: web-*'],
+  [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 2 to 1'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
+  [4, 'ScalingReplicaSet', 'Scaled up replica set web-* from 2 to 3'], [4, 'SuccessfulCreate', 'Created pod: web-*'],
+  [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 1 to 0'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
+];
+
 const cases: {
   name: string; manifest: string; cluster: string; kubectl: string;
   claims: [number, string, string, string][]; events: [number, string, string][];
@@ -93,14 +103,7 @@ const cases: {
     name: 'a new Deployment with another image adopts the bare ReplicaSet as its old one and rolls out from it',
     manifest: 'web-v2.yaml', cluster: 'web-legacy-cluster.yaml', kubectl: 'deployment.apps/web created',
     claims: [[0, 'Deployment/default/web', 'web-legacy', 'adopting']],
-    events: [
-      [0, 'ScalingReplicaSet', 'Scaled up replica set web-* from 0 to 1'], [0, 'SuccessfulCreate', 'Created pod: web-*'],
-      [2, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 3 to 2'], [2, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-      [2, 'ScalingReplicaSet', 'Scaled up replica set web-* from 1 to 2'], [2, 'SuccessfulCreate', 'Created pod: web-*'],
-      [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 2 to 1'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-      [4, 'ScalingReplicaSet', 'Scaled up replica set web-* from 2 to 3'], [4, 'SuccessfulCreate', 'Created pod: web-*'],
-      [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 1 to 0'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-    ],
+    events: ROLLOUT_FROM_LEGACY,
   },
   {
     // ClaimReplicaSets/ReleaseReplicaSet: the relabelled ReplicaSet is released (it keeps its pods); the Deployment,
@@ -164,14 +167,7 @@ const cases: {
     name: 'resuming a paused Deployment whose new image was never rolled out rolls it out from the ReplicaSet it has',
     manifest: 'web-v2.yaml', cluster: 'web-paused-legacy-cluster.yaml', kubectl: 'deployment.apps/web configured',
     claims: [],
-    events: [
-      [0, 'ScalingReplicaSet', 'Scaled up replica set web-* from 0 to 1'], [0, 'SuccessfulCreate', 'Created pod: web-*'],
-      [2, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 3 to 2'], [2, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-      [2, 'ScalingReplicaSet', 'Scaled up replica set web-* from 1 to 2'], [2, 'SuccessfulCreate', 'Created pod: web-*'],
-      [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 2 to 1'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-      [4, 'ScalingReplicaSet', 'Scaled up replica set web-* from 2 to 3'], [4, 'SuccessfulCreate', 'Created pod: web-*'],
-      [4, 'ScalingReplicaSet', 'Scaled down replica set web-legacy from 1 to 0'], [4, 'SuccessfulDelete', 'Deleted pod: web-legacy-*'],
-    ],
+    events: ROLLOUT_FROM_LEGACY,
     check: (r) => assert.deepEqual(progressing(r), ['True', 'NewReplicaSetAvailable', 'ReplicaSet "web-*" has successfully progressed.']),
   },
 ];
