@@ -162,6 +162,27 @@ const refusals: { name: string; manifest: string; want: string }[] = [
     // field.Invalid(..., fmt.Sprintf("only %q is supported when podFailurePolicy is specified", api.RestartPolicyNever)).
     want: 'The Job "pi" is invalid: spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
   },
+  {
+    name: 'a successPolicy on a NonIndexed Job is refused: it requires the Indexed completion mode',
+    manifest: 'job-success-policy-nonindexed.yaml',
+    // validation.go validateJobSpec: field.Invalid(fldPath.Child("successPolicy"), *spec.SuccessPolicy, "requires indexed
+    // completion mode"). The value is the internal batch.SuccessPolicy (no json tags): its printing is not checked against 1.36.
+    want: 'The Job "pi" is invalid: spec.successPolicy: Invalid value: {"Rules":[{"SucceededIndexes":"0","SucceededCount":null}]}: requires indexed completion mode',
+  },
+  {
+    name: 'a successPolicy rule naming an index past completions and counting more than completions is refused on three counts',
+    manifest: 'job-success-policy-bad-rules.yaml',
+    // validation.go validateSuccessPolicyRule: "error parsing succeededIndexes: %s" with parseIndexInterval's
+    // "too large index: %q"; "must be less than or equal to %d (the number of specified completions)"; and, the indexes
+    // unparsable (validateIndexesFormat returns 0), "must be less than or equal to %d (the number of indexes in the
+    // specified succeededIndexes field)". kubectl lists several causes as `* ` lines.
+    want: [
+      'The Job "pi" is invalid: ',
+      '* spec.successPolicy.rules[0].succeededIndexes: Invalid value: "1-3": error parsing succeededIndexes: too large index: "3"',
+      '* spec.successPolicy.rules[0].succeededCount: Invalid value: 4: must be less than or equal to 3 (the number of specified completions)',
+      '* spec.successPolicy.rules[0].succeededCount: Invalid value: 4: must be less than or equal to 0 (the number of indexes in the specified succeededIndexes field)',
+    ].join('\n'),
+  },
 ];
 for (const c of refusals) {
   test(c.name, () => {

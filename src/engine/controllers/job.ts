@@ -1,7 +1,7 @@
 // The Job controller and the TTL-after-finished controller: pods up to parallelism until completions succeed, the
 // pod-failure back-off, backoffLimit and activeDeadlineSeconds, the terminal conditions, and the Job's deletion
 // ttlSecondsAfterFinished after it finished. Indexed Jobs are in job-indexed.ts, the pod failure policy in
-// job-failure-policy.ts. See pkg/controller/job/{job_controller.go,backoff_utils.go} and
+// job-failure-policy.ts, spec.suspend's condition in job-suspend.ts. See pkg/controller/job/{job_controller.go,backoff_utils.go} and
 // pkg/controller/ttlafterfinished/ttlafterfinished_controller.go.
 import type { KubeObject, Pod } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
@@ -19,6 +19,7 @@ import {
 } from './job-indexed';
 import type { Job, JobCondition, JobStatus } from './job-types';
 import { type BackoffRecord, backoffStore, finishedAt, newBackoffRecord, remainingForFailures } from './job-backoff';
+import { jobSuspended, syncSuspendCondition } from './job-suspend';
 
 /** JOB_CONTROLLER and TTL_AFTER_FINISHED_CONTROLLER are the sources of their events and their service accounts. */
 export const JOB_CONTROLLER = 'job-controller';
@@ -98,7 +99,6 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   if (!job || job.metadata?.deletionTimestamp || finishedCondition(job)) return;
   const j: Job = job;
   const client = new ControllerClient(api, JOB_CONTROLLER);
-  const spec = j.spec ?? {};
   const old = j.status ?? {};
   const pods = () => controlledPods(ctx.store.list<Pod>('Pod', namespace), j.metadata?.uid);
   const uid = j.metadata?.uid ?? '';
@@ -122,7 +122,8 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   yield* countPods(j, st, counting);
   if (st.succeededIx) st.succeeded = totalIndexes(st.succeededIx);
   let active = pods().filter(isActive);
-  const startTime = old.startTime ?? (spec.suspend ? undefined : st.now);
+  // Job first start: startTime is set only if the Job is not suspended (syncJob).
+  let startTime = old.startTime ?? (jobSuspended(j) ? undefined : st.now);
   // getFailJobMessage looks at the pods as listed, before their finalizers go.
   yield* decideFinished(ctx, j, st, listed, active, startTime);
   // canRemoveFinalizer: once the Job is finishing, no failed pod is held for its index any more.
@@ -133,6 +134,17 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
     active = [];
   } else {
     active = yield* manageJob(ctx, client, j, st, pods, active);
+    // syncJob: once manageJob ran and the Job is not complete, the Suspended condition follows spec.suspend.
+    if (!st.success) {
+      const hadStartTime = startTime !== undefined;
+      const s = syncSuspendCondition(j, st.conditions, startTime, st.now);
+      st.conditions = s.conditions;
+      startTime = s.startTime;
+      if (s.event) {
+        ctx.recorder.event({ type: 'Normal', reason: s.event.reason, object: st.ref, source: JOB_CONTROLLER, message: s.event.message });
+        yield { phase: 'controllers.job', object: st.ref, field: 'spec.suspend', result: `${s.event.message}: Suspended condition ${jobSuspended(j) ? `True (JobSuspended); ${hadStartTime ? 'status.startTime cleared, the activeDeadlineSeconds timer stops' : 'no status.startTime until it is resumed'}` : `False (JobResumed); status.startTime reset to ${st.now}`}`, detail: { suspend: jobSuspended(j), startTime: startTime ?? null } };
+      }
+    }
   }
   const all = pods();
   const terminating = all.filter(isTerminating).length;
@@ -207,10 +219,11 @@ function* decideFinished(ctx: EngineContext, job: Job, st: SyncState, all: reado
     field = 'spec.podFailurePolicy';
   } else if (st.failed > backoffLimit || pastBackoffLimitOnFailure(job, active)) {
     st.failure = condition('FailureTarget', JOB_MESSAGES.backoffLimitExceeded, st.now);
-  } else if (spec.activeDeadlineSeconds !== undefined && startTime && ctx.clock.now - (timeOf(ctx.clock, startTime) ?? 0) >= spec.activeDeadlineSeconds * 1000) {
+  } else if (spec.activeDeadlineSeconds !== undefined && startTime && !jobSuspended(job) && ctx.clock.now - (timeOf(ctx.clock, startTime) ?? 0) >= spec.activeDeadlineSeconds * 1000) {
+    // pastActiveDeadline: false while the Job is suspended, and no deadline requeue either.
     st.failure = condition('FailureTarget', JOB_MESSAGES.deadlineExceeded, st.now);
     field = 'spec.activeDeadlineSeconds';
-  } else if (spec.activeDeadlineSeconds !== undefined && startTime) {
+  } else if (spec.activeDeadlineSeconds !== undefined && startTime && !jobSuspended(job)) {
     st.requeue = (timeOf(ctx.clock, startTime) ?? 0) + spec.activeDeadlineSeconds * 1000 - ctx.clock.now;
   }
   if (!st.failure && st.failedIx) {
@@ -245,8 +258,13 @@ function* manageJob(ctx: EngineContext, client: ControllerClient, job: Job, st: 
   const spec = job.spec ?? {};
   const parallelism = spec.parallelism ?? 1;
   const noCompletions = spec.completions === undefined || spec.completions === null;
-  let wantActive = noCompletions ? (st.succeeded > 0 ? active.length : parallelism) : Math.max(0, Math.min(spec.completions! - st.succeeded, parallelism));
-  if (spec.suspend) wantActive = 0;
+  const wantActive = noCompletions ? (st.succeeded > 0 ? active.length : parallelism) : Math.max(0, Math.min(spec.completions! - st.succeeded, parallelism));
+  if (jobSuspended(job)) {
+    // manageJob: "Deleting all active pods in suspended job" (deleteJobPods, so they count as neither succeeded nor
+    // failed); syncJob then checks completion with none active.
+    if (active.length) yield* deleteJobPods(ctx, client, job, active, 'the Job is suspended (spec.suspend)');
+    active = [];
+  }
   const complete = noCompletions ? st.succeeded > 0 && active.length === 0 : st.succeeded >= spec.completions! && active.length === 0;
   if (complete) {
     st.success = condition('SuccessCriteriaMet', JOB_MESSAGES.completionsReached, st.now);
@@ -254,8 +272,9 @@ function* manageJob(ctx: EngineContext, client: ControllerClient, job: Job, st: 
     yield { phase: 'controllers.job', object: st.ref, field: 'spec.completions', result: `SuccessCriteriaMet: ${st.succeeded} of ${spec.completions ?? 1} completions succeeded`, detail: { succeeded: st.succeeded, completions: spec.completions ?? null } };
     return active;
   }
+  if (jobSuspended(job)) return active;
   if (active.length > wantActive) {
-    yield* deletePods(ctx, client, job, active.slice(0, active.length - wantActive), 'controllers.job', JOB_CONTROLLER, `too many active pods (want ${wantActive})`);
+    yield* deleteJobPods(ctx, client, job, active.slice(0, active.length - wantActive), `too many active pods (want ${wantActive})`);
     return active.slice(active.length - wantActive);
   }
   const terminating = onlyReplaceFailedPods(job) ? pods().filter(isTerminating) : [];
@@ -304,6 +323,15 @@ function* manageJob(ctx: EngineContext, client: ControllerClient, job: Job, st: 
     return pod;
   }, 'controllers.job', JOB_CONTROLLER);
   return pods().filter(isActive);
+}
+
+/**
+ * deleteJobPods is deleteJobPods: each pod loses its tracking finalizer first (removeTrackingFinalizerPatch), then is
+ * deleted, so the controller never counts it as succeeded or failed.
+ */
+function* deleteJobPods(ctx: EngineContext, client: ControllerClient, job: Job, pods: readonly Pod[], why: string): Steps<void> {
+  for (const pod of pods) yield* releasePod(ctx, pod);
+  yield* deletePods(ctx, client, job, pods, 'controllers.job', JOB_CONTROLLER, `${why}; its ${JOB_TRACKING_FINALIZER} finalizer removed first, so it is counted neither succeeded nor failed`);
 }
 
 /** releasePod removes the job-tracking finalizer; a pod already deleted (grace period over) then goes. */

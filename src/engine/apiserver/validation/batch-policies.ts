@@ -1,9 +1,11 @@
-// Job validation of the per-index back-off, the pod failure policy and the pod replacement policy: validateJobSpec,
+// Job validation of the per-index back-off, the pod failure policy, the success policy (batch-success-policy.ts) and the
+// pod replacement policy: validateJobSpec,
 // validatePodFailurePolicy(Rule|RuleOnExitCodes|RuleOnPodConditions) and validatePodReplacementPolicy of
 // pkg/apis/batch/validation/validation.go.
 import type { PodTemplateSpec } from '../../api/types';
 import { asJSON, duplicate, type FieldError, invalidValue, notSupported, required, tooMany } from './field-errors';
 import { nonNegative } from './metadata';
+import { type SuccessPolicySpec, validateSuccessPolicy } from './batch-success-policy';
 
 interface Rule {
   action?: string;
@@ -12,7 +14,7 @@ interface Rule {
 }
 
 /** JobPolicySpec is the part of the Job's spec these checks read. */
-export interface JobPolicySpec {
+export interface JobPolicySpec extends SuccessPolicySpec {
   completions?: number | null;
   completionMode?: string;
   backoffLimitPerIndex?: number | null;
@@ -51,6 +53,8 @@ export function validateJobPolicies(spec: JobPolicySpec, path: string): FieldErr
     if (isSet(spec.maxFailedIndexes)) errs.push(invalidValue(`${path}.maxFailedIndexes`, spec.maxFailedIndexes, 'requires indexed completion mode'));
   }
   if (spec.podFailurePolicy) errs.push(...validatePodFailurePolicy(spec, `${path}.podFailurePolicy`));
+  // validateJobSpec checks the success policy after the pod failure policy, before the pod replacement policy.
+  errs.push(...validateSuccessPolicy(spec, path));
   // validatePodReplacementPolicy: with a podFailurePolicy only Failed.
   if (spec.podReplacementPolicy !== undefined) {
     if (spec.podFailurePolicy && spec.podReplacementPolicy !== 'Failed') errs.push(notSupported(`${path}.podReplacementPolicy`, spec.podReplacementPolicy, ['Failed']));
