@@ -169,8 +169,10 @@ async function inPalette<T>(page: Page, filter: string, use: () => Promise<T>): 
 /** runCommand runs a palette command by its title and returns once the palette closed. */
 async function runCommand(page: Page, title: string, match: string | RegExp = title): Promise<void> {
   await inPalette(page, title, async () => {
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: match }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
+    // The row itself is clicked: Enter would run whichever row is first while the list is still filtering.
+    const entry = page.locator('.quick-input-list .monaco-list-row', { hasText: match }).first();
+    await entry.waitFor({ timeout: 10_000 });
+    await entry.click();
   });
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
@@ -226,8 +228,8 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.locator('.monaco-editor .debug-top-stack-frame-line').waitFor();
       const stack = await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
       assert.ok(stack.some((s) => /Pod\/default\/web|web/.test(s)), `the pod's thread is in the call stack: ${stack.join(' | ')}`);
-      // The pod is in the Variables view.
-      await page.locator('.debug-variables .monaco-list-row').first().waitFor();
+      // The pod is in the Variables view (once it has dropped what it showed for the stop on entry).
+      await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod/ }).first().waitFor();
       const scopes = await page.locator('.debug-variables .monaco-list-row').allInnerTexts();
       assert.ok(scopes.some((s) => /^Pod/.test(s.trim())), `Variables shows the Pod scope: ${scopes.join(' | ')}`);
       // VS Code expands the first scope by itself; open it when it did not.
@@ -332,35 +334,54 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.locator('.pane-header', { hasText: /^watch$/i }).click();
       await row(/^Pod$/).click();
       // The view shows a few rows at a time: walk the tree with the keyboard, which scrolls it.
-      const focused = page.locator('.debug-variables .monaco-list-row.focused').first();
+      // The focused row is the one the list names as its active descendant (rows are reused as the list scrolls, so a
+      // class lookup can find a stale one).
+      const focusedRow = () => page.evaluate(() => {
+        type El = { getAttribute(n: string): string | null; textContent: string | null };
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): El | null; getElementById(id: string): El | null } }).document;
+        const id = doc.querySelector('.debug-variables .monaco-list')?.getAttribute('aria-activedescendant');
+        const el = id ? doc.getElementById(id) : null;
+        return { index: Number(el?.getAttribute('data-index') ?? -1), level: Number(el?.getAttribute('aria-level') ?? 0), expanded: el?.getAttribute('aria-expanded') === 'true', text: (el?.textContent ?? '').trim() };
+      });
+      // After a key, the focus moves once the list has handled it; at the end of the list it cannot.
+      const focusMoved = (from: number) => page.waitForFunction((index) => {
+        type El = { getAttribute(n: string): string | null };
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): El | null; getElementById(id: string): El | null } }).document;
+        const id = doc.querySelector('.debug-variables .monaco-list')?.getAttribute('aria-activedescendant');
+        const el = id ? doc.getElementById(id) : null;
+        return el !== null && el.getAttribute('data-index') !== String(index);
+      }, from, { timeout: 2000 }).catch(() => undefined);
       const focusRow = async (text: RegExp) => {
-        for (let i = 0; i < 60 && !text.test((await focused.innerText().catch(() => '')).trim()); i++) {
-          const before = await focused.getAttribute('data-index');
+        let row = await focusedRow();
+        for (let i = 0; i < 80 && !text.test(row.text); i++) {
           await page.keyboard.press('ArrowDown');
-          // The list re-renders after the key: read the next row only once the focus has moved (at the end it cannot).
-          await page.waitForFunction((index) => {
-            const doc = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document;
-            return doc.querySelector('.debug-variables .monaco-list-row.focused')?.getAttribute('data-index') !== index;
-          }, before, { timeout: 2000 }).catch(() => undefined);
+          await focusMoved(row.index);
+          row = await focusedRow();
         }
-        assert.match((await focused.innerText().catch((e: Error) => `(no focused row: ${e.message.split('\n')[0]})`)).trim(), text);
+        assert.match(row.text, text);
+        return row;
       };
       await row(/^Cluster$/).click();
+      // The pointer leaves the list: rows scrolling under it would open value hovers.
+      await page.mouse.move(900, 760);
       if ((await row(/^Cluster$/).getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
       await row(/^Node\b/).waitFor();
       for (const name of [/^Node\b/, /^worker-1\b/, /^status\b/, /^allocatable\b/]) {
-        await focusRow(name);
-        const level = Number(await focused.getAttribute('aria-level'));
-        if ((await focused.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+        const { index, level, expanded } = await focusRow(name);
+        if (!expanded) await page.keyboard.press('ArrowRight');
         // The children come from the adapter: once they have, the row after this one is the first of them, a level
         // deeper. Stepping onto the next row and back looks, and scrolls them into view.
-        const index = Number(await focused.getAttribute('data-index'));
         const firstChild = page.locator(`.debug-variables .monaco-list-row[data-index="${index + 1}"][aria-level="${level + 1}"]`);
         for (let i = 0; i < 50 && (await firstChild.count()) === 0; i++) {
           await page.keyboard.press('ArrowDown');
           await page.keyboard.press('ArrowUp');
         }
         assert.equal(await firstChild.count(), 1, `the children of ${name} came`);
+        // Children that came between the two keys leave the focus on one of them: back to this row.
+        for (let f = await focusedRow(), i = 0; f.index !== index && i < 80; f = await focusedRow(), i++) {
+          await page.keyboard.press(f.index > index ? 'ArrowUp' : 'ArrowDown');
+          await focusMoved(f.index);
+        }
       }
       await focusRow(/^cpu\b/);
       await page.keyboard.press('F2');
