@@ -13,8 +13,7 @@ export const POD_WORKER_RESYNC_MS = 60_000;
 
 /** jitter is wait.Jitter(duration, maxFactor): the duration plus a random share of up to maxFactor of it, from the seeded source. */
 export function jitter(ctx: EngineContext, durationMs: number, maxFactor = POD_WORKER_BACKOFF_JITTER): number {
-  const fraction = ctx.rng.nextUint32() / 0x1_0000_0000;
-  return Math.round(durationMs + fraction * maxFactor * durationMs);
+  return Math.round(durationMs + ctx.rng.float64() * maxFactor * durationMs);
 }
 
 /** syncRetryDelay is wait.Jitter(backOffPeriod, 0.5): 10 s plus a random share of up to 5 s. */

@@ -28,10 +28,15 @@ export class Random {
     return result;
   }
 
+  /** float64 returns a uniform number in [0, 1), as rand.Float64 does for wait.Jitter. */
+  float64(): number {
+    return this.nextUint32() / 0x1_0000_0000;
+  }
+
   /** intn returns a uniform integer in [0, n). */
   intn(n: number): number {
     if (n <= 0) throw new RangeError(`intn: n must be positive, got ${n}`);
-    return Math.floor((this.nextUint32() / 0x1_0000_0000) * n);
+    return Math.floor(this.float64() * n);
   }
 
   /** string returns n characters from Kubernetes' name alphabet, as utilrand.String does. */
