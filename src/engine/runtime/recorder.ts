@@ -79,7 +79,9 @@ export class Recorder {
     const observed = (this.observed.get(key) ?? 0) + 1;
     this.observed.set(key, observed);
     if (!this.tryAccept([input.source, input.host ?? '', input.object].join('\u0000'), now)) return undefined;
-    const same = [...this.events].reverse().find((e) => e.object === input.object && e.reason === input.reason && e.message === input.message && e.type === input.type);
+    // The aggregation key is a map lookup, O(1) per event, as the correlator's LRU cache is.
+    const sameKey = [input.object, input.type, input.reason, input.message].join('\u0000');
+    const same = this.latest.get(sameKey);
     if (same) {
       same.firstAt ??= same.at;
       same.count = Math.max(same.count + 1, observed);
@@ -88,9 +90,19 @@ export class Recorder {
     }
     const ev: KubeEvent = { ...input, at: toSeconds(now), count: observed };
     this.events.push(ev);
+    this.latest.set(sameKey, ev);
     return ev;
   }
 
+  /** clear forgets the trace and the events recorded so far (the cluster's warm-up); the spam budgets stay spent. */
+  clear(): void {
+    this.trace.length = 0;
+    this.events.length = 0;
+    this.latest.clear();
+  }
+
+  /** latest is the one Event of each object, type, reason and message, which a repeat counts up. */
+  private readonly latest = new Map<string, KubeEvent>();
   private readonly observed = new Map<string, number>();
   private readonly buckets = new Map<string, { tokens: number; at: Millis }>();
 
