@@ -1,7 +1,6 @@
 // The outcome of a run: what became of the workload the manifest described.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
-import { ownedBy } from './controllers/owner';
 import type { PhaseName } from './runtime/phases';
 
 /** Outcome is the run's verdict, as the CLI's JSON reports it. */
@@ -31,17 +30,35 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
   const out: Pod[] = [];
   for (const obj of applied) {
     const ns = obj.metadata?.namespace;
+    const uid = obj.metadata?.uid ?? '';
     if (obj.kind === 'Pod') {
       const pod = store.get<Pod>('Pod', ns, obj.metadata?.name ?? '');
-      if (pod && pod.metadata?.uid === obj.metadata?.uid) out.push(pod);
+      if (pod && pod.metadata?.uid === uid) out.push(pod);
     } else if (obj.kind === 'Job') {
-      out.push(...store.list<Pod>('Pod', ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.controller && r.uid === obj.metadata?.uid)));
+      out.push(...store.byIndex<Pod>('controller', uid, 'Pod'));
     } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
-      const sets = obj.kind === 'ReplicaSet' ? [obj] : store.list('ReplicaSet', ns).filter((rs) => ownedBy(rs, obj.metadata?.uid));
-      for (const rs of sets) out.push(...store.list<Pod>('Pod', ns).filter((p) => ownedBy(p as unknown as KubeObject, rs.metadata?.uid)));
+      const sets = obj.kind === 'ReplicaSet' ? [obj] : store.byIndex('owner', uid, 'ReplicaSet');
+      for (const rs of sets) out.push(...store.byIndex<Pod>('owner', rs.metadata?.uid ?? '', 'Pod'));
     }
   }
   return out;
+}
+
+/** isWorkloadPod tells whether workloadPods would list this pod, without listing the others. */
+export function isWorkloadPod(store: Store, applied: ReadonlyMap<string, KubeObject>, pod: Pod): boolean {
+  const appliedUids = new Set<string>();
+  for (const obj of applied.values()) appliedUids.add(obj.metadata?.uid ?? '');
+  const p = pod as unknown as KubeObject;
+  if (appliedUids.has(pod.metadata?.uid ?? '')) return true;
+  const owners = p.metadata?.ownerReferences ?? [];
+  for (const ref of owners) {
+    if (ref.controller && ref.kind === 'Job' && appliedUids.has(ref.uid)) return true;
+    if (ref.kind !== 'ReplicaSet') continue;
+    if (appliedUids.has(ref.uid)) return true;
+    const rs = store.byIndex('uid', ref.uid)[0];
+    if (rs && (rs.metadata?.ownerReferences ?? []).some((r) => r.kind === 'Deployment' && appliedUids.has(r.uid))) return true;
+  }
+  return false;
 }
 
 function isReady(pod: Pod): boolean {
@@ -73,7 +90,7 @@ export function computeOutcome(
       return live && live.metadata?.uid === o.metadata?.uid;
     });
     // Pods whose ReplicaSet is already gone are still the workload's until they are gone too.
-    const orphans = store.list<Pod>('Pod').filter((p) => knownPodUids.has(p.metadata?.uid ?? ''));
+    const orphans = [...knownPodUids].filter((uid) => store.byIndex('uid', uid).some((o) => o.kind === 'Pod'));
     if (orphanDependents) return remaining.length === 0 ? 'Deleted' : 'Terminating';
     return remaining.length === 0 && pods.length === 0 && orphans.length === 0 ? 'Deleted' : 'Terminating';
   }

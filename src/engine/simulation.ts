@@ -5,7 +5,7 @@ import { configurePodSecurity } from './apiserver/admission/pod-security';
 import { ApiServer } from './apiserver/server';
 import { bootstrapCluster } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
-import { RESOURCES, Store, type StoreSnapshot } from './cluster/store';
+import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { Controllers } from './controllers/manager';
 import { watchNode } from './controllers/node-lifecycle';
@@ -19,7 +19,7 @@ import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
-import { computeOutcome, jobOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
+import { computeOutcome, isWorkloadPod, jobOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
 import { type DeleteTarget, type FurtherDelete, FurtherDeletes, podTarget } from './further-deletes';
 
 export type { FurtherDelete } from './further-deletes';
@@ -84,7 +84,8 @@ export class Simulation {
   private readonly queue = new EventQueue<Task>();
   private running: { gen: Steps<void>; label: string } | undefined;
   private stage: Stage = 'create';
-  private readonly snapshots: StoreSnapshot[] = [];
+  /** marks are the store's place in its history right after each trace entry (snapshots on). */
+  private readonly marks: number[] = [];
   private readonly credentials: Credentials;
   private readonly furtherDeletes: FurtherDeletes;
   /** deleteStartedAt is the virtual time the first kubectl delete began. */
@@ -108,7 +109,7 @@ export class Simulation {
     const controllers = new Controllers(this.ctx, this.api);
     const taintEviction = new TaintEviction(this.ctx, this.api);
     this.store.watch((type, obj, old) => {
-      if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && this.pods().some((p) => p.metadata?.uid === obj.metadata?.uid)) {
+      if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
       }
       if (obj.kind === 'Job' && type === 'MODIFIED') {
@@ -138,6 +139,8 @@ export class Simulation {
     }
     controllers.resync();
     this.warmUp();
+    // Stepping back reads the store as it was after any entry: from here on, every write is kept.
+    if (options.snapshots) this.store.keepHistory();
     this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
     // Later applies (kubectl apply -f again, with another file: a rollout paused or resumed, a new image).
     for (const later of options.thenApply ?? []) {
@@ -168,8 +171,7 @@ export class Simulation {
       this.step();
     }
     this.warming = false;
-    this.recorder.trace.length = 0;
-    this.recorder.events.length = 0;
+    this.recorder.clear();
     this.origin = this.clock.now;
     this.stageStartedAt = this.clock.now;
   }
@@ -240,7 +242,7 @@ export class Simulation {
         continue;
       }
       const entry = this.recorder.record(r.value);
-      if (this.options.snapshots) this.snapshots[entry.seq] = this.store.snapshot();
+      if (this.options.snapshots) this.marks[entry.seq] = this.store.mark();
       return entry;
     }
     return undefined;
@@ -260,8 +262,9 @@ export class Simulation {
 
   /** snapshot returns the stored objects right after trace entry `seq` (snapshots on), or now. */
   snapshot(seq?: number): KubeObject[] {
-    const snap = seq === undefined ? this.store.snapshot() : this.snapshots[seq];
-    return snap ? [...snap.objects.values()] : [];
+    if (seq === undefined) return [...this.store.snapshot().objects.values()];
+    const mark = this.marks[seq];
+    return mark === undefined ? [] : [...this.store.snapshotAt(mark).objects.values()];
   }
 
   /** workloadPods are the pods the manifest made, directly or through its controllers. */

@@ -77,29 +77,114 @@ export interface StoreSnapshot {
 }
 
 /**
+ * INDEXERS are the store's secondary indexes, as client-go's cache.Indexers give the controllers' listers: each maps an
+ * object to the values it is found under. `controller` is the uid of its controller reference, `owner` the uids of all
+ * its owner references, `node` the node a pod is bound to, `uid` its own uid, `orphan` (`Kind/namespace`) those with no
+ * controller, which a controller may adopt.
+ */
+const INDEXERS = {
+  controller: (o: KubeObject) => {
+    const ref = o.metadata?.ownerReferences?.find((r) => r.controller);
+    return ref ? [ref.uid] : [];
+  },
+  owner: (o: KubeObject) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid),
+  node: (o: KubeObject) => {
+    const node = o.kind === 'Pod' ? (o['spec'] as { nodeName?: string } | undefined)?.nodeName : undefined;
+    return node ? [node] : [];
+  },
+  uid: (o: KubeObject) => (o.metadata?.uid ? [o.metadata.uid] : []),
+  orphan: (o: KubeObject) => (o.metadata?.ownerReferences?.some((r) => r.controller) ? [] : [`${o.kind}/${o.metadata?.namespace ?? ''}`]),
+} as const;
+
+/** IndexName names one of the store's secondary indexes. */
+export type IndexName = keyof typeof INDEXERS;
+
+/** Bucket is one set of objects by key that lists in key order; the order is sorted again only after a key came or went. */
+class Bucket {
+  readonly objects = new Map<string, KubeObject>();
+  private sorted: string[] | undefined;
+
+  set(key: string, obj: KubeObject): void {
+    if (!this.objects.has(key)) this.sorted = undefined;
+    this.objects.set(key, obj);
+  }
+
+  delete(key: string): void {
+    if (this.objects.delete(key)) this.sorted = undefined;
+  }
+
+  list<T>(): T[] {
+    this.sorted ??= [...this.objects.keys()].sort(compareKeys);
+    return this.sorted.map((k) => this.objects.get(k) as T);
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Change is one write of the history: the object stored under a key, or undefined when it was removed. */
+interface Change {
+  key: string;
+  obj: KubeObject | undefined;
+  resourceVersion: number;
+}
+
+/** Checkpoint is the whole content at one place in the history, from which later places are rebuilt. */
+interface Checkpoint {
+  at: number;
+  objects: Map<string, KubeObject>;
+  resourceVersion: number;
+}
+
+/**
  * Store keeps the objects by etcd key. Objects handed out are frozen: a writer passes a new
  * object (update() clones for it), so a snapshot is a copy of the map, not of the objects.
+ * Lists come from indexes (by kind, by kind and namespace, and the INDEXERS), so a list costs what it returns.
+ * With history on, every write is logged: the content at any earlier place is rebuilt from the nearest checkpoint,
+ * so keeping every moment of a run costs what changed, not the store's size at every step.
  */
 export class Store {
   private objects = new Map<string, KubeObject>();
   /** keys are the keys in order, kept until a key is added or removed (lists are read far more often than that). */
   private keys: string[] | undefined;
+  private readonly kinds = new Map<string, Bucket>();
+  private readonly namespaces = new Map<string, Bucket>();
+  private readonly indexes = new Map<IndexName, Map<string, Bucket>>();
   private listeners: WatchListener[] = [];
   /** resourceVersion is etcd's revision: it grows by one with every write. */
   resourceVersion = 1000;
+  private history: Change[] | undefined;
+  private readonly checkpoints: Checkpoint[] = [];
 
   /** get returns the stored object of a kind, namespace and name. */
   get<T = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
     return this.objects.get(storageKey(kind, namespace, name)) as T | undefined;
   }
 
+  /** getByKey returns the object stored under an etcd key. */
+  getByKey<T = KubeObject>(key: string): T | undefined {
+    return this.objects.get(key) as T | undefined;
+  }
+
   /** list returns the stored objects of a kind, in key order, optionally in one namespace. */
   list<T = KubeObject>(kind: string, namespace?: string): T[] {
-    const out: T[] = [];
-    for (const obj of this.sorted()) {
-      if (obj.kind === kind && (namespace === undefined || obj.metadata?.namespace === namespace)) out.push(obj as T);
-    }
-    return out;
+    const bucket = namespace === undefined ? this.kinds.get(kind) : this.namespaces.get(`${kind}\u0000${namespace}`);
+    return bucket ? bucket.list<T>() : [];
+  }
+
+  /** count is how many objects of a kind are stored. */
+  count(kind: string): number {
+    return this.kinds.get(kind)?.objects.size ?? 0;
+  }
+
+  /**
+   * byIndex returns the objects an index files under a value, in key order, optionally of one kind: the pods a
+   * ReplicaSet controls (`controller`, its uid), an owner's dependents (`owner`), the pods bound to a node (`node`).
+   */
+  byIndex<T = KubeObject>(index: IndexName, value: string, kind?: string): T[] {
+    const all = this.indexes.get(index)?.get(value)?.list<KubeObject>() ?? [];
+    return (kind === undefined ? all : all.filter((o) => o.kind === kind)) as T[];
   }
 
   /** all returns every stored object in key order. */
@@ -107,16 +192,23 @@ export class Store {
     return this.sorted();
   }
 
+  /** size is how many objects are stored. */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /** put stores an object (create or replace), gives it the next resourceVersion and tells the watchers. */
   put<T extends Meta>(obj: T): T {
     const key = keyOf(obj);
     const old = this.objects.get(key);
     this.resourceVersion++;
-    const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as T;
+    const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as unknown as KubeObject;
     if (!old) this.keys = undefined;
-    this.objects.set(key, stored as unknown as KubeObject);
-    for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored as unknown as KubeObject, old);
-    return stored;
+    this.objects.set(key, stored);
+    this.reindex(key, old, stored);
+    this.log(key, stored);
+    for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored, old);
+    return stored as unknown as T;
   }
 
   /** update applies a change to a clone of the stored object and stores the result; undefined when absent. */
@@ -136,6 +228,8 @@ export class Store {
     this.objects.delete(key);
     this.keys = undefined;
     this.resourceVersion++;
+    this.reindex(key, old, undefined);
+    this.log(key, undefined);
     for (const l of this.listeners) l('DELETED', old, old);
     return old;
   }
@@ -150,10 +244,85 @@ export class Store {
     return { objects: new Map(this.objects), resourceVersion: this.resourceVersion };
   }
 
+  /** keepHistory starts logging every write, so that snapshotAt can rebuild any later place. */
+  keepHistory(): void {
+    if (this.history) return;
+    this.history = [];
+    this.checkpoints.push({ at: 0, objects: new Map(this.objects), resourceVersion: this.resourceVersion });
+  }
+
+  /** mark is the current place in the history: a snapshot taken now is snapshotAt(mark()). */
+  mark(): number {
+    return this.history?.length ?? 0;
+  }
+
+  /** snapshotAt rebuilds the content at a place mark() returned, from the nearest checkpoint before it. */
+  snapshotAt(place: number): StoreSnapshot {
+    const history = this.history;
+    if (!history) return this.snapshot();
+    let i = this.checkpoints.length - 1;
+    while (i > 0 && this.checkpoints[i]!.at > place) i--;
+    const from = this.checkpoints[i]!;
+    const objects = new Map(from.objects);
+    let resourceVersion = from.resourceVersion;
+    for (let at = from.at; at < Math.min(place, history.length); at++) {
+      const change = history[at]!;
+      if (change.obj) objects.set(change.key, change.obj);
+      else objects.delete(change.key);
+      resourceVersion = change.resourceVersion;
+    }
+    return { objects, resourceVersion };
+  }
+
+  /** log writes one change to the history, with a checkpoint each time as many changes as objects have gone by. */
+  private log(key: string, obj: KubeObject | undefined): void {
+    const history = this.history;
+    if (!history) return;
+    history.push({ key, obj, resourceVersion: this.resourceVersion });
+    const last = this.checkpoints[this.checkpoints.length - 1]!;
+    if (history.length - last.at >= Math.max(CHECKPOINT_MIN_CHANGES, this.objects.size)) {
+      this.checkpoints.push({ at: history.length, objects: new Map(this.objects), resourceVersion: this.resourceVersion });
+    }
+  }
+
+  /** reindex moves an object from where its old version was filed to where its new one is. */
+  private reindex(key: string, old: KubeObject | undefined, now: KubeObject | undefined): void {
+    const obj = (now ?? old)!;
+    const kind = String(obj.kind);
+    const ns = obj.metadata?.namespace;
+    if (now) {
+      bucketOf(this.kinds, kind).set(key, now);
+      if (ns !== undefined) bucketOf(this.namespaces, `${kind}\u0000${ns}`).set(key, now);
+    } else {
+      this.kinds.get(kind)?.delete(key);
+      if (ns !== undefined) this.namespaces.get(`${kind}\u0000${ns}`)?.delete(key);
+    }
+    for (const name of Object.keys(INDEXERS) as IndexName[]) {
+      const values = this.indexes.get(name) ?? new Map<string, Bucket>();
+      this.indexes.set(name, values);
+      const before = old ? INDEXERS[name](old) : [];
+      const after = now ? INDEXERS[name](now) : [];
+      for (const v of before) if (!after.includes(v)) values.get(v)?.delete(key);
+      for (const v of after) bucketOf(values, v).set(key, now!);
+    }
+  }
+
   private sorted(): KubeObject[] {
-    this.keys ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.keys ??= [...this.objects.keys()].sort(compareKeys);
     return this.keys.map((k) => this.objects.get(k) as KubeObject);
   }
+}
+
+/** CHECKPOINT_MIN_CHANGES is the fewest changes between two checkpoints of the history. */
+const CHECKPOINT_MIN_CHANGES = 256;
+
+function bucketOf(map: Map<string, Bucket>, key: string): Bucket {
+  let bucket = map.get(key);
+  if (!bucket) {
+    bucket = new Bucket();
+    map.set(key, bucket);
+  }
+  return bucket;
 }
 
 function deepFreeze<T>(value: T): T {
