@@ -142,12 +142,26 @@ export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): S
  * nothing, an empty one everything. An invalid selector matches nothing, as controllers that skip it do.
  */
 export function matchesLabelSelector(selector: LabelSelector | undefined | null, labels: Labels): boolean {
+  const parsed = selector ? parsedSelector(selector) : NOTHING;
+  return parsed !== undefined && selectorMatches(parsed, labels);
+}
+
+/**
+ * PARSED keeps each selector object's parsed form (undefined when invalid). Stored objects are frozen, so a selector
+ * read from one never changes: a controller matching thousands of pods parses its selector once.
+ */
+const PARSED = new WeakMap<LabelSelector, Selector | undefined>();
+
+function parsedSelector(selector: LabelSelector): Selector | undefined {
+  if (PARSED.has(selector)) return PARSED.get(selector);
+  let parsed: Selector | undefined;
   try {
-    return selectorMatches(labelSelectorAsSelector(selector), labels);
+    parsed = labelSelectorAsSelector(selector);
   } catch (err) {
-    if (err instanceof SelectorError) return false;
-    throw err;
+    if (!(err instanceof SelectorError)) throw err;
   }
+  if (Object.isFrozen(selector)) PARSED.set(selector, parsed);
+  return parsed;
 }
 
 /** formatLabelSelector is metav1.FormatLabelSelector: the selector string, "<none>" when empty, "<error>" when invalid. */

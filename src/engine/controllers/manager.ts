@@ -14,6 +14,7 @@ import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
 import { syncReplicaSet } from './replicaset';
+import { ReplicaSetTallies } from './replicaset-tally';
 
 /**
  * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
@@ -69,6 +70,7 @@ export class Controllers {
   private readonly services: WorkQueue;
   private readonly gc: WorkQueue;
   private readonly persistentVolumes: PersistentVolumeController;
+  private readonly replicaSetTallies: ReplicaSetTallies;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -78,6 +80,7 @@ export class Controllers {
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
+    this.replicaSetTallies = new ReplicaSetTallies(ctx.store);
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
@@ -87,7 +90,10 @@ export class Controllers {
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
-    if (obj.kind === 'Pod') this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+    if (obj.kind === 'Pod') {
+      this.replicaSetTallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+    }
     this.onGarbage(type, obj);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
   }
@@ -111,8 +117,9 @@ export class Controllers {
     if (!name) return;
     const ctx = this.ctx;
     const api = this.api;
+    const tallies = this.replicaSetTallies;
     this.replicaSets.add(`${ns}/${name}`, function* () {
-      const r = yield* syncReplicaSet(ctx, api, ns ?? 'default', name);
+      const r = yield* syncReplicaSet(ctx, api, tallies, ns ?? 'default', name);
       return r.requeueAfterMs;
     });
   }

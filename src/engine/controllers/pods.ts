@@ -48,6 +48,17 @@ export function controlledPods(pods: readonly Pod[], ownerUid: string | undefine
   return pods.filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.controller && r.uid === ownerUid));
 }
 
+/** mergeByName merges two lists of one namespace's objects, each in name order, into one in name order (store key order). */
+export function mergeByName<T extends { metadata?: { name?: string } }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push((a[i]!.metadata?.name ?? '') <= (b[j]!.metadata?.name ?? '') ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
 const PHASE_RANK: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /**

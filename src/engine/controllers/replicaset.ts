@@ -8,8 +8,10 @@ import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
 import { claimObjects } from './controller-ref';
 import { controllerRef } from './owner';
-import { asObject, controlledPods, isPodActive, isPodAvailable, isPodReady, rankPodsForDeletion } from './pods';
+import { asObject, isPodActive, isPodAvailable, mergeByName, rankPodsForDeletion } from './pods';
 import type { ApiServer } from '../apiserver/server';
+import { keyOf } from '../cluster/store';
+import type { ReplicaSetTallies } from './replicaset-tally';
 
 /** REPLICASET_CONTROLLER is the source of its events and the service account it acts as. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
@@ -84,34 +86,49 @@ export interface ReplicaSetSyncResult {
 }
 
 /** syncReplicaSet brings a ReplicaSet's pods to its replicas and writes its status (phase controllers.replicaset). */
-export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, tallies: ReplicaSetTallies, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
   const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
   if (!rs) return {};
   const ref = `ReplicaSet/${namespace}/${name}`;
   const client = new ControllerClient(api, REPLICASET_CONTROLLER);
   // replica_set.go syncReplicaSet: every active pod of the namespace goes through claimPods, which adopts the
-  // matching orphans and releases owned pods that stopped matching; the claimed ones are counted.
-  const candidates = ctx.store.list<Pod>('Pod', namespace).filter(isPodActive);
+  // matching orphans and releases owned pods that stopped matching; the claimed ones are counted. The pods it
+  // controls that still match are claimed as they are: only the orphans and the mismatched ones need a decision.
+  const counts = tallies.counts(rs);
+  const mismatched = new Set(counts.mismatched);
+  const ownedMatching = counts.active - mismatched.size;
+  const toRelease = [...mismatched].map((k) => ctx.store.getByKey<Pod>(k)).filter((p): p is Pod => p !== undefined).sort(byName);
+  const candidates = mergeByName(toRelease, ctx.store.byIndex<Pod>('orphan', `Pod/${namespace}`, 'Pod').filter(isPodActive));
   const claim = { ctx, client, controller: asObject(rs), selector: rs.spec?.selector, phase: 'controllers.replicaset' as const, ref };
-  const active = (yield* claimObjects(claim, candidates.map(asObject))) as unknown as Pod[];
+  const adopted = (yield* claimObjects(claim, candidates.map(asObject))) as unknown as Pod[];
+  const active = ownedMatching + adopted.length;
   const want = rs.spec?.replicas ?? 1;
-  const diff = active.length - want;
+  const diff = active - want;
   // A ReplicaSet being deleted only reports its status. See syncReplicaSet (rs.DeletionTimestamp == nil).
   if (!rs.metadata?.deletionTimestamp && diff !== 0) {
     yield {
       phase: 'controllers.replicaset', object: ref, field: 'spec.replicas',
-      result: diff < 0 ? `${active.length} of ${want} pods exist: creating ${Math.min(-diff, BURST_REPLICAS)}` : `${active.length} pods for ${want} replicas: deleting ${Math.min(diff, BURST_REPLICAS)}`,
-      detail: { replicas: want, active: active.length, diff },
+      result: diff < 0 ? `${active} of ${want} pods exist: creating ${Math.min(-diff, BURST_REPLICAS)}` : `${active} pods for ${want} replicas: deleting ${Math.min(diff, BURST_REPLICAS)}`,
+      detail: { replicas: want, active, diff },
     };
     if (diff < 0) {
       yield* createPods(ctx, client, asObject(rs), Math.min(-diff, BURST_REPLICAS), () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
     } else {
+      // The claimed pods in key order: those it controlled that match, and those it adopted.
+      const owned = ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && !mismatched.has(keyOf(p)) && !adopted.some((a) => a.metadata?.uid === p.metadata?.uid));
+      const claimed = mergeByName(owned, adopted);
       // getPodsToDelete ranks the pods against the pods of the same owner on each node (getPodsRankedByRelatedPodsOnSameNode).
-      const victims = rankPodsForDeletion(ctx.clock, active, active).slice(0, Math.min(diff, BURST_REPLICAS));
+      const victims = rankPodsForDeletion(ctx.clock, claimed, claimed).slice(0, Math.min(diff, BURST_REPLICAS));
       yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`);
     }
   }
-  return yield* updateReplicaSetStatus(ctx, namespace, name);
+  return yield* updateReplicaSetStatus(ctx, tallies, namespace, name);
+}
+
+function byName(a: Pod, b: Pod): number {
+  const x = a.metadata?.name ?? '';
+  const y = b.metadata?.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**
@@ -119,19 +136,15 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, namespace: s
  * readyReplicas, availableReplicas (pods Ready for minReadySeconds), observedGeneration. Zero counts are omitted, as
  * the API's omitempty fields are. Asks for a resync after minReadySeconds while ready pods are not yet available.
  */
-function* updateReplicaSetStatus(ctx: EngineContext, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+function* updateReplicaSetStatus(ctx: EngineContext, tallies: ReplicaSetTallies, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
   const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
   if (!rs) return {};
-  const owned = controlledPods(ctx.store.list<Pod>('Pod', namespace), rs.metadata?.uid);
-  const active = owned.filter(isPodActive);
-  const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
+  const tally = tallies.counts(rs);
   const minReady = rs.spec?.minReadySeconds ?? 0;
-  const counts = {
-    replicas: active.length,
-    fullyLabeledReplicas: active.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata?.labels?.[k] === v)).length,
-    readyReplicas: active.filter(isPodReady).length,
-    availableReplicas: active.filter((p) => isPodAvailable(ctx.clock, p, minReady)).length,
-  };
+  // Available is Ready for minReadySeconds: the same as Ready without it, else a matter of each pod's time.
+  const available = minReady === 0 ? tally.ready
+    : ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && isPodAvailable(ctx.clock, p, minReady)).length;
+  const counts = { replicas: tally.active, fullyLabeledReplicas: tally.fullyLabeled, readyReplicas: tally.ready, availableReplicas: available };
   const status: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(counts)) if (v) status[k] = v;
   if (rs.status?.conditions?.length) status['conditions'] = rs.status.conditions;
@@ -139,7 +152,7 @@ function* updateReplicaSetStatus(ctx: EngineContext, namespace: string, name: st
   status['replicas'] = counts.replicas;
   // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
   // 1.35): the pods being deleted that are not yet Succeeded or Failed (controller.FilterTerminatingPods).
-  status['terminatingReplicas'] = owned.filter((p) => p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
+  status['terminatingReplicas'] = tally.terminating;
   status['observedGeneration'] = rs.metadata?.generation ?? 1;
   if (!k8sEqual(status, rs.status ?? {})) {
     ctx.store.update<ReplicaSet>('ReplicaSet', namespace, name, (o) => { o.status = status as typeof o.status; });
