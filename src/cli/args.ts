@@ -4,6 +4,7 @@ import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
 import { FORCE_WITH_GRACE_ERROR, NOW_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
 import type { FurtherDelete } from '../engine/simulation';
+import { TRACE_DETAILS, type TraceDetail } from '../engine/report/json';
 
 /** Command is what the program was asked to do with the manifest. */
 export type Command = 'run' | 'explain';
@@ -26,6 +27,8 @@ export interface RunArgs {
   thenApply?: { afterSeconds: number; file: string }[];
   seed?: number;
   json: boolean;
+  /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
+  trace: TraceDetail;
 }
 
 /** UsageError is a command line the program cannot run: its message is printed after `error: `. */
@@ -38,7 +41,7 @@ export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--b
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N] [--json]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--trace']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -75,7 +78,7 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     if (v && v.length > 1) throw new UsageError(`flag ${flag} given more than once`);
     return v?.[0];
   };
-  const args: RunArgs = { command: command as Command, manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json') };
+  const args: RunArgs = { command: command as Command, manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json'), trace: 'summary' };
   const behavior = one('--behavior');
   if (behavior !== undefined) args.behavior = behavior;
   const forText = one('--for');
@@ -88,6 +91,12 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   if (seed !== undefined) {
     if (!/^\d+$/.test(seed)) throw new UsageError(`invalid value for --seed: "${seed}" (a non-negative integer)`);
     args.seed = Number(seed);
+  }
+  const trace = one('--trace');
+  if (trace !== undefined) {
+    if (!TRACE_DETAILS.includes(trace as TraceDetail)) throw new UsageError(`invalid value for --trace: "${trace}" (summary, full or none)`);
+    if (!bools.has('--json')) throw new UsageError('--trace goes with --json');
+    args.trace = trace as TraceDetail;
   }
   const grace = one('--grace-period');
   const cascade = one('--cascade');

@@ -6,6 +6,7 @@ import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
 import { Simulation, type SimulationResult } from '../engine/simulation';
+import { writeResultJson } from '../engine/report/json';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
 import { renderHuman, style, type Style, useColor } from './render';
@@ -61,7 +62,8 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
 /** run runs the simulation and prints its report. */
 function run(sim: Simulation, args: RunArgs, out: (s: string) => void, st: Style): SimulationResult {
   const result = sim.run();
-  if (args.json) out(`${JSON.stringify(result, null, 2)}\n`);
+  // The report is streamed: valid JSON at any size, never one string of the whole run.
+  if (args.json) writeResultJson(result, args.trace, out);
   else out(`${renderHuman(result, args.manifest, st)}\n`);
   return result;
 }

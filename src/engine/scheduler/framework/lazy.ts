@@ -84,3 +84,16 @@ export function lazyProperty<T extends object, K extends keyof T & string>(targe
   hiddenOf(target).lazy[key] = compute;
   Object.defineProperty(target, key, accessorOf(key));
 }
+
+/**
+ * readWithoutSettling reads a property as JSON would, except that a lazy one not yet read is computed and not kept:
+ * a writer streaming thousands of cycles' tables lays each out once and lets it go.
+ */
+export function readWithoutSettling(target: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  if (descriptor?.get && descriptor.get === accessors.get(key)?.get) {
+    const compute = hiddenOf(target).lazy[key];
+    if (compute) return compute();
+  }
+  return (target as Record<string, unknown>)[key];
+}

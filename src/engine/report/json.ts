@@ -1,0 +1,77 @@
+// The run's report as JSON, written piece by piece: valid at any size, never one string of the whole run. The detail
+// option bounds what a big run writes: `summary` cuts the long lists and maps of a step's detail (a scheduling cycle's
+// per-node tables on a large cluster), `full` writes everything, `none` leaves the trace out.
+import { readWithoutSettling } from '../scheduler/framework/lazy';
+import type { SimulationResult } from '../simulation';
+
+/** TraceDetail is how much of the trace --json writes. */
+export type TraceDetail = 'full' | 'summary' | 'none';
+
+/** TRACE_DETAILS are the values of --trace. */
+export const TRACE_DETAILS: readonly TraceDetail[] = ['full', 'summary', 'none'];
+
+/** SUMMARY_LIMIT is how many items of a list, or keys of a map, a step's detail keeps in `summary`. */
+export const SUMMARY_LIMIT = 100;
+
+/** FLUSH_BYTES is how much text is gathered before it is handed to the writer. */
+const FLUSH_BYTES = 1 << 16;
+
+/**
+ * writeResultJson writes the report as `JSON.stringify(result, null, 2)` would lay it out (with the trace cut as
+ * `detail` says), in chunks of about 64 KiB handed to `write`, and returns how many characters it wrote.
+ */
+export function writeResultJson(result: SimulationResult, detail: TraceDetail, write: (chunk: string) => void): number {
+  let buffer = '';
+  let total = 0;
+  const emit = (text: string) => {
+    buffer += text;
+    if (buffer.length >= FLUSH_BYTES) flush();
+  };
+  const flush = () => {
+    if (!buffer) return;
+    total += buffer.length;
+    write(buffer);
+    buffer = '';
+  };
+  const fields: [string, unknown][] = [['outcome', result.outcome]];
+  if (result.rejection) fields.push(['rejection', result.rejection]);
+  fields.push(['kubectl', result.kubectl]);
+  emit('{');
+  fields.forEach(([key, value], i) => emit(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: ${indent(JSON.stringify(value, null, 2))}`));
+  const lists: [string, readonly unknown[], (item: unknown) => unknown][] = [
+    ['objects', result.objects, (o) => o],
+    ['events', result.events, (e) => e],
+  ];
+  if (detail !== 'none') lists.push(['trace', result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
+  for (const [key, items, view] of lists) {
+    emit(`,\n  ${JSON.stringify(key)}: [`);
+    items.forEach((item, i) => emit(`${i ? ',' : ''}\n    ${JSON.stringify(view(item), null, 2).replace(/\n/g, '\n    ')}`));
+    emit(items.length ? '\n  ]' : ']');
+  }
+  emit('\n}\n');
+  flush();
+  return total;
+}
+
+function indent(json: string): string {
+  return json.replace(/\n/g, '\n  ');
+}
+
+/**
+ * plain copies a value for JSON, reading lazy properties without keeping what they lay out, and cutting lists and maps
+ * longer than `limit` to their first `limit` items, followed by a note of how many more there were.
+ */
+function plain(value: unknown, limit: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, limit).map((v) => plain(v, limit));
+    if (value.length > limit) kept.push(`… ${value.length - limit} more (--trace full)`);
+    return kept;
+  }
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  for (const key of keys.slice(0, limit)) out[key] = plain(readWithoutSettling(value, key), limit);
+  if (keys.length > limit) out['…'] = `${keys.length - limit} more (--trace full)`;
+  return out;
+}

@@ -1,0 +1,73 @@
+// The --json report at a cluster's size: streamed, valid JSON, with --trace summary (the default) cutting a scheduling
+// cycle's per-node lists past 100 entries, --trace full keeping them, and --trace none leaving the trace out.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'node:test';
+import { CLI, ROOT, runJson } from './harness';
+
+/** nodes writes a cluster file of n Ready worker nodes. */
+function nodes(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-json-'));
+  const items = Array.from({ length: n }, (_, i) => [
+    '- apiVersion: v1', '  kind: Node', `  metadata: {name: node-${i}, labels: {kubernetes.io/hostname: node-${i}, kubernetes.io/os: linux}}`,
+    `  spec: {podCIDR: 10.100.${i}.0/24}`,
+    '  status:', '    allocatable: {cpu: "8", memory: 32Gi, pods: "110"}', '    capacity: {cpu: "8", memory: 32Gi, pods: "110"}',
+    '    conditions: [{type: Ready, status: "True", reason: KubeletReady, message: kubelet is posting ready status}]',
+  ].join('\n'));
+  const file = join(dir, 'nodes.yaml');
+  writeFileSync(file, `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`);
+  return file;
+}
+
+// 250 nodes: the scheduler looks for 120 feasible ones (percentageOfNodesToScore's adaptive 48%).
+const cluster = nodes(250);
+
+const filterSummary = (args: string[]) => {
+  const { status, report } = runJson('run', 'examples/pod.yaml', '--cluster', cluster, ...args);
+  assert.equal(status, 0);
+  assert.equal(report.outcome, 'Running');
+  const filter = report.trace.find((e) => e.phase === 'scheduler.filter' && !e.step);
+  assert.ok(filter, 'the filter phase is in the trace');
+  return filter.detail['feasible'] as string[];
+};
+
+const cases: { name: string; args: string[]; want: (feasible: string[]) => void }[] = [
+  {
+    name: 'summary (the default) keeps the first 100 feasible nodes and says how many more',
+    args: [],
+    want: (feasible) => {
+      assert.equal(feasible.length, 101);
+      assert.equal(feasible[100], '… 20 more (--trace full)');
+    },
+  },
+  { name: 'summary given by name is the default', args: ['--trace', 'summary'], want: (feasible) => assert.equal(feasible.length, 101) },
+  { name: 'full keeps every feasible node', args: ['--trace', 'full'], want: (feasible) => assert.equal(feasible.length, 120) },
+];
+
+for (const c of cases) test(`--json --trace: ${c.name}`, () => c.want(filterSummary(c.args)));
+
+test('--json --trace none leaves the trace out and keeps the rest of the report', () => {
+  const { status, report } = runJson('run', 'examples/pod.yaml', '--trace', 'none');
+  assert.equal(status, 0);
+  assert.equal(report.outcome, 'Running');
+  assert.equal(report.trace, undefined);
+  assert.ok(report.events.some((e) => e.reason === 'Started'));
+  assert.ok(report.objects.some((o) => o.kind === 'Pod' && o.metadata.name === 'web'));
+});
+
+const usage: { name: string; args: string[]; want: RegExp }[] = [
+  { name: 'an unknown detail', args: ['--json', '--trace', 'some'], want: /^error: invalid value for --trace: "some" \(summary, full or none\)$/m },
+  { name: 'a detail without --json', args: ['--trace', 'full'], want: /^error: --trace goes with --json$/m },
+];
+
+for (const c of usage) {
+  test(`--trace refuses ${c.name} as a usage error`, () => {
+    const r = spawnSync(process.execPath, [CLI, 'run', 'examples/pod.yaml', ...c.args], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, c.want);
+    assert.equal(r.stdout, '');
+  });
+}
