@@ -31,20 +31,30 @@ const filterSummary = (args: string[]) => {
   assert.equal(report.outcome, 'Running');
   const filter = report.trace.find((e) => e.phase === 'scheduler.filter' && !e.step);
   assert.ok(filter, 'the filter phase is in the trace');
-  return filter.detail['feasible'] as string[];
+  const plugin = report.trace.find((e) => e.phase === 'scheduler.filter' && e.step?.name === 'NodeResourcesFit');
+  assert.ok(plugin, 'the NodeResourcesFit filter step is in the trace');
+  return { feasible: filter.detail['feasible'] as string[], perNode: plugin.detail['nodes'] };
 };
 
-const cases: { name: string; args: string[]; want: (feasible: string[]) => void }[] = [
+const cases: { name: string; args: string[]; want: (detail: { feasible: string[]; perNode: unknown }) => void }[] = [
   {
-    name: 'summary (the default) keeps the first 100 feasible nodes and says how many more',
+    name: 'summary (the default) keeps the first 100 feasible nodes, says how many more, and leaves out the per-node table',
     args: [],
-    want: (feasible) => {
+    want: ({ feasible, perNode }) => {
       assert.equal(feasible.length, 101);
       assert.equal(feasible[100], '… 20 more (--trace full)');
+      assert.equal(perNode, '… a table of 250 nodes (--trace full)');
     },
   },
-  { name: 'summary given by name is the default', args: ['--trace', 'summary'], want: (feasible) => assert.equal(feasible.length, 101) },
-  { name: 'full keeps every feasible node', args: ['--trace', 'full'], want: (feasible) => assert.equal(feasible.length, 120) },
+  { name: 'summary given by name is the default', args: ['--trace', 'summary'], want: ({ feasible }) => assert.equal(feasible.length, 101) },
+  {
+    name: 'full keeps every feasible node and the verdict on every node checked',
+    args: ['--trace', 'full'],
+    want: ({ feasible, perNode }) => {
+      assert.equal(feasible.length, 120);
+      assert.equal(Object.keys(perNode as object).length, 120);
+    },
+  },
 ];
 
 for (const c of cases) test(`--json --trace: ${c.name}`, () => c.want(filterSummary(c.args)));

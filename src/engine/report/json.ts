@@ -1,7 +1,7 @@
 // The run's report as JSON, written piece by piece: valid at any size, never one string of the whole run. The detail
-// option bounds what a big run writes: `summary` cuts the long lists and maps of a step's detail (a scheduling cycle's
-// per-node tables on a large cluster), `full` writes everything, `none` leaves the trace out.
-import { readWithoutSettling } from '../scheduler/framework/lazy';
+// option bounds what a big run writes: `summary` cuts the long lists and maps of a step's detail and leaves out the
+// per-node tables of a scheduling cycle on a cluster of over 100 nodes, `full` writes everything, `none` no trace.
+import { lazySize, readTransiently } from '../scheduler/framework/lazy';
 import type { SimulationResult } from '../simulation';
 
 /** TraceDetail is how much of the trace --json writes. */
@@ -45,7 +45,8 @@ export function writeResultJson(result: SimulationResult, detail: TraceDetail, w
   if (detail !== 'none') lists.push(['trace', result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
   for (const [key, items, view] of lists) {
     emit(`,\n  ${JSON.stringify(key)}: [`);
-    items.forEach((item, i) => emit(`${i ? ',' : ''}\n    ${JSON.stringify(view(item), null, 2).replace(/\n/g, '\n    ')}`));
+    // Lazy tables are laid out for the writer and not kept: memory stays what the run holds.
+    readTransiently(() => items.forEach((item, i) => emit(`${i ? ',' : ''}\n    ${JSON.stringify(view(item), null, 2).replace(/\n/g, '\n    ')}`)));
     emit(items.length ? '\n  ]' : ']');
   }
   emit('\n}\n');
@@ -58,8 +59,8 @@ function indent(json: string): string {
 }
 
 /**
- * plain copies a value for JSON, reading lazy properties without keeping what they lay out, and cutting lists and maps
- * longer than `limit` to their first `limit` items, followed by a note of how many more there were.
+ * plain copies a value for JSON, cutting lists and maps longer than `limit` to their first `limit` items, followed by a
+ * note of how many more there were, and leaving out per-node tables of more than `limit` nodes.
  */
 function plain(value: unknown, limit: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
@@ -71,7 +72,11 @@ function plain(value: unknown, limit: number): unknown {
   }
   const out: Record<string, unknown> = {};
   const keys = Object.keys(value);
-  for (const key of keys.slice(0, limit)) out[key] = plain(readWithoutSettling(value, key), limit);
+  for (const key of keys.slice(0, limit)) {
+    // A scheduling cycle's per-node table on a cluster of more nodes than that is left out unread: it says its size.
+    const size = lazySize(value, key);
+    out[key] = size !== undefined && size > limit ? `… a table of ${size} nodes (--trace full)` : plain((value as Record<string, unknown>)[key], limit);
+  }
   if (keys.length > limit) out['…'] = `${keys.length - limit} more (--trace full)`;
   return out;
 }

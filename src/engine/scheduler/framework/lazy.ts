@@ -4,6 +4,8 @@
 /** Hidden is an object's own data: the computations of its lazy properties, and whatever its owner keeps there. */
 interface Hidden {
   lazy: Record<string, () => unknown>;
+  /** sizes are how many entries a lazy value will have, where its maker said. */
+  sizes?: Record<string, number>;
   data?: unknown;
 }
 
@@ -56,6 +58,7 @@ function accessorOf(key: string): PropertyDescriptor {
       configurable: true,
       get(this: object): unknown {
         const lazy = hiddenOf(this).lazy;
+        if (transient) return transientValue(transient, this, key, lazy[key]!);
         const value = lazy[key]!();
         settle(this, key, value);
         // Once laid out, the value is all that is kept: the compact data it came from may go.
@@ -80,20 +83,52 @@ function settle(target: object, key: string, value: unknown): void {
  * on kept as a plain data property; a write replaces it. Spreading, JSON and structured cloning all read it as usual,
  * and redefining an existing key keeps its place in the key order.
  */
-export function lazyProperty<T extends object, K extends keyof T & string>(target: T, key: K, compute: () => T[K]): void {
-  hiddenOf(target).lazy[key] = compute;
+export function lazyProperty<T extends object, K extends keyof T & string>(target: T, key: K, compute: () => T[K], size?: number): void {
+  const hidden = hiddenOf(target);
+  hidden.lazy[key] = compute;
+  if (size !== undefined) (hidden.sizes ??= {})[key] = size;
   Object.defineProperty(target, key, accessorOf(key));
 }
 
-/**
- * readWithoutSettling reads a property as JSON would, except that a lazy one not yet read is computed and not kept:
- * a writer streaming thousands of cycles' tables lays each out once and lets it go.
- */
-export function readWithoutSettling(target: object, key: string): unknown {
+/** lazySize is the size a lazy property not yet read was given (a table's number of nodes), or undefined. */
+export function lazySize(target: object, key: string): number | undefined {
   const descriptor = Object.getOwnPropertyDescriptor(target, key);
-  if (descriptor?.get && descriptor.get === accessors.get(key)?.get) {
-    const compute = hiddenOf(target).lazy[key];
-    if (compute) return compute();
+  if (!descriptor?.get || descriptor.get !== accessors.get(key)?.get) return undefined;
+  const hidden = hiddenOf(target);
+  return hidden.lazy[key] ? hidden.sizes?.[key] : undefined;
+}
+
+/** TRANSIENT_KEEP is how many objects' lazy values a transient read keeps at once: the tables of the cycle at hand. */
+const TRANSIENT_KEEP = 16;
+
+/** transient, while readTransiently runs, holds the lazy values laid out for it instead of the objects holding them. */
+let transient: Map<object, Map<string, unknown>> | undefined;
+
+/**
+ * readTransiently runs `read` with every lazy property computed without being kept on its object: a writer streaming
+ * thousands of cycles' tables lays each out once and lets it go. The values of the last few objects read are kept
+ * meanwhile, so the entries of one cycle share its tables.
+ */
+export function readTransiently<T>(read: () => T): T {
+  const outer = transient;
+  transient = new Map();
+  try {
+    return read();
+  } finally {
+    transient = outer;
   }
-  return (target as Record<string, unknown>)[key];
+}
+
+/** transientValue computes a lazy value for readTransiently, or returns the one computed for it already. */
+function transientValue(cache: Map<object, Map<string, unknown>>, target: object, key: string, compute: () => unknown): unknown {
+  let values = cache.get(target);
+  if (values?.has(key)) return values.get(key);
+  const value = compute();
+  if (!values) {
+    values = new Map();
+    cache.set(target, values);
+    if (cache.size > TRANSIENT_KEEP) cache.delete(cache.keys().next().value!);
+  }
+  values.set(key, value);
+  return value;
 }

@@ -55,7 +55,7 @@ export function filterEntries(ctx: TraceContext): TraceInput[] {
     const extensionPoint = isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter;
     const detail: Record<string, unknown> = { extensionPoint, nodes: {} };
     const nodes = (): Record<string, FilterCell> => filterCells(t, plugin.name);
-    lazyProperty(detail, 'nodes', nodes);
+    lazyProperty(detail, 'nodes', nodes, numTableNodes(t));
     if (pre) detail.preFilter = pre;
     const { result, outcome } = filterResult(plugin.name, pre, () => filterTally(t, plugin.name) ?? tallyCells(detail.nodes as Record<string, FilterCell>));
     out.push(pluginEntry(ctx, plugin, ExtensionPoint.Filter, 'scheduler.filter', plugin.name, result, detail, outcome));
@@ -151,7 +151,7 @@ export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, Pl
       for (const node of Object.keys(t.scores)) cells[node] = t.scores[node]![name]!;
       return cells;
     };
-    lazyProperty(detail, 'nodes', nodes);
+    lazyProperty(detail, 'nodes', nodes, numTableNodes(t));
     const weighted = compact
       ? (j: number) => compact.weighted(name, j)
       : (j: number) => (detail.nodes as Record<string, ScoreCell>)[scored[j]!]!.weighted;
@@ -182,6 +182,6 @@ export function scoreSummary(ctx: TraceContext, chosen: string, tied: readonly s
   else if (tied.length > 1) result = `${chosen} chosen at random among ${tied.length} nodes tied at the highest score ${chosenTotal()} (of ${n} scored)`;
   else result = `${chosen} has the highest score, ${chosenTotal()}, of ${n} nodes`;
   const detail: Record<string, unknown> = { totals: {}, chosen, tied };
-  lazyProperty(detail, 'totals', () => t.totals);
+  lazyProperty(detail, 'totals', () => t.totals, numTableNodes(t));
   return { phase: 'scheduler.score', object: ctx.ref, result, detail, outcome: 'ok' };
 }
