@@ -1,7 +1,7 @@
 // The Debug Adapter Protocol session of one pod lifecycle run: a translator over the engine's Simulation, whose
 // "statements" are trace entries. Every answer (threads, frames, variables, output) comes from the engine.
 import {
-  BreakpointEvent, Event, ExitedEvent, Handles, InitializedEvent, InvalidatedEvent, Logger, logger, LoggingDebugSession, OutputEvent,
+  BreakpointEvent, Event, ExitedEvent, InitializedEvent, InvalidatedEvent, Logger, logger, LoggingDebugSession, OutputEvent,
   ProgressEndEvent, ProgressStartEvent, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread, ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -23,7 +23,7 @@ import { LifecycleRun, type ThreadChanges } from './run';
 import { scopesOf } from './scopes';
 import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
-import { preview, VariableStore } from './variables';
+import { preview, SessionHandles, VariableStore } from './variables';
 import { whatIf } from './whatif';
 import { deleteAgain } from './redelete';
 import { isDeleteCommand } from '../engine/console/delete';
@@ -50,7 +50,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     pathToClient: (path) => this.convertDebuggerPathToClient(path),
   });
   private readonly variables = new VariableStore();
-  private readonly frames = new Handles<FrameSpec>();
+  private readonly frames = new SessionHandles<FrameSpec>();
   private stopped: { exception?: ExceptionStop; targets: Map<number, number>; threadId: number } = { targets: new Map(), threadId: CONTROL_PLANE_THREAD };
   private pauseRequested = false;
   private resumeToken = 0;

@@ -1,7 +1,6 @@
 // The Variables view: JSON values (stored objects, decisions, events) rendered one level at a time behind
 // variablesReference handles that live until the next stop; large arrays are paged, nothing is walked in advance.
 // A value that belongs to a stored object remembers which object and field, for setVariable and data breakpoints.
-import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { appendFieldPath, formatFieldPath, type PathSegment } from '../engine/api/fieldpath';
 import { type KubeObject, type ObjectRef, refOf } from '../engine/api/types';
@@ -36,9 +35,36 @@ const PREVIEW_LENGTH = 80;
 
 type Container = Record<string, unknown> | readonly unknown[];
 
+/**
+ * SessionHandles hands out references that live until the next reset, numbered on across resets: a number is never
+ * handed out twice in a session. VS Code still sends requests with the references of the view it is replacing after
+ * a stop or a what-if (variables, scopes, setVariable), sometimes after the adapter handed out the new ones; with
+ * numbers started over, such a request would be answered for another value (a what-if refused, or made on another
+ * field). Numbered on, it is refused as stale.
+ */
+export class SessionHandles<T> {
+  private next = 1000;
+  private readonly values = new Map<number, T>();
+
+  create(value: T): number {
+    const handle = this.next++;
+    this.values.set(handle, value);
+    return handle;
+  }
+
+  get(handle: number): T | undefined {
+    return this.values.get(handle);
+  }
+
+  /** reset forgets every handle handed out; the numbers are not handed out again. */
+  reset(): void {
+    this.values.clear();
+  }
+}
+
 /** VariableStore hands out references to values and renders their children on request. */
 export class VariableStore {
-  private handles = new Handles<Handle>();
+  private readonly handles = new SessionHandles<Handle>();
 
   /** reset forgets every reference handed out: called at each stop, as references are only valid while stopped. */
   reset(): void {
