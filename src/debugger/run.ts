@@ -47,12 +47,33 @@ export class LifecycleRun {
   private probed: Probe | undefined;
   /** stored remembers the pods seen in the store, whose threads end when they are gone. */
   private stored = new Set<ObjectRef>();
+  /** podsWritten and podsRemoved say whether a pod was written, or removed, since statusChanges and goneThreads last looked. */
+  private podsWritten = true;
+  private podsRemoved = false;
+  /** eventCursor is where newEvents goes on reading the recorder's changes. */
+  private eventCursor = 0;
 
   constructor(public inputs: SimulationInputs, public options: SimulationOptions, readonly files: RunFiles) {
     this.sim = new Simulation(inputs, options);
+    this.watchPods();
     this.sources = new SourceMapper(this.sim);
     const firstDoc = inputs.manifest[0];
     this.entryThread = this.threads.threadOf(firstDoc ? refOfDocument(firstDoc) : undefined).thread.id;
+  }
+
+  /** watchPods follows the pods the store writes and removes, for statusChanges and goneThreads. */
+  private watchPods(): void {
+    for (const pod of this.sim.store.list('Pod')) this.stored.add(`Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`);
+    this.follow(this.sim);
+  }
+
+  private follow(sim: Simulation): void {
+    sim.store.watch((type, obj) => {
+      if (obj.kind !== 'Pod' || this.sim !== sim) return;
+      this.podsWritten = true;
+      if (type === 'DELETED') this.podsRemoved = true;
+      else this.stored.add(`Pod/${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`);
+    });
   }
 
   /** step runs to the next entry and files it under its thread; undefined once the run has ended. */
@@ -65,28 +86,39 @@ export class LifecycleRun {
 
   /** goneThreads removes and returns the threads of pods that were stored and are no more, except `keep` (the current one). */
   goneThreads(keep: number | undefined): ThreadInfo[] {
+    // Only a pod removed since the last look (or one kept back then) can end a thread.
+    if (!this.podsRemoved) return [];
     const gone: ThreadInfo[] = [];
+    let kept = false;
     for (const thread of this.threads.list()) {
-      if (!thread.ref) continue;
+      if (!thread.ref || !this.stored.has(thread.ref)) continue;
       const [, ns, name] = thread.ref.split('/');
-      if (this.sim.store.get('Pod', ns, name ?? '')) this.stored.add(thread.ref);
-      else if (this.stored.has(thread.ref) && thread.id !== keep) gone.push(this.threads.remove(thread.id)!);
+      if (this.sim.store.get('Pod', ns, name ?? '')) continue;
+      if (thread.id === keep) kept = true;
+      else gone.push(this.threads.remove(thread.id)!);
     }
+    this.podsRemoved = kept;
     return gone;
   }
 
   /** newEvents returns the events recorded, or repeated, since the last call. */
   newEvents(): KubeEvent[] {
+    const { indices, cursor } = this.sim.recorder.changedSince(this.eventCursor);
+    this.eventCursor = cursor;
     const out: KubeEvent[] = [];
-    this.sim.events.forEach((event, i) => {
+    for (const i of indices) {
+      const event = this.sim.events[i]!;
       if ((this.seenCounts[i] ?? 0) < event.count) out.push(event);
       this.seenCounts[i] = event.count;
-    });
+    }
     return out;
   }
 
   /** statusChanges returns the pods whose phase or readiness changed since the last call, as `before → after`. */
   statusChanges(): { ref: ObjectRef; before: string | undefined; after: string }[] {
+    // Only a step that wrote a pod can change one's status.
+    if (!this.podsWritten) return [];
+    this.podsWritten = false;
     const out: { ref: ObjectRef; before: string | undefined; after: string }[] = [];
     for (const pod of this.sim.pods()) {
       const ref = `Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
@@ -161,6 +193,10 @@ export class LifecycleRun {
     if (changed) this.seenCounts = fresh.seenCounts;
     this.podStatus = fresh.podStatus;
     this.stored = fresh.stored;
+    this.podsWritten = fresh.podsWritten;
+    this.podsRemoved = fresh.podsRemoved;
+    this.eventCursor = fresh.eventCursor;
+    this.follow(fresh.sim);
     this.exceptions.clear();
     for (const [seq, stop] of fresh.exceptions) this.exceptions.set(seq, stop);
     if (changed) {

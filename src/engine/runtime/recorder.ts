@@ -83,15 +83,26 @@ export class Recorder {
     const sameKey = [input.object, input.type, input.reason, input.message].join('\u0000');
     const same = this.latest.get(sameKey);
     if (same) {
-      same.firstAt ??= same.at;
-      same.count = Math.max(same.count + 1, observed);
-      same.at = toSeconds(now);
-      return same;
+      same.event.firstAt ??= same.event.at;
+      same.event.count = Math.max(same.event.count + 1, observed);
+      same.event.at = toSeconds(now);
+      this.changes.push(same.index);
+      return same.event;
     }
     const ev: KubeEvent = { ...input, at: toSeconds(now), count: observed };
+    this.latest.set(sameKey, { event: ev, index: this.events.length });
+    this.changes.push(this.events.length);
     this.events.push(ev);
-    this.latest.set(sameKey, ev);
     return ev;
+  }
+
+  /**
+   * changedSince returns the places in `events` of the events recorded or counted up since a cursor, in order and
+   * once each, with the cursor to pass next time: a front printing events as they happen reads only what changed.
+   */
+  changedSince(cursor: number): { indices: number[]; cursor: number } {
+    const indices = [...new Set(this.changes.slice(cursor))].sort((a, b) => a - b);
+    return { indices, cursor: this.changes.length };
   }
 
   /** clear forgets the trace and the events recorded so far (the cluster's warm-up); the spam budgets stay spent. */
@@ -99,10 +110,13 @@ export class Recorder {
     this.trace.length = 0;
     this.events.length = 0;
     this.latest.clear();
+    this.changes.length = 0;
   }
 
-  /** latest is the one Event of each object, type, reason and message, which a repeat counts up. */
-  private readonly latest = new Map<string, KubeEvent>();
+  /** latest is the one Event of each object, type, reason and message, which a repeat counts up, and its place. */
+  private readonly latest = new Map<string, { event: KubeEvent; index: number }>();
+  /** changes are the places of the events recorded or counted up, one per accepted event. */
+  private readonly changes: number[] = [];
   private readonly observed = new Map<string, number>();
   private readonly buckets = new Map<string, { tokens: number; at: Millis }>();
 
