@@ -186,6 +186,8 @@ export class NodeInfo {
   private labelIndex: PodLabelIndex | undefined;
   /** imageStates maps an image name of node.status.images to its size and spread. */
   imageStates: ReadonlyMap<string, ImageStateSummary> = new Map();
+  /** counted keeps counts over the node's pods by what was counted, until a pod comes or goes. */
+  private counted: Map<string, number> | undefined;
 
   constructor(node: Node, allocatable?: Resource) {
     this.node = node;
@@ -200,6 +202,7 @@ export class NodeInfo {
 
   /** addPod accounts a pod on the node. */
   addPod(pi: PodInfo): void {
+    this.counted = undefined;
     this.pods.push(pi);
     if (podWithAffinity(pi.pod)) this.podsWithAffinity.push(pi);
     if (podWithRequiredAntiAffinity(pi.pod)) this.podsWithRequiredAntiAffinity.push(pi);
@@ -212,6 +215,7 @@ export class NodeInfo {
     const i = this.pods.findIndex((p) => samePod(p.pod, pod));
     if (i < 0) return false;
     const [pi] = this.pods.splice(i, 1);
+    this.counted = undefined;
     for (const list of [this.podsWithAffinity, this.podsWithRequiredAntiAffinity]) {
       const j = list.indexOf(pi!);
       if (j >= 0) list.splice(j, 1);
@@ -228,6 +232,21 @@ export class NodeInfo {
   podsMatching(selector: Selector): readonly PodInfo[] {
     if (selector.nothing) return NO_PODS;
     return (this.labelIndex ??= new PodLabelIndex(this.pods)).candidates(selector) ?? this.pods;
+  }
+
+  /**
+   * countOnce returns a count over the node's pods, computed once for each `key` until a pod is added or removed: a
+   * scheduling cycle that counts the pods matching a selector on every node of the cluster recounts only the nodes
+   * whose pods changed since the last cycle.
+   */
+  countOnce(key: string, count: () => number): number {
+    const counted = (this.counted ??= new Map());
+    let n = counted.get(key);
+    if (n === undefined) {
+      n = count();
+      counted.set(key, n);
+    }
+    return n;
   }
 
   /** without returns a NodeInfo of the same node without some pods, sharing the node's fixed data (used by preemption). */

@@ -1,7 +1,7 @@
 // What PodTopologySpread's filtering and scoring share: the parsed constraints, the default ones, pod counting.
 // See pkg/scheduler/framework/plugins/podtopologyspread/common.go.
 import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
-import { labelSelectorAsSelector, selectorFromSet, selectorMatches, type Labels, type Selector } from '../../../api/labels';
+import { labelSelectorAsSelector, selectorFromSet, selectorMatches, selectorToString, type Labels, type Selector } from '../../../api/labels';
 import type { Node, Pod } from '../../../api/types';
 import type { Listers } from '../../framework/listers';
 import type { NodeInfo } from '../../framework/node-info';
@@ -111,6 +111,22 @@ export function nodeInclusion(pod: Pod, constraints: readonly SpreadConstraint[]
 /** countPodsMatchSelector counts the node's pods of a namespace the selector matches, leaving out terminating ones (#87621). */
 export function countPodsMatchSelector(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   if (isEmptySelector(selector)) return 0;
+  return nodeInfo.countOnce(`${namespace}\u0000${selectorKey(selector)}`, () => countMatching(nodeInfo, selector, namespace));
+}
+
+/** SELECTOR_KEYS keeps each selector's text, the key its counts are kept under. */
+const SELECTOR_KEYS = new WeakMap<Selector, string>();
+
+function selectorKey(selector: Selector): string {
+  let key = SELECTOR_KEYS.get(selector);
+  if (key === undefined) {
+    key = selectorToString(selector);
+    SELECTOR_KEYS.set(selector, key);
+  }
+  return key;
+}
+
+function countMatching(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   let count = 0;
   // Only the pods with the selector's label values can match: the node's label index finds them.
   for (const pi of nodeInfo.podsMatching(selector)) {
