@@ -6,7 +6,7 @@ import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
 import { Simulation, type SimulationResult } from '../engine/simulation';
-import { writeResultJson } from '../engine/report/json';
+import { SUMMARY_LIMIT, writeResultJson } from '../engine/report/json';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
 import { renderHuman, style, type Style, useColor } from './render';
@@ -44,8 +44,10 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
       ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readFileSync(p, 'utf8')).text, l.file) })) } : {}),
-      // explain reads the cluster as each scheduling attempt saw it.
+      // explain reads the cluster as each scheduling attempt saw it, and its tables.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
+      // run prints no per-node table of a large cluster unless asked for the full trace: it need not keep them.
+      ...(args.command === 'run' && args.trace !== 'full' ? { tableLimit: SUMMARY_LIMIT } : {}),
     });
   } catch (e) {
     if (e instanceof InputError) {

@@ -22,6 +22,8 @@ export interface EngineContext {
   schedule(delay: Millis, label: string, task: Task): ScheduledTask<Task>;
   /** sources finds the manifest or cluster document an object came from. */
   sources: SourceIndex;
+  /** tableLimit is the most nodes a scheduling cycle keeps its per-node tables for (SimulationOptions.tableLimit). */
+  tableLimit?: number;
 }
 
 /** SourceIndex maps objects to the documents they were read from, so trace fields map to file ranges. */

@@ -44,6 +44,11 @@ export interface SimulationOptions {
   thenApply?: LaterApply[];
   /** snapshots keeps the store's content after every trace entry, for stepping back. */
   snapshots?: boolean;
+  /**
+   * tableLimit is the most nodes a scheduling cycle keeps its per-node decision tables for (all by default): on a larger
+   * cluster its trace entries say the table's size instead, so a run whose tables no one reads costs R + N, not R × N.
+   */
+  tableLimit?: number;
 }
 
 /** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
@@ -98,6 +103,7 @@ export class Simulation {
     this.ctx = {
       clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
       behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
+      ...(options.tableLimit !== undefined ? { tableLimit: options.tableLimit } : {}),
       schedule: (delay, label, task) => this.queue.push(this.clock.now + delay, label, task),
     };
     // Component configuration is read once, as kube-apiserver reads its files at start.

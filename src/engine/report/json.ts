@@ -2,6 +2,7 @@
 // option bounds what a big run writes: `summary` cuts the long lists and maps of a step's detail and leaves out the
 // per-node tables of a scheduling cycle on a cluster of over 100 nodes, `full` writes everything, `none` no trace.
 import { lazySize, readTransiently } from '../scheduler/framework/lazy';
+import { cutList, isCut, tableLeftOut } from '../scheduler/framework/trace';
 import type { SimulationResult } from '../simulation';
 
 /** TraceDetail is how much of the trace --json writes. */
@@ -65,17 +66,13 @@ function indent(json: string): string {
 function plain(value: unknown, limit: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
-  if (Array.isArray(value)) {
-    const kept = value.slice(0, limit).map((v) => plain(v, limit));
-    if (value.length > limit) kept.push(`… ${value.length - limit} more (--trace full)`);
-    return kept;
-  }
+  if (Array.isArray(value)) return isCut(value) ? value : cutList(value, limit).map((v) => plain(v, limit));
   const out: Record<string, unknown> = {};
   const keys = Object.keys(value);
   for (const key of keys.slice(0, limit)) {
     // A scheduling cycle's per-node table on a cluster of more nodes than that is left out unread: it says its size.
     const size = lazySize(value, key);
-    out[key] = size !== undefined && size > limit ? `… a table of ${size} nodes (--trace full)` : plain((value as Record<string, unknown>)[key], limit);
+    out[key] = size !== undefined && size > limit ? tableLeftOut(size) : plain((value as Record<string, unknown>)[key], limit);
   }
   if (keys.length > limit) out['…'] = `${keys.length - limit} more (--trace full)`;
   return out;

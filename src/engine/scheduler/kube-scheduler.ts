@@ -151,6 +151,7 @@ export class KubeScheduler {
     const result = yield* scheduleCycle({
       pod, snapshot: this.cache.snapshot(), random: ctx.rng, nextStartNodeIndex: this.nextStartNodeIndex, framework: fw,
       percentageOfNodesToScore: this.configuration.percentageOfNodesToScore, listers: ctx.store, state,
+      ...(ctx.tableLimit !== undefined ? { tableLimit: ctx.tableLimit } : {}),
     });
     this.nextStartNodeIndex = result.nextStartNodeIndex;
     if (result.outcome !== ScheduleOutcome.Scheduled || !result.suggestedHost) {

@@ -50,6 +50,11 @@ export interface ScheduleCycleInput {
   listers?: Listers;
   /** state is the cycle state to use, when the caller goes on to Reserve and bind with it; a new one by default. */
   state?: CycleState;
+  /**
+   * tableLimit is the most nodes a cycle keeps its per-node tables for in its trace entries (Infinity by default): a
+   * cycle on more nodes says the size instead, so a run that no front will read them in costs R + N, not R × N.
+   */
+  tableLimit?: number;
 }
 
 /** ScheduleResult is the outcome of a cycle, with the tables of the Decision view. */
@@ -83,7 +88,7 @@ export function newDefaultFramework(): Framework {
 export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult> {
   const fw = input.framework ?? newDefaultFramework();
   const { pod, snapshot } = input;
-  const ctx: TraceContext = { pod, ref: objectRef('Pod', pod.metadata?.namespace, pod.metadata?.name ?? ''), fw, tables: newTables(fw, snapshot) };
+  const ctx: TraceContext = { pod, ref: objectRef('Pod', pod.metadata?.namespace, pod.metadata?.name ?? ''), fw, tables: newTables(fw, snapshot), tableLimit: input.tableLimit ?? Infinity };
   const start = input.nextStartNodeIndex ?? 0;
   const base = { pod: ctx.ref, evaluatedNodes: 0, feasibleNodes: 0, nextStartNodeIndex: start, tables: ctx.tables };
   fw.startCycle(snapshot, input.random, input.listers);

@@ -16,6 +16,36 @@ export interface TraceContext {
   ref: ObjectRef;
   fw: Framework;
   tables: DecisionTables;
+  /** tableLimit is the most nodes whose per-node tables the entries keep; beyond it they say the size (ScheduleCycleInput). */
+  tableLimit: number;
+}
+
+/** TABLE_LEFT_OUT is what stands for a per-node table a cycle does not keep: how many nodes it had. */
+export function tableLeftOut(nodes: number): string {
+  return `… a table of ${nodes} nodes (--trace full)`;
+}
+
+/** CUT remembers the lists already cut to a limit, which a report writer then leaves as they are. */
+const CUT = new WeakSet<readonly unknown[]>();
+
+/** cutList keeps the first `limit` items of a longer list and a note of how many more there were. */
+export function cutList<T>(list: readonly T[], limit: number): readonly (T | string)[] {
+  if (list.length <= limit) return list;
+  const kept = [...list.slice(0, limit), `… ${list.length - limit} more (--trace full)`];
+  CUT.add(kept);
+  return kept;
+}
+
+/** isCut tells whether cutList made a list. */
+export function isCut(list: readonly unknown[]): boolean {
+  return CUT.has(list);
+}
+
+/** tableProperty makes a per-node table of an entry's detail, laid out when read, or its size when over the limit. */
+function tableProperty(ctx: TraceContext, detail: Record<string, unknown>, key: string, compute: () => unknown): void {
+  const nodes = numTableNodes(ctx.tables);
+  if (nodes > ctx.tableLimit) detail[key] = tableLeftOut(nodes);
+  else lazyProperty(detail, key, compute, nodes);
 }
 
 /** MAX_NAMES_IN_RESULT caps the node names a one-line result lists. */
@@ -55,9 +85,10 @@ export function filterEntries(ctx: TraceContext): TraceInput[] {
     const extensionPoint = isFilterPlugin(plugin) ? ExtensionPoint.Filter : ExtensionPoint.PreFilter;
     const detail: Record<string, unknown> = { extensionPoint, nodes: {} };
     const nodes = (): Record<string, FilterCell> => filterCells(t, plugin.name);
-    lazyProperty(detail, 'nodes', nodes, numTableNodes(t));
+    tableProperty(ctx, detail, 'nodes', nodes);
     if (pre) detail.preFilter = pre;
-    const { result, outcome } = filterResult(plugin.name, pre, () => filterTally(t, plugin.name) ?? tallyCells(detail.nodes as Record<string, FilterCell>));
+    const cells = () => (typeof detail.nodes === 'string' ? nodes() : (detail.nodes as Record<string, FilterCell>));
+    const { result, outcome } = filterResult(plugin.name, pre, () => filterTally(t, plugin.name) ?? tallyCells(cells()));
     out.push(pluginEntry(ctx, plugin, ExtensionPoint.Filter, 'scheduler.filter', plugin.name, result, detail, outcome));
   }
   return out;
@@ -106,7 +137,8 @@ function filterResult(name: string, pre: { code: Code; reasons: string[] } | und
 export function filterSummary(ctx: TraceContext, feasible: readonly string[], detail: Record<string, unknown>): TraceInput {
   const total = numTableNodes(ctx.tables);
   const result = feasible.length === 0 ? `0 of ${total} nodes fit` : `${feasible.length} of ${total} nodes fit: ${listNames(feasible)}`;
-  return { phase: 'scheduler.filter', object: ctx.ref, result, detail: { feasible, ...detail }, outcome: feasible.length === 0 ? 'rejected' : 'ok' };
+  // Over the table limit the feasible nodes are cut as a summary cuts lists: the first ones, and how many more.
+  return { phase: 'scheduler.filter', object: ctx.ref, result, detail: { feasible: cutList(feasible, ctx.tableLimit), ...detail }, outcome: feasible.length === 0 ? 'rejected' : 'ok' };
 }
 
 /** postFilterEntries makes one scheduler.postFilter entry per PostFilter plugin that ran. */
@@ -151,10 +183,10 @@ export function scoreEntries(ctx: TraceContext, preScore: ReadonlyMap<string, Pl
       for (const node of Object.keys(t.scores)) cells[node] = t.scores[node]![name]!;
       return cells;
     };
-    lazyProperty(detail, 'nodes', nodes, numTableNodes(t));
+    tableProperty(ctx, detail, 'nodes', nodes);
     const weighted = compact
       ? (j: number) => compact.weighted(name, j)
-      : (j: number) => (detail.nodes as Record<string, ScoreCell>)[scored[j]!]!.weighted;
+      : (j: number) => (typeof detail.nodes === 'string' ? nodes() : (detail.nodes as Record<string, ScoreCell>))[scored[j]!]!.weighted;
     const shown = scored.slice(0, MAX_NAMES_IN_RESULT).map((n, j) => `${n} ${weighted(j)}`).join(', ');
     const more = scored.length > MAX_NAMES_IN_RESULT ? ` and ${scored.length - MAX_NAMES_IN_RESULT} more` : '';
     return entry(`${name} (weight ${weight}): ${shown}${more}`, detail);
@@ -182,6 +214,6 @@ export function scoreSummary(ctx: TraceContext, chosen: string, tied: readonly s
   else if (tied.length > 1) result = `${chosen} chosen at random among ${tied.length} nodes tied at the highest score ${chosenTotal()} (of ${n} scored)`;
   else result = `${chosen} has the highest score, ${chosenTotal()}, of ${n} nodes`;
   const detail: Record<string, unknown> = { totals: {}, chosen, tied };
-  lazyProperty(detail, 'totals', () => t.totals, numTableNodes(t));
+  tableProperty(ctx, detail, 'totals', () => t.totals);
   return { phase: 'scheduler.score', object: ctx.ref, result, detail, outcome: 'ok' };
 }

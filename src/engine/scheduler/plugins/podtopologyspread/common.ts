@@ -111,18 +111,17 @@ export function nodeInclusion(pod: Pod, constraints: readonly SpreadConstraint[]
 /** countPodsMatchSelector counts the node's pods of a namespace the selector matches, leaving out terminating ones (#87621). */
 export function countPodsMatchSelector(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   if (isEmptySelector(selector)) return 0;
-  return nodeInfo.countOnce(`${namespace}\u0000${selectorKey(selector)}`, () => countMatching(nodeInfo, selector, namespace));
+  return nodeInfo.countOnce(countKey(selector, namespace), () => countMatching(nodeInfo, selector, namespace));
 }
 
-/** SELECTOR_KEYS keeps each selector's text, the key its counts are kept under. */
-const SELECTOR_KEYS = new WeakMap<Selector, string>();
+/** COUNT_KEYS keeps, per selector and namespace, the key its counts are kept under: made once, not once per node. */
+const COUNT_KEYS = new WeakMap<Selector, Map<string, string>>();
 
-function selectorKey(selector: Selector): string {
-  let key = SELECTOR_KEYS.get(selector);
-  if (key === undefined) {
-    key = selectorToString(selector);
-    SELECTOR_KEYS.set(selector, key);
-  }
+function countKey(selector: Selector, namespace: string): string {
+  let keys = COUNT_KEYS.get(selector);
+  if (!keys) COUNT_KEYS.set(selector, (keys = new Map()));
+  let key = keys.get(namespace);
+  if (key === undefined) keys.set(namespace, (key = `${namespace}\u0000${selectorToString(selector)}`));
   return key;
 }
 
