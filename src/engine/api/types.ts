@@ -60,5 +60,28 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** deepClone copies a JSON value. Stored objects are never mutated in place: writers clone first. */
 export function deepClone<T>(value: T): T {
-  return structuredClone(value);
+  return cloneValue(value) as T;
+}
+
+/**
+ * cloneValue copies JSON-like data field by field, several times faster than structuredClone's serialization for the
+ * objects the store rewrites on every status update. Anything but plain objects and arrays (a Map, a Date) goes
+ * through structuredClone; a `__proto__` key stays an own field, as JSON.parse and structuredClone keep it.
+ */
+function cloneValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneValue(value[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = cloneValue((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
 }
