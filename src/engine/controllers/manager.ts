@@ -13,7 +13,8 @@ import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
 import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
-import { syncReplicaSet } from './replicaset';
+import { podKeyOf, type ReplicaSetController, syncReplicaSet } from './replicaset';
+import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
 
 /**
@@ -70,7 +71,7 @@ export class Controllers {
   private readonly services: WorkQueue;
   private readonly gc: WorkQueue;
   private readonly persistentVolumes: PersistentVolumeController;
-  private readonly replicaSetTallies: ReplicaSetTallies;
+  private readonly replicaSetController: ReplicaSetController;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -80,7 +81,7 @@ export class Controllers {
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
-    this.replicaSetTallies = new ReplicaSetTallies(ctx.store);
+    this.replicaSetController = { tallies: new ReplicaSetTallies(ctx.store), expectations: new ControllerExpectations(ctx.clock) };
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
@@ -91,7 +92,7 @@ export class Controllers {
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
-      this.replicaSetTallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.replicaSetController.tallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
     }
     this.onGarbage(type, obj);
@@ -117,9 +118,9 @@ export class Controllers {
     if (!name) return;
     const ctx = this.ctx;
     const api = this.api;
-    const tallies = this.replicaSetTallies;
+    const rsc = this.replicaSetController;
     this.replicaSets.add(`${ns}/${name}`, function* () {
-      const r = yield* syncReplicaSet(ctx, api, tallies, ns ?? 'default', name);
+      const r = yield* syncReplicaSet(ctx, api, rsc, ns ?? 'default', name);
       return r.requeueAfterMs;
     });
   }
@@ -139,6 +140,8 @@ export class Controllers {
 
   private onReplicaSet(type: WatchEventType, rs: KubeObject, old: KubeObject | undefined): void {
     if (type !== 'DELETED') this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
+    // replica_set.go deleteRS: DeleteExpectations.
+    else this.replicaSetController.expectations.forget(`${rs.metadata?.namespace}/${rs.metadata?.name}`);
     const d = deploymentOf(rs);
     if (d) this.enqueueDeployment(rs.metadata?.namespace, d);
     // deployment_controller.go addReplicaSet / updateReplicaSet: a former controller syncs (it may re-adopt), and the
@@ -155,6 +158,11 @@ export class Controllers {
     const ns = pod.metadata?.namespace;
     const owner = controllerOf(pod as unknown as KubeObject);
     if (owner?.kind === 'ReplicaSet') {
+      // replica_set.go addPod / updatePod / deletePod: a pod added is an expected creation seen; one given a
+      // deletionTimestamp, or gone, an expected deletion seen.
+      const key = `${ns}/${owner.name}`;
+      if (type === 'ADDED' && !pod.metadata?.deletionTimestamp) this.replicaSetController.expectations.creationObserved(key);
+      if (type === 'DELETED' || (pod.metadata?.deletionTimestamp && !old?.metadata?.deletionTimestamp)) this.replicaSetController.expectations.deletionObserved(key, podKeyOf(pod));
       this.enqueueReplicaSet(ns, owner.name);
       // The deployment controller watches pod deletions, which a Recreate rollout waits for.
       const rs = ctx.store.get<KubeObject>('ReplicaSet', ns, owner.name);

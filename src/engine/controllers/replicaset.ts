@@ -12,6 +12,7 @@ import { asObject, isPodActive, isPodAvailable, mergeByName, rankPodsForDeletion
 import type { ApiServer } from '../apiserver/server';
 import { keyOf } from '../cluster/store';
 import type { ReplicaSetTallies } from './replicaset-tally';
+import type { ControllerExpectations } from './expectations';
 
 /** REPLICASET_CONTROLLER is the source of its events and the service account it acts as. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
@@ -69,15 +70,30 @@ export function* createPods(ctx: EngineContext, client: ControllerClient, owner:
 }
 
 /** deletePods deletes pods through the API server; event SuccessfulDelete "Deleted pod: <name>" (RealPodControl.DeletePod). */
-export function* deletePods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job', source: string, why: string): Steps<void> {
+export function* deletePods(
+  ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job', source: string, why: string,
+  failed: (pod: Pod) => void = () => undefined,
+): Steps<void> {
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
   for (const pod of pods) {
     const name = pod.metadata?.name ?? '';
     yield { phase, object: ref, step: { kind: 'object', name }, result: `deleting pod ${name}: ${why}`, detail: { pod: name } };
     const outcome = yield* client.delete(asObject(pod));
+    if (!outcome.ok) failed(pod);
     if (outcome.ok) ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulDelete', object: ref, source, message: `Deleted pod: ${name}` });
     else if (outcome.error.status.code !== 404) ctx.recorder.event({ type: 'Warning', reason: 'FailedDelete', object: ref, source, message: `Error deleting: ${outcome.error.message}` });
   }
+}
+
+/** ReplicaSetController is what the ReplicaSet controller keeps between syncs: its pods' counts and its expectations. */
+export interface ReplicaSetController {
+  tallies: ReplicaSetTallies;
+  expectations: ControllerExpectations;
+}
+
+/** podKeyOf is controller.PodKey: `namespace/name`. */
+export function podKeyOf(pod: Pod): string {
+  return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
 }
 
 /** ReplicaSetSyncResult says whether the controller should sync the ReplicaSet again later (minReadySeconds). */
@@ -86,9 +102,14 @@ export interface ReplicaSetSyncResult {
 }
 
 /** syncReplicaSet brings a ReplicaSet's pods to its replicas and writes its status (phase controllers.replicaset). */
-export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, tallies: ReplicaSetTallies, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: ReplicaSetController, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+  const key = `${namespace}/${name}`;
   const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
-  if (!rs) return {};
+  if (!rs) {
+    rsc.expectations.forget(key);
+    return {};
+  }
+  const { tallies, expectations } = rsc;
   const ref = `ReplicaSet/${namespace}/${name}`;
   const client = new ControllerClient(api, REPLICASET_CONTROLLER);
   // replica_set.go syncReplicaSet: every active pod of the namespace goes through claimPods, which adopts the
@@ -104,22 +125,30 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, tallies: Rep
   const active = ownedMatching + adopted.length;
   const want = rs.spec?.replicas ?? 1;
   const diff = active - want;
-  // A ReplicaSet being deleted only reports its status. See syncReplicaSet (rs.DeletionTimestamp == nil).
-  if (!rs.metadata?.deletionTimestamp && diff !== 0) {
+  // A ReplicaSet being deleted only reports its status, and so does one still waiting to see the pods it last created
+  // or deleted. See syncReplicaSet (rsNeedsSync: SatisfiedExpectations and rs.DeletionTimestamp == nil).
+  if (!rs.metadata?.deletionTimestamp && diff !== 0 && expectations.satisfied(key)) {
     yield {
       phase: 'controllers.replicaset', object: ref, field: 'spec.replicas',
       result: diff < 0 ? `${active} of ${want} pods exist: creating ${Math.min(-diff, BURST_REPLICAS)}` : `${active} pods for ${want} replicas: deleting ${Math.min(diff, BURST_REPLICAS)}`,
       detail: { replicas: want, active, diff },
     };
     if (diff < 0) {
-      yield* createPods(ctx, client, asObject(rs), Math.min(-diff, BURST_REPLICAS), () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
+      // manageReplicas: the creations are expected before they are asked for; those never attempted (a batch failed)
+      // or failed are observed at once, since the informer will never see them.
+      const count = Math.min(-diff, BURST_REPLICAS);
+      expectations.expectCreations(key, count);
+      const created = yield* createPods(ctx, client, asObject(rs), count, () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
+      for (let i = created; i < count; i++) expectations.creationObserved(key);
     } else {
       // The claimed pods in key order: those it controlled that match, and those it adopted.
       const owned = ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && !mismatched.has(keyOf(p)) && !adopted.some((a) => a.metadata?.uid === p.metadata?.uid));
       const claimed = mergeByName(owned, adopted);
       // getPodsToDelete ranks the pods against the pods of the same owner on each node (getPodsRankedByRelatedPodsOnSameNode).
       const victims = rankPodsForDeletion(ctx.clock, claimed, claimed).slice(0, Math.min(diff, BURST_REPLICAS));
-      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`);
+      // The deletions are expected by pod; one that fails is observed at once (manageReplicas).
+      expectations.expectDeletions(key, victims.map(podKeyOf));
+      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod) => expectations.deletionObserved(key, podKeyOf(pod)));
     }
   }
   return yield* updateReplicaSetStatus(ctx, tallies, namespace, name);
