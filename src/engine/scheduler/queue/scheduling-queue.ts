@@ -7,6 +7,7 @@ import type { Millis } from '../../runtime/clock';
 import type { ClusterEventWithHint, PreEnqueuePlugin, QueuedPodInfo as SortablePodInfo } from '../framework/interfaces';
 import { backoffCompletesAt, backoffExpiration, isBackingOff, POD_MAX_IN_UNSCHEDULABLE_PODS, UNSCHEDULABLE_FLUSH_PERIOD } from './backoff';
 import { ActionType, Events, eventLabel, isWildCard, matchAnyClusterEvent, matchClusterEvents, QueueLabel, type ClusterEvent } from './events';
+import { UnschedulablePods } from './unschedulable-pods';
 import { KeyedHeap } from './heap';
 
 /** QueuedPodInfo is a pod in the queue with its attempt history (framework.QueuedPodInfo). */
@@ -82,7 +83,7 @@ export class SchedulingQueue {
   private readonly activeQ: KeyedHeap<QueuedPodInfo>;
   private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly errorBackoffQ: KeyedHeap<QueuedPodInfo>;
-  private readonly unschedulable = new Map<string, QueuedPodInfo>();
+  private readonly unschedulable = new UnschedulablePods<QueuedPodInfo>();
   private readonly inFlight = new Map<string, SeenEvent[]>();
   private readonly registrations = new Map<string, Registration[]>();
   private readonly preEnqueue = new Map<string, readonly PreEnqueuePlugin[]>();
@@ -160,8 +161,11 @@ export class SchedulingQueue {
     if (p.unschedulablePlugins.size === 0 && p.pendingPlugins.size === 0) strategy = 'afterBackoff';
     for (const e of seen) {
       const s = this.worthRequeuing(p, e);
-      if (s === 'immediately') strategy = s;
-      else if (s === 'afterBackoff' && strategy === 'skip') strategy = s;
+      if (s === 'immediately') {
+        strategy = s;
+        break;
+      }
+      if (s === 'afterBackoff' && strategy === 'skip') strategy = s;
     }
     this.requeue(p, strategy, QueueLabel.ScheduleAttemptFailure);
   }
@@ -256,15 +260,15 @@ export class SchedulingQueue {
     const now = this.opts.now();
     const heads = [this.backoffQ.peek(), this.errorBackoffQ.peek()].filter((p): p is QueuedPodInfo => p !== undefined);
     if (heads.length === 0) return undefined;
-    return Math.min(...heads.map((p) => backoffCompletesAt(this.expiration(p), now)));
+    return heads.reduce((soonest, p) => Math.min(soonest, backoffCompletesAt(this.expiration(p), now)), Infinity);
   }
 
   /** nextLeftoverFlush is the 30-second tick at which flushUnschedulablePodsLeftover will next move a pod (gated pods stay). */
   nextLeftoverFlush(): Millis | undefined {
     const max = this.opts.podMaxInUnschedulablePods ?? POD_MAX_IN_UNSCHEDULABLE_PODS;
-    const stamps = [...this.unschedulable.values()].filter((p) => p.gatingPlugin === '').map((p) => p.timestamp);
-    if (stamps.length === 0) return undefined;
-    const due = Math.min(...stamps) + max;
+    const oldest = this.unschedulable.oldestUngatedTimestamp();
+    if (oldest === undefined) return undefined;
+    const due = oldest + max;
     return (Math.floor(due / UNSCHEDULABLE_FLUSH_PERIOD) + 1) * UNSCHEDULABLE_FLUSH_PERIOD;
   }
 
@@ -379,15 +383,14 @@ export class SchedulingQueue {
 
   /** worthRequeuing is isPodWorthRequeuing: the hints of the plugins that rejected the pod decide. */
   private worthRequeuing(p: QueuedPodInfo, e: SeenEvent): Strategy {
-    const rejectors = new Set([...p.unschedulablePlugins, ...p.pendingPlugins]);
-    if (rejectors.size === 0) return 'afterBackoff';
+    if (p.unschedulablePlugins.size === 0 && p.pendingPlugins.size === 0) return 'afterBackoff';
     if (isWildCard(e.event)) {
       const target = e.newObj as Pod | undefined;
       return target && podKey(target) !== p.key ? 'skip' : 'afterBackoff';
     }
     let strategy: Strategy = 'skip';
     for (const r of this.registrations.get(schedulerNameOf(p.pod)) ?? []) {
-      if (!rejectors.has(r.plugin) || !matchClusterEvents(r.event, e.event)) continue;
+      if ((!p.unschedulablePlugins.has(r.plugin) && !p.pendingPlugins.has(r.plugin)) || !matchClusterEvents(r.event, e.event)) continue;
       const hint = r.hint ? r.hint(p.pod, e.oldObj, e.newObj) : 'Queue';
       if (hint === 'QueueSkip') continue;
       if (p.pendingPlugins.has(r.plugin)) return 'immediately';
