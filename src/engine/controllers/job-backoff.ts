@@ -53,7 +53,8 @@ export function newBackoffRecord(ctx: EngineContext, old: BackoffRecord | undefi
     if (failed.length === 0) return record;
     return { failuresAfterLastSuccess: record.failuresAfterLastSuccess + failed.length, lastFailureTime: failed[failed.length - 1]! };
   }
-  const lastSuccess = Math.max(...newSucceeded.map((p) => finishedAt(ctx, p)));
+  // A fold, not Math.max(...): a big Job may see more pods succeed at once than a call takes arguments.
+  const lastSuccess = newSucceeded.reduce((latest, p) => Math.max(latest, finishedAt(ctx, p)), -Infinity);
   const after = failed.filter((t) => t > lastSuccess);
   return after.length ? { failuresAfterLastSuccess: after.length, lastFailureTime: after[after.length - 1]! } : { failuresAfterLastSuccess: 0 };
 }

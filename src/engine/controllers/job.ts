@@ -302,7 +302,8 @@ function* manageJob(ctx: EngineContext, client: ControllerClient, job: Job, st: 
       }));
       const now = indexes.filter((ix) => remaining.get(ix) === 0);
       if (indexes.length && !now.length) {
-        const w = Math.min(...remaining.values());
+        // A fold, not Math.min(...): an Indexed Job may wait on more indexes than a call takes arguments.
+        const w = [...remaining.values()].reduce((a, b) => Math.min(a, b), Infinity);
         st.requeue = Math.min(st.requeue ?? Infinity, w);
         yield { phase: 'controllers.job', object: st.ref, field: 'spec.backoffLimitPerIndex', result: `per-index back-off: index ${indexes.join(',')} gets its next pod in ${w / 1000}s`, detail: { backoffMs: w, indexes } };
         return active;
