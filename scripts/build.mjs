@@ -20,6 +20,8 @@ const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/debugger/main.ts'], outfile: 'dist/debugAdapter.js' },
   { entryPoints: ['src/language/server.ts'], outfile: 'dist/languageServer.js' },
+  // The language server's diagnostics run in a worker thread: its own script beside the server's.
+  { entryPoints: ['src/language/diagnostics/worker.ts'], outfile: 'dist/diagnosticsWorker.js' },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The state tree page runs in the webview, a browser: one script, no Node.
   { entryPoints: ['src/webview/page/main.ts'], outfile: 'dist/webview.js', format: 'iife', platform: 'browser', target: 'chrome120' },

@@ -1,5 +1,6 @@
 // The YAML documents of an open file: split at `---`, each parsed by the engine's loader (with the range of every
-// field) and kept by its text, so that a change re-parses only the documents it touched.
+// field) the first time something reads it, and kept by its text, so that a change re-parses only the documents it
+// touched and a request about one line parses one section, not the file.
 import { SCHEMA_KINDS } from '../engine/api/schema/schema.generated';
 import { InputError, type SourceDocument } from '../engine/cluster/inputs';
 import { parseDocuments } from '../engine/cluster/loader';
@@ -18,25 +19,41 @@ export interface ManifestSection {
   readonly error?: { line: number; character: number; message: string };
   /** kind is `apiVersion/kind` when the section declares a Kubernetes kind the schema knows. */
   readonly kubernetes: string | undefined;
+  /** parsed tells whether the loader has read the section already (reading documents or error parses it). */
+  readonly parsed: boolean;
 }
 
-/** DOCUMENT_MARKER is a line that starts or ends a YAML document. */
-const DOCUMENT_MARKER = /^(---|\.\.\.)(\s|$)/;
+/** DOCUMENT_MARKER finds the lines that start or end a YAML document. */
+const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:[ \t\r].*)?$/gm;
 
 /** splitSections cuts a file into its `---` sections: each with its first line and text (the marker line left out). */
 export function splitSections(text: string): { startLine: number; endLine: number; text: string }[] {
-  const lines = text.split('\n');
   const out: { startLine: number; endLine: number; text: string }[] = [];
+  // Offsets, not lines: a 5 MB file is cut without making a string of each of its lines.
   let start = 0;
-  const flush = (end: number): void => {
-    if (end > start || out.length === 0) out.push({ startLine: start, endLine: end, text: lines.slice(start, end).join('\n') });
+  let startLine = 0;
+  let line = 0;
+  let counted = 0;
+  const lineAt = (offset: number): number => {
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+    counted = offset;
+    return line;
   };
-  for (let i = 0; i < lines.length; i++) {
-    if (!DOCUMENT_MARKER.test(lines[i] ?? '')) continue;
-    flush(i);
-    start = i + 1;
+  const flush = (end: number, endLine: number): void => {
+    // The text of a section ends before the newline that ends its last line (as lines.join('\n') would give it).
+    const body = end > start ? text.slice(start, end - 1) : '';
+    if (endLine > startLine || out.length === 0) out.push({ startLine, endLine, text: body });
+  };
+  for (const m of text.matchAll(DOCUMENT_MARKER)) {
+    const at = m.index ?? 0;
+    const markerLine = lineAt(at);
+    flush(at, markerLine);
+    const next = text.indexOf('\n', at);
+    start = next === -1 ? text.length + 1 : next + 1;
+    startLine = markerLine + 1;
   }
-  flush(lines.length);
+  const lastLine = lineAt(text.length) + 1;
+  flush(text.length + 1, lastLine);
   return out.filter((s) => s.text.trim() !== '' || out.length === 1);
 }
 
@@ -55,20 +72,65 @@ export function kubernetesKind(text: string): string | undefined {
   return SCHEMA_KINDS[key] ? key : undefined;
 }
 
+/** Parsed is what the loader made of one section's text, its ranges at the file lines of `parsedAt`. */
+interface Parsed {
+  documents: SourceDocument[];
+  error?: { line: number; character: number; message: string };
+  parsedAt: number;
+}
+
+/** Entry is one section text the cache knows: its kind, and once read, its parse. */
+interface Entry {
+  readonly text: string;
+  readonly file: string;
+  readonly kubernetes: string | undefined;
+  parsed?: Parsed;
+}
+
+/** Section is a ManifestSection that parses its entry the first time its documents or error are read. */
+class Section implements ManifestSection {
+  constructor(readonly index: number, readonly startLine: number, readonly endLine: number, private readonly entry: Entry) {}
+
+  get text(): string {
+    return this.entry.text;
+  }
+
+  get kubernetes(): string | undefined {
+    return this.entry.kubernetes;
+  }
+
+  get parsed(): boolean {
+    return this.entry.parsed !== undefined;
+  }
+
+  get documents(): readonly SourceDocument[] {
+    return this.read().documents;
+  }
+
+  get error(): ManifestSection['error'] {
+    return this.read().error;
+  }
+
+  /** read parses the section once, and moves its ranges to this section's lines when it last stood elsewhere. */
+  private read(): Parsed {
+    const parsed = (this.entry.parsed ??= parseSection(this.entry.text, this.entry.file));
+    return shift(parsed, this.startLine);
+  }
+}
+
 /** SectionCache parses sections once per text; sections unchanged by an edit are reused. */
 export class SectionCache {
-  private cache = new Map<string, Omit<ManifestSection, 'index' | 'startLine' | 'endLine'> & { parsedAt: number }>();
+  private cache = new Map<string, Entry>();
 
-  /** sections splits and parses a file; `file` names it in the loader's messages. */
+  /** sections splits a file; `file` names it in the loader's messages. Nothing is parsed until it is read. */
   sections(text: string, file: string): ManifestSection[] {
-    const next = new Map<string, Omit<ManifestSection, 'index' | 'startLine' | 'endLine'> & { parsedAt: number }>();
+    const next = new Map<string, Entry>();
     const out = splitSections(text).map((s, index) => {
-      const key = s.text;
-      // A text seen twice in one file gets its own copy: the ranges of a parsed section are moved in place.
-      const reused = next.has(key) ? undefined : this.cache.get(key);
-      const parsed = reused ?? { ...parseSection(s.text, file), parsedAt: 0 };
-      if (!next.has(key)) next.set(key, parsed);
-      return { index, startLine: s.startLine, endLine: s.endLine, ...shift(parsed, s.startLine - parsed.parsedAt, s.startLine) };
+      // A text seen twice in one file gets its own entry: the ranges of a parsed section are moved in place.
+      const seen = next.has(s.text);
+      const entry = (seen ? undefined : this.cache.get(s.text)) ?? { text: s.text, file, kubernetes: kubernetesKind(s.text) };
+      if (!seen) next.set(s.text, entry);
+      return new Section(index, s.startLine, s.endLine, entry);
     });
     this.cache = next;
     return out;
@@ -76,13 +138,12 @@ export class SectionCache {
 }
 
 /** parseSection runs the loader on one section's text, lines counted from the section's start. */
-function parseSection(text: string, file: string): Omit<ManifestSection, 'index' | 'startLine' | 'endLine'> {
-  const kubernetes = kubernetesKind(text);
+function parseSection(text: string, file: string): Parsed {
   try {
-    return { text, documents: parseDocuments(text, file), kubernetes };
+    return { documents: parseDocuments(text, file), parsedAt: 0 };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { text, documents: [], error: { line: err.line - 1, character: (err.column ?? 1) - 1, message: err.problem }, kubernetes };
+    return { documents: [], error: { line: err.line - 1, character: (err.column ?? 1) - 1, message: err.problem }, parsedAt: 0 };
   }
 }
 
@@ -90,7 +151,8 @@ function parseSection(text: string, file: string): Omit<ManifestSection, 'index'
  * shift moves a parsed section to its place in the file. The cache keeps the lines of the place where it was last
  * used (`parsedAt`), and moves them when the section moved, so a reused section costs its field count, no parse.
  */
-function shift<T extends Omit<ManifestSection, 'index' | 'startLine' | 'endLine'> & { parsedAt: number }>(parsed: T, by: number, at: number): T {
+function shift(parsed: Parsed, at: number): Parsed {
+  const by = at - parsed.parsedAt;
   if (by === 0) return parsed;
   // Positions are moved in place; a range is fresh from the loader but for an empty one, whose start is its end.
   const move = (r: SourceDocument['range']): void => {
@@ -104,8 +166,7 @@ function shift<T extends Omit<ManifestSection, 'index' | 'startLine' | 'endLine'
       move(field.value);
     }
   }
-  const error = parsed.error ? { ...parsed.error, line: parsed.error.line + by } : undefined;
+  if (parsed.error) parsed.error = { ...parsed.error, line: parsed.error.line + by };
   parsed.parsedAt = at;
-  (parsed as { error?: ManifestSection['error'] }).error = error;
   return parsed;
 }

@@ -1,14 +1,15 @@
-// The language server: wires the pure language service to the LSP connection — document sync, debounced and
-// cancellable validation per document, hover, completion, quick fixes, outline, folding and the settings.
-import { readFileSync } from 'node:fs';
+// The language server: wires the pure language service to the LSP connection — document sync, debounced validation
+// per document in the diagnostics worker (see validation.ts), hover, completion, quick fixes, outline, folding and
+// the settings. Nothing here waits for a validation: requests read the document's own sections, parsed on demand.
 import { isAbsolute, join } from 'node:path';
 import {
-  CodeActionKind, createConnection, type Diagnostic, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, createConnection, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileName, LanguageService } from './service';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings';
+import { ValidationHost } from './validation';
 
 /** VALIDATION_DELAY_MS is how long a document must stay unchanged before it is validated again. */
 const VALIDATION_DELAY_MS = 200;
@@ -18,10 +19,24 @@ const SETTINGS_SECTION = 'podLifecycle';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-const service = new LanguageService((path) => readFileSync(path, 'utf8'));
-/** pending holds each document's scheduled validation; running its validation in progress, cancelled by a newer one. */
+/** service answers the requests; it never reads a cluster file: the worker validates. */
+const service = new LanguageService(() => {
+  throw new Error('the language service of the server thread reads no file');
+});
+const validation = new ValidationHost(
+  ({ uri, version, diagnostics }) => {
+    // A document closed or changed since its text went out gets nothing: its newer version's diagnostics will come.
+    if (documents.get(uri)?.version !== version) return;
+    service.setDiagnostics(uri, diagnostics);
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+  },
+  (message) => connection.console.error(message),
+  () => {
+    for (const document of documents.all()) schedule(document, 0);
+  },
+);
+/** pending holds each document's scheduled validation. */
 const pending = new Map<string, NodeJS.Timeout>();
-const running = new Map<string, { isCancellationRequested: boolean }>();
 let workspaceRoot: string | undefined;
 let pullsConfiguration = false;
 
@@ -73,6 +88,7 @@ function applySettings(section: unknown): void {
 /** reload reads the cluster again and re-validates every open document. */
 function reload(): void {
   service.configure(settings);
+  validation.configure(settings);
   for (const document of documents.all()) schedule(document, 0);
 }
 
@@ -87,6 +103,7 @@ const opened = new Set<string>();
 documents.onDidChangeContent(({ document }) => {
   const first = !opened.has(document.uri);
   opened.add(document.uri);
+  if (!first) validation.cancel(document.uri);
   schedule(document, first ? 0 : VALIDATION_DELAY_MS);
 });
 
@@ -94,44 +111,21 @@ documents.onDidClose(({ document }) => {
   opened.delete(document.uri);
   clearTimeout(pending.get(document.uri));
   pending.delete(document.uri);
-  cancel(document.uri);
+  validation.close(document.uri);
   service.close(document.uri);
   void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
 });
 
-/** schedule validates a document once it has stayed unchanged for a while; a validation under way is cancelled. */
+/** schedule validates a document once it has stayed unchanged for a while; the newest text supersedes older work. */
 function schedule(document: TextDocument, delay: number): void {
   clearTimeout(pending.get(document.uri));
-  cancel(document.uri);
   pending.set(document.uri, setTimeout(() => {
     pending.delete(document.uri);
-    void publish(document);
+    // The document may have closed or changed since: only what is open now is sent. The service here reads the
+    // text when a request comes (see current).
+    const current = documents.get(document.uri);
+    if (current) validation.validate(current.uri, current.version, current.getText());
   }, delay));
-}
-
-function cancel(uri: string): void {
-  const token = running.get(uri);
-  if (token) token.isCancellationRequested = true;
-  running.delete(uri);
-}
-
-/** publish validates a document and sends its diagnostics; an engine failure is logged, never crashes the server. */
-async function publish(document: TextDocument): Promise<void> {
-  const token = { isCancellationRequested: false };
-  running.set(document.uri, token);
-  try {
-    service.update(document.uri, document.version, document.getText());
-    // What needs no run on the cluster goes out at once; the cluster's warnings follow in a second publish.
-    const send = (diagnostics: Diagnostic[]): void => {
-      if (!token.isCancellationRequested) void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
-    };
-    const diagnostics = await service.validateAsync(document.uri, token, send);
-    if (diagnostics) send(diagnostics);
-  } catch (error) {
-    connection.console.error(`pod-lifecycle: cannot validate ${document.uri}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-  } finally {
-    if (running.get(document.uri) === token) running.delete(document.uri);
-  }
 }
 
 /** current brings the service up to a document's latest text before a request reads it. */
@@ -148,9 +142,24 @@ connection.onCompletion(({ textDocument, position }, token) => (token.isCancella
 
 connection.onCodeAction(({ textDocument, context }, token) => (token.isCancellationRequested ? [] : service.codeActions(textDocument.uri, context.diagnostics)));
 
-connection.onDocumentSymbol(({ textDocument }, token) => (token.isCancellationRequested || !current(textDocument.uri) ? [] : service.symbols(textDocument.uri)));
+/**
+ * parsed brings a document's every section up to its latest text, parsed a slice at a time so that a hover is not
+ * kept waiting (the outline and the folding ranges read them all); a change in between starts it over.
+ */
+async function parsed(uri: string, token: { isCancellationRequested: boolean }): Promise<boolean> {
+  while (!token.isCancellationRequested && current(uri)) if (await service.parseAll(uri, token)) return true;
+  return false;
+}
 
-connection.onFoldingRanges(({ textDocument }, token) => (token.isCancellationRequested || !current(textDocument.uri) ? [] : service.folding(textDocument.uri)));
+connection.onDocumentSymbol(async ({ textDocument }, token) => ((await parsed(textDocument.uri, token)) ? service.symbols(textDocument.uri) : []));
+
+connection.onFoldingRanges(async ({ textDocument }, token) => ((await parsed(textDocument.uri, token)) ? service.folding(textDocument.uri) : []));
+
+/** STATE_REQUEST asks what the server holds: its open documents, and where validation runs and what it holds. */
+const STATE_REQUEST = 'podLifecycle/state';
+connection.onRequest(STATE_REQUEST, async () => ({ documents: service.openCount, validation: await validation.state() }));
+
+connection.onShutdown(() => validation.stop());
 
 documents.listen(connection);
 connection.listen();

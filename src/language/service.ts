@@ -10,6 +10,9 @@ import { doHover } from './hover';
 import { documentSymbols, foldingRanges } from './outline';
 import type { Settings } from './settings';
 
+/** PARSE_SLICE_MS is how long parseAll parses before it lets a request in. */
+const PARSE_SLICE_MS = 10;
+
 interface OpenDocument {
   version: number;
   text: string;
@@ -22,6 +25,8 @@ export class LanguageService {
   private readonly diagnosticsService: DiagnosticsService;
   private readonly caches = new Map<string, SectionCache>();
   private readonly open = new Map<string, OpenDocument>();
+  /** published are the diagnostics last published for each document (see setDiagnostics). */
+  private readonly published = new Map<string, Diagnostic[]>();
 
   constructor(read: ReadFile) {
     this.diagnosticsService = new DiagnosticsService(read);
@@ -32,7 +37,7 @@ export class LanguageService {
     this.diagnosticsService.configure(settings);
   }
 
-  /** update parses a document's new text (only the sections that changed). */
+  /** update takes a document's new text: split into sections, each parsed when first read (see documents.ts). */
   update(uri: string, version: number, text: string): void {
     const current = this.open.get(uri);
     if (current && current.version === version && current.text === text) return;
@@ -44,10 +49,43 @@ export class LanguageService {
     this.open.set(uri, { version, text, sections: cache.sections(text, fileName(uri)), diagnostics: current?.diagnostics ?? [] });
   }
 
-  /** close forgets a document. */
+  /** close forgets a document: its text, parsed sections and diagnostics. */
   close(uri: string): void {
     this.open.delete(uri);
     this.caches.delete(uri);
+    this.published.delete(uri);
+  }
+
+  /** openCount is the number of documents the service holds. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /**
+   * setDiagnostics keeps the diagnostics last published for a document (computed elsewhere), for hover to show; they
+   * stand until newer ones come, as the editor shows them, whether or not the service has read the text yet.
+   */
+  setDiagnostics(uri: string, diagnostics: Diagnostic[]): void {
+    this.published.set(uri, diagnostics);
+  }
+
+  /**
+   * parseAll parses every section of a document a slice at a time, letting other work in between; false when the
+   * document changed or closed, or the token was cancelled, before the end.
+   */
+  async parseAll(uri: string, token?: Cancellation): Promise<boolean> {
+    const doc = this.open.get(uri);
+    if (!doc) return false;
+    let last = performance.now();
+    for (const section of doc.sections) {
+      if (section.parsed) continue;
+      void section.documents;
+      if (performance.now() - last < PARSE_SLICE_MS) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (token?.isCancellationRequested || this.open.get(uri) !== doc) return false;
+      last = performance.now();
+    }
+    return true;
   }
 
   /** validate computes a document's diagnostics; undefined when cancelled or unknown. */
@@ -74,7 +112,7 @@ export class LanguageService {
   /** hover describes the field at a position. */
   hover(uri: string, position: Position): Hover | null {
     const doc = this.open.get(uri);
-    return doc ? doHover(doc.sections, position, doc.diagnostics) : null;
+    return doc ? doHover(doc.sections, position, this.published.get(uri) ?? doc.diagnostics) : null;
   }
 
   /** complete lists the completions at a position. */

@@ -12,25 +12,45 @@ import { lookup, rangeOfField } from '../ranges';
 import { RULES, type Rule } from '../settings';
 import { DiagnosticSeverity, type Finding, insertInto, type QuickFix } from './finding';
 
-/** LIFECYCLE_KINDS are the kinds whose lifecycle the simulation runs: their pods meet admission and the scheduler. */
-export const LIFECYCLE_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
-
 /** RUN_FOR_MS bounds a check's virtual time: enough for a webhook's longest timeout (30 s) before the create ends. */
 const RUN_FOR_MS = 60_000;
 
 /**
+ * MAX_STEPS bounds one check: the trace entries a workload's run may record before it is cut short. A Deployment
+ * reaches its first pod's scheduling in about 120; webhooks and retries add some. A count, not a time, so the
+ * diagnostics are the same on any machine.
+ */
+export const MAX_STEPS = 1_500;
+
+/**
  * runToScheduling steps a simulation until what a check reads is known: the create refused, a kubelet at work on a
  * pod (it was scheduled), or the first scheduling attempts over (time moves past the instant they happened at);
- * retries and the kubelet's work are left out.
+ * retries and the kubelet's work are left out. It returns false when MAX_STEPS cut the run short before that.
  */
-function runToScheduling(sim: Simulation): void {
+function runToScheduling(sim: Simulation, maxSteps: number): boolean {
   let schedulingAt: number | undefined;
+  let steps = 0;
+  let known = false;
   sim.runUntil((entry) => {
-    if (sim.rejection || entry.phase.startsWith('kubelet.')) return true;
-    if (schedulingAt !== undefined && entry.at > schedulingAt) return true;
+    known = sim.rejection !== undefined || entry.phase.startsWith('kubelet.') || (schedulingAt !== undefined && entry.at > schedulingAt);
     if (entry.phase.startsWith('scheduler.')) schedulingAt ??= entry.at;
-    return false;
+    return known || ++steps >= maxSteps;
   });
+  return known || steps < maxSteps;
+}
+
+/** MAX_CHECKED_REPLICAS is how many replicas of a workload the check runs at most. */
+export const MAX_CHECKED_REPLICAS = 10;
+
+/**
+ * firstPodOnly is the workload as the check runs it: a Deployment or ReplicaSet of many replicas with at most
+ * MAX_CHECKED_REPLICAS, enough for a quota or a node that takes only the first few pods to show, without making
+ * 100,000 pods for a diagnostic of `replicas: 100000`. The fields, and so the ranges, stay the document's own.
+ */
+export function firstPodOnly(doc: SourceDocument): SourceDocument {
+  const spec = doc.object['spec'] as { replicas?: unknown } | undefined;
+  if (doc.object.kind === 'Pod' || typeof spec?.replicas !== 'number' || spec.replicas <= MAX_CHECKED_REPLICAS) return doc;
+  return { ...doc, object: { ...doc.object, spec: { ...spec, replicas: MAX_CHECKED_REPLICAS } } };
 }
 
 /** LoadedCluster is a cluster read from the settings' files (or the embedded one), or the error that stopped it. */
@@ -60,16 +80,18 @@ const PHASE_OF_EVENT: Readonly<Record<string, { phase: string; rule: Rule }>> = 
  * checkOnCluster runs one workload document on the cluster, with the file's other documents (`context`: namespaces,
  * service accounts, priority classes...) already in it, and returns what would stop it.
  */
-export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }): Finding[] {
+export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }, maxSteps = MAX_STEPS): Finding[] {
   const cluster: ClusterInput = { ...loaded.cluster, objects: [...loaded.cluster.objects, ...context] };
-  const sim = new Simulation({ manifest: [doc], cluster, behavior: loaded.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS });
-  runToScheduling(sim);
-  const result = sim.result();
+  const run = firstPodOnly(doc);
+  const sim = new Simulation({ manifest: [run], cluster, behavior: loaded.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS });
+  const complete = runToScheduling(sim, maxSteps);
+  // What the check reads of the run, without the outcome and the object list a report computes.
+  const result = { rejection: sim.rejection, kubectl: sim.kubectlOutput.join('\n'), events: sim.events, trace: sim.trace };
   const findings: Finding[] = [];
   const place = (entry: TraceEntry | undefined): string | undefined => {
     if (!entry?.object || entry.field === undefined) return undefined;
     const source = sim.sourceOf(entry.object);
-    return source?.doc === doc ? `${source.prefix}${entry.field}` : undefined;
+    return source?.doc === run ? `${source.prefix}${entry.field}` : undefined;
   };
   if (result.rejection) {
     const { phase, message } = result.rejection;
@@ -94,7 +116,16 @@ export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocu
     if (fields.size === 0) fields.add('');
     for (const path of fields) findings.push(finding(doc, known.rule, event.message, known.phase, path || undefined, prefixOf(doc)));
   }
+  if (!complete) findings.push(cutShort(doc, maxSteps));
   return findings;
+}
+
+/** cutShort says that the check stopped after its steps before the first pod was scheduled or refused. */
+function cutShort(doc: SourceDocument, steps: number): Finding {
+  return {
+    rule: RULES.scheduling, severity: DiagnosticSeverity.Information, range: rangeOfField(doc, 'metadata.name', 'value'),
+    message: `The check on the cluster stopped after ${steps} steps, before the first pod was scheduled: nothing refused it so far. \`pod-lifecycle run\` on this file follows the whole lifecycle.`,
+  };
 }
 
 /** prefixOf is where a document keeps its pod: `` for a Pod, `spec.template.` for a workload. */

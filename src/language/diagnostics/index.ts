@@ -8,7 +8,8 @@ import type { ManifestSection } from '../documents';
 import { rootTypeId } from '../schema';
 import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
 import { checkApiServer } from './api-server';
-import { checkOnCluster, LIFECYCLE_KINDS, type LoadedCluster, loadCluster } from './cluster';
+import { checkOnCluster, type LoadedCluster, loadCluster } from './cluster';
+import { clusterContext, LIFECYCLE_KINDS } from './context';
 import { DiagnosticSeverity, type Finding } from './finding';
 import { checkHints } from './hints';
 
@@ -20,8 +21,12 @@ export interface Cancellation {
   readonly isCancellationRequested: boolean;
 }
 
-/** YIELD_EVERY_MS is how long a validation runs before it lets other work in: 0, after every workload's run, so requests wait for one run at most. */
-const YIELD_EVERY_MS = 0;
+/**
+ * SLICE_MS is how long a validation runs before it lets other work in (a request, a newer version that cancels it):
+ * it pauses after each section it parses and each workload it runs on the cluster, and yields once this much time
+ * has passed since it last did.
+ */
+const SLICE_MS = 10;
 
 interface Cached {
   line: number;
@@ -66,28 +71,33 @@ export class DiagnosticsService {
    */
   async validateAsync(sections: readonly ManifestSection[], token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
     const run = this.run(sections, token);
-    let last = Date.now();
+    let last = performance.now();
     for (let step = run.next(); ; step = run.next()) {
       if (step.done) return step.value;
       if (step.value) early?.(step.value);
-      if (Date.now() - last >= YIELD_EVERY_MS) {
+      if (step.value || performance.now() - last >= SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
-        last = Date.now();
+        last = performance.now();
       }
     }
   }
 
   /**
-   * run checks the sections. It yields the early diagnostics once (when runs on the cluster are still to come), then
-   * pauses (yields nothing) after each workload's run on the cluster.
+   * run checks the sections. It pauses (yields nothing) after each section it parses and each workload's run on the
+   * cluster, and yields the early diagnostics once (when runs on the cluster are still to come).
    */
   private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<Diagnostic[] | undefined, Diagnostic[] | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
     if (kube.length === 0) return [];
     const out: Diagnostic[] = [];
     const clean: SourceDocument[] = [];
-    // In a file of Kubernetes manifests, a section the loader cannot read is reported whatever it holds.
-    for (const section of sections.filter((s) => s.kubernetes !== undefined || s.error)) {
+    for (const section of sections) {
+      if (!section.parsed) {
+        yield undefined;
+        if (token?.isCancellationRequested) return undefined;
+      }
+      // In a file of Kubernetes manifests, a section the loader cannot read is reported whatever it holds.
+      if (section.kubernetes === undefined && !section.error) continue;
       if (section.error) {
         if (this.enabled(RULES.syntax)) {
           const { line, character, message } = section.error;
@@ -107,33 +117,39 @@ export class DiagnosticsService {
     }
     for (const doc of clean) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
     if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return out;
+    // Reading the cluster the first time takes a while: what is known goes out before.
+    const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
+    let early = false;
+    if (!this.cluster && workloads.length > 0) {
+      early = true;
+      yield [...out];
+    }
     const cluster = this.loadedCluster();
     if ('error' in cluster) {
       out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
       return out;
     }
-    const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
-    const context = clean.filter((d) => !LIFECYCLE_KINDS.has(String(d.object.kind)) && d.object.metadata?.name);
+    const context = clusterContext(clean, cluster.cluster);
     const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
-    const add = (cached: Cached, doc: SourceDocument): void => {
-      for (const f of moved(cached, doc)) if (this.enabled(f.rule)) out.push(diagnostic(f));
-    };
-    const stale: SourceDocument[] = [];
-    for (const doc of workloads) {
+    // The cluster's findings follow the others in the order of the workloads, whether reused or run now.
+    const found = (cached: Cached | undefined, doc: SourceDocument): Diagnostic[] => (cached ? moved(cached, doc).filter((f) => this.enabled(f.rule)).map(diagnostic) : []);
+    const results = workloads.map((doc) => {
       const cached = this.onCluster.get(doc);
-      if (cached && cached.key === contextKey) add(cached, doc);
-      else stale.push(doc);
+      return cached?.key === contextKey ? cached : undefined;
+    });
+    const stale = workloads.filter((_, i) => !results[i]);
+    if (stale.length > 0) {
+      if (!early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
+      for (const [i, doc] of workloads.entries()) {
+        if (results[i]) continue;
+        if (token?.isCancellationRequested) return undefined;
+        results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, context, cluster)), key: contextKey };
+        this.onCluster.set(doc, results[i]);
+        yield undefined;
+      }
     }
-    if (stale.length === 0) return out;
-    yield [...out];
-    for (const doc of stale) {
-      if (token?.isCancellationRequested) return undefined;
-      const cached = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, context, cluster)), key: contextKey };
-      this.onCluster.set(doc, cached);
-      add(cached, doc);
-      yield undefined;
-    }
-    return token?.isCancellationRequested ? undefined : out;
+    if (token?.isCancellationRequested) return undefined;
+    return [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */
