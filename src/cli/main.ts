@@ -10,6 +10,7 @@ import { SUMMARY_LIMIT, writeResultJson } from '../engine/report/json';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
 import { renderHuman, style, type Style, useColor } from './render';
+import { StdoutClosed, writeAll } from './stdout';
 
 /** EXIT codes of the CLI contract: completed, stopped short, unusable input. */
 export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
@@ -81,8 +82,10 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
 
 function main(): void {
   try {
-    process.exitCode = runCli(process.argv.slice(2), (s) => process.stdout.write(s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true);
+    process.exitCode = runCli(process.argv.slice(2), (s) => writeAll(1, s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true);
   } catch (e) {
+    // The reader of the output went away (`| head`): nothing more to say, as for any command line tool.
+    if (e instanceof StdoutClosed) return;
     process.stderr.write(`error: internal error: ${(e as Error).stack ?? String(e)}\n`);
     process.exitCode = EXIT.badInput;
   }

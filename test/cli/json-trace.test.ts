@@ -81,3 +81,31 @@ for (const c of usage) {
     assert.equal(r.stdout, '');
   });
 }
+
+test('--json to a reader that goes away after the first piece ends quietly, with no error', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [CLI, 'run', 'examples/deployment.yaml', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(stderr, '');
+  assert.equal(code, 0);
+});
+
+test('--json through a pipe read slowly arrives whole', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [CLI, 'run', 'examples/pod.yaml', '--cluster', cluster, '--json', '--trace', 'full'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  // The reader pauses after every piece and resumes on the next turn of the event loop: the writer must wait for it.
+  child.stdout.on('data', (d: Buffer) => {
+    chunks.push(d);
+    child.stdout.pause();
+    setImmediate(() => child.stdout.resume());
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(code, 0);
+  const report = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { outcome: string; trace: unknown[] };
+  assert.equal(report.outcome, 'Running');
+  assert.ok(report.trace.length > 0);
+});

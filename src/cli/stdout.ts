@@ -1,0 +1,26 @@
+// Writing the report to standard output as it is made, whatever stdout is: a file, a terminal or a pipe. Node queues
+// writes to a pipe in memory when the reader is slower than the run, which for a report of hundreds of megabytes ends
+// in ENOBUFS; each piece is written through before the next is made instead, waiting while the pipe is full.
+import { writeSync } from 'node:fs';
+
+/** WAIT is what a full pipe makes the writer wait for before it tries again, a few milliseconds. */
+const WAIT = new Int32Array(new SharedArrayBuffer(4));
+
+/** StdoutClosed says the reader went away (EPIPE): what is left is not written, and the run ends as it would. */
+export class StdoutClosed extends Error {}
+
+/** writeAll writes text to a file descriptor completely, waiting out EAGAIN; EPIPE throws StdoutClosed. */
+export function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') Atomics.wait(WAIT, 0, 0, 5);
+      else if (code === 'EPIPE') throw new StdoutClosed();
+      else throw err;
+    }
+  }
+}
