@@ -19,50 +19,14 @@ import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
-import { computeOutcome, isWorkloadPod, jobOutcome, type Outcome, type Rejection, workloadPods } from './outcome';
-import { type DeleteTarget, type FurtherDelete, FurtherDeletes, podTarget } from './further-deletes';
+import { computeOutcome, isWorkloadPod, jobOutcome, type Rejection, workloadPods } from './outcome';
+import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes';
 
 export type { FurtherDelete } from './further-deletes';
 
-/** LaterApply is one more `kubectl apply -f FILE` in the run: its documents, that many virtual seconds after the first. */
-export interface LaterApply {
-  afterSeconds: number;
-  manifest: SourceDocument[];
-}
+import { DEFAULT_MAX_MS, type SimulationOptions, type SimulationResult } from './simulation-options';
 
-/** SimulationOptions say how long to run and what to do once the workload settles. */
-export interface SimulationOptions {
-  seed?: number;
-  /** forMs is virtual time to run; without it the run goes until the workload settles, at most maxMs. */
-  forMs?: Millis;
-  maxMs?: Millis;
-  /** delete runs `kubectl delete` once the workload has settled, and the deletion to its end. */
-  delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
-  /** thenDelete are further `kubectl delete`s after the first (with `delete` only), at their times after it began. */
-  thenDelete?: FurtherDelete[];
-  /** thenApply are further `kubectl apply -f FILE`s, at their times after the first apply (within the create stage). */
-  thenApply?: LaterApply[];
-  /** snapshots keeps the store's content after every trace entry, for stepping back. */
-  snapshots?: boolean;
-  /**
-   * tableLimit is the most nodes a scheduling cycle keeps its per-node decision tables for (all by default): on a larger
-   * cluster its trace entries say the table's size instead, so a run whose tables no one reads costs R + N, not R × N.
-   */
-  tableLimit?: number;
-}
-
-/** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
-export const DEFAULT_MAX_MS = 10 * 60 * 1000;
-
-/** SimulationResult is the run's report, the shape of the CLI's --json. */
-export interface SimulationResult {
-  outcome: Outcome;
-  rejection?: Rejection;
-  kubectl: string;
-  objects: KubeObject[];
-  events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];
-  trace: TraceEntry[];
-}
+export { DEFAULT_MAX_MS, type LaterApply, type SimulationOptions, type SimulationResult } from './simulation-options';
 
 type Stage = 'create' | 'delete' | 'done';
 

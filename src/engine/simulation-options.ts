@@ -1,0 +1,47 @@
+// What a run is given and what it reports: the simulation's options and the shape of its result (the CLI's --json).
+import type { KubeObject } from './api/types';
+import type { SourceDocument } from './cluster/inputs';
+import type { FurtherDelete } from './further-deletes';
+import type { Outcome, Rejection } from './outcome';
+import type { Millis } from './runtime/clock';
+import type { KubeEvent, TraceEntry } from './runtime/recorder';
+
+/** LaterApply is one more `kubectl apply -f FILE` in the run: its documents, that many virtual seconds after the first. */
+export interface LaterApply {
+  afterSeconds: number;
+  manifest: SourceDocument[];
+}
+
+/** SimulationOptions say how long to run and what to do once the workload settles. */
+export interface SimulationOptions {
+  seed?: number;
+  /** forMs is virtual time to run; without it the run goes until the workload settles, at most maxMs. */
+  forMs?: Millis;
+  maxMs?: Millis;
+  /** delete runs `kubectl delete` once the workload has settled, and the deletion to its end. */
+  delete?: { gracePeriodSeconds?: number; force?: boolean; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' };
+  /** thenDelete are further `kubectl delete`s after the first (with `delete` only), at their times after it began. */
+  thenDelete?: FurtherDelete[];
+  /** thenApply are further `kubectl apply -f FILE`s, at their times after the first apply (within the create stage). */
+  thenApply?: LaterApply[];
+  /** snapshots keeps the store's content after every trace entry, for stepping back. */
+  snapshots?: boolean;
+  /**
+   * tableLimit is the most nodes a scheduling cycle keeps its per-node decision tables for (all by default): on a larger
+   * cluster its trace entries say the table's size instead, so a run whose tables no one reads costs R + N, not R × N.
+   */
+  tableLimit?: number;
+}
+
+/** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
+export const DEFAULT_MAX_MS = 10 * 60 * 1000;
+
+/** SimulationResult is the run's report, the shape of the CLI's --json. */
+export interface SimulationResult {
+  outcome: Outcome;
+  rejection?: Rejection;
+  kubectl: string;
+  objects: KubeObject[];
+  events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];
+  trace: TraceEntry[];
+}
