@@ -1,43 +1,16 @@
 // The language server over its real JSON-RPC connection with a large file: requests are answered while the cluster's
 // diagnostics are still computing, a newer version supersedes older work, and a closed document leaves nothing
 // behind. No sleeps and no clocks: each step waits for the server's message that says it happened.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import type { Diagnostic, Hover } from 'vscode-languageserver-types';
+import { type Published, startServer } from './harness';
+import type { Hover } from 'vscode-languageserver-types';
 
-const SERVER = join(__dirname, '..', '..', '..', 'dist', 'languageServer.js');
-
-interface Published { uri: string; version?: number; diagnostics: Diagnostic[] }
 interface ServerState { documents: number; validation: { runsIn: string; documents: number; validating: number } }
 
-const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 /** log is every message the server sent, in order: publishes and the answers this file waited for. */
 const log: ({ kind: 'published' } & Published | { kind: 'answered'; what: string })[] = [];
-const waiting: { accept: (p: Published) => boolean; resolve: (p: Published) => void }[] = [];
-connection.onNotification('textDocument/publishDiagnostics', (p: Published) => {
-  log.push({ kind: 'published', ...p });
-  for (const w of [...waiting]) if (w.accept(p)) waiting.splice(waiting.indexOf(w), 1)[0]!.resolve(p);
-});
-connection.listen();
-child.stdin.on('error', () => undefined);
-connection.onError(() => undefined);
-
-after(async () => {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await connection.sendRequest('shutdown');
-  connection.sendNotification('exit');
-  await exited;
-  connection.dispose();
-});
-
-/** published waits for the next diagnostics of a document that pass a check. */
-function published(uri: string, accept: (p: Published) => boolean = () => true): Promise<Published> {
-  return new Promise((resolve) => waiting.push({ accept: (p) => p.uri === uri && accept(p), resolve }));
-}
+const { connection, published } = startServer((p) => log.push({ kind: 'published', ...p }), true);
 
 /** request sends a request and logs its answer where it came among the publishes. */
 async function request<T>(method: string, params: unknown, what: string): Promise<T> {

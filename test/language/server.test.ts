@@ -1,44 +1,16 @@
 // The language server over its real JSON-RPC connection (dist/languageServer.js on stdio): initialize, open, change,
 // diagnostics, hover, completion, code action, symbols, folding, settings and close.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import type { CodeAction, CompletionList, CompletionItem, Diagnostic, DocumentSymbol, FoldingRange, Hover } from 'vscode-languageserver-types';
+import { type Published, startServer } from './harness';
+import type { CodeAction, CompletionList, CompletionItem, DocumentSymbol, FoldingRange, Hover } from 'vscode-languageserver-types';
 
-const SERVER = join(__dirname, '..', '..', '..', 'dist', 'languageServer.js');
-
-interface Published { uri: string; version?: number; diagnostics: Diagnostic[] }
-
-const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-const waiting: { uri: string; accept: (p: Published) => boolean; resolve: (p: Published) => void }[] = [];
-connection.onNotification('textDocument/publishDiagnostics', (p: Published) => {
+const { connection, published } = startServer((p) => {
   if (process.env['DEBUG_LSP']) console.error('PUB', p.uri, JSON.stringify(p.diagnostics.map((d) => [d.code, d.message.slice(0, 60)])));
-  const i = waiting.findIndex((w) => w.uri === p.uri && w.accept(p));
-  if (i >= 0) waiting.splice(i, 1)[0]!.resolve(p);
 });
-connection.listen();
-
-// The server may be gone by the time the last notification is written; that is not a failure of the test.
-child.stdin.on('error', () => undefined);
-connection.onError(() => undefined);
-
-after(async () => {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await connection.sendRequest('shutdown');
-  connection.sendNotification('exit');
-  await exited;
-  connection.dispose();
-});
-
-/** published waits for the next diagnostics of a document that pass a check. */
-function published(uri: string, accept: (p: Published) => boolean = () => true): Promise<Published> {
-  return new Promise((resolve) => waiting.push({ uri, accept, resolve }));
-}
 
 function open(uri: string, text: string): Promise<Published> {
   const p = published(uri);
