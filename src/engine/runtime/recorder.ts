@@ -62,8 +62,20 @@ export class Recorder {
   /** record appends a trace entry stamped with the current virtual time and returns it. */
   record(input: TraceInput): TraceEntry {
     const entry: TraceEntry = { ...input, seq: this.trace.length, at: toSeconds(this.now()), detail: input.detail ?? {} };
+    // The object and field an entry names repeat across thousands of entries: each is kept once.
+    if (entry.object !== undefined) entry.object = this.intern(entry.object);
+    if (entry.field !== undefined) entry.field = this.intern(entry.field);
     this.trace.push(entry);
     return entry;
+  }
+
+  private readonly strings = new Map<string, string>();
+
+  private intern(s: string): string {
+    const kept = this.strings.get(s);
+    if (kept !== undefined) return kept;
+    this.strings.set(s, s);
+    return s;
   }
 
   /**
