@@ -224,19 +224,24 @@ class Decoder {
   }
 
   /**
-   * quantity checks a resource.Quantity as UnmarshalJSON parses it: the JSON text, unquoted, trimmed. It is kept as
-   * written (not canonicalized) but for the white space around it, which Go drops and the engine's parser refuses.
+   * quantity checks a resource.Quantity as UnmarshalJSON parses it: the JSON text, unquoted, trimmed. A string is kept
+   * as written (not canonicalized) but for the white space around it, which Go drops and the engine's parser refuses;
+   * a number becomes the string the API server returns for it (`1` → "1", `0.5` → "500m"): a Quantity always
+   * marshals as a string (apimachinery/pkg/api/resource/quantity.go MarshalJSON; the reference cluster stores
+   * `nvidia.com/gpu: 1` as "1").
    */
   private quantity(v: unknown): unknown {
     const text = typeof v === 'string' ? goJsonStringBody(v) : typeof v === 'number' ? goNumberText(v)
       : typeof v === 'boolean' ? String(v) : Array.isArray(v) ? '[' : '{';
     const trimmed = goTrimSpace(text);
+    let parsed;
     try {
-      parseQuantity(trimmed);
+      parsed = parseQuantity(trimmed);
     } catch (err) {
       if (err instanceof QuantityError) throw new Fatal(err.message, this.here());
       throw err;
     }
+    if (typeof v === 'number') return parsed.toString();
     return typeof v === 'string' && trimmed !== v ? trimmed : v;
   }
 

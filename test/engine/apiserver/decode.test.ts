@@ -108,7 +108,7 @@ const fullPod: KubeObject = {
       name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', args: ['--port', '8080'],
       ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
       env: [{ name: 'A', value: '1' }, { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1m' } } }],
-      resources: { requests: { cpu: 0.5, memory: '128Mi' }, limits: { cpu: '1', memory: 268435456, 'nvidia.com/gpu': 1 } },
+      resources: { requests: { cpu: '0.5', memory: '128Mi' }, limits: { cpu: '1', memory: '268435456', 'nvidia.com/gpu': '1' } },
       readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
       livenessProbe: { tcpSocket: { port: 8080 }, failureThreshold: 3 },
       lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
@@ -121,7 +121,7 @@ const fullPod: KubeObject = {
 };
 
 const passCases: { name: string; obj: KubeObject }[] = [
-  { name: 'a Pod with most of its fields, quantities both numbers and strings, ports both names and numbers', obj: fullPod },
+  { name: 'a Pod with most of its fields, quantities in several notations, ports both names and numbers', obj: fullPod },
   { name: 'a Deployment with a rolling update of 25% surge and 1 unavailable', obj: deployment({ replicas: 3, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } }) },
   { name: 'a Service with a named and a numbered target port', obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }, { port: 443, targetPort: 8443 }] } } },
   { name: 'a Secret with base64 data and string data', obj: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', data: { password: 'aHVudGVyMg==' }, stringData: { user: 'bob' } } },
@@ -164,6 +164,23 @@ test('The decoder trims the spaces around a quantity, as UnmarshalJSON does, and
   assert.ok(!('error' in result));
   assert.deepEqual(result.object, pod(app({ resources: { requests: { cpu: '0.100', memory: '128Mi' } } })));
 });
+
+// A Quantity marshals as a string: a number in the manifest is stored as the text the API server returns for it.
+// Pinned from the reference cluster (npm run oracle, k8s.io/kubernetes v1.36.3): `nvidia.com/gpu: 1` comes back "1".
+const numericQuantities: { name: string; value: number; want: string }[] = [
+  { name: 'a whole number', value: 1, want: '1' },
+  { name: 'a fraction, in milli units', value: 0.5, want: '500m' },
+  { name: 'a large number', value: 1000000, want: '1M' },
+  { name: 'a number of bytes', value: 268435456, want: '268435456' },
+];
+
+for (const c of numericQuantities) {
+  test(`The decoder stores a quantity written as ${c.name} as its canonical string`, () => {
+    const result = decodeObject(pod(app({ resources: { limits: { 'nvidia.com/gpu': c.value, cpu: c.value } } })), { strict: true });
+    assert.ok(!('error' in result));
+    assert.deepEqual(result.object, pod(app({ resources: { limits: { 'nvidia.com/gpu': c.want, cpu: c.want } } })));
+  });
+}
 
 test('The decoder rejects a quantity ending in a newline, which encoding/json escapes before the server trims', () => {
   assert.equal(rejected(pod(app({ resources: { requests: { cpu: '100m\n' } } }))).message, `${POD}${FORMAT}`);
