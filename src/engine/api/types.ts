@@ -53,6 +53,11 @@ export function refOf(obj: Meta): ObjectRef {
   return objectRef(obj.kind ?? 'Unknown', obj.metadata?.namespace, obj.metadata?.name ?? obj.metadata?.generateName ?? '');
 }
 
+/** podKey is a pod's `namespace/name`, as cache.MetaNamespaceKeyFunc and controller.PodKey make it. */
+export function podKey(pod: Meta): string {
+  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+}
+
 /** isObject tells a plain JSON object (not an array, not null) apart from other values. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -173,11 +173,6 @@ export class Store {
     return bucket ? bucket.list<T>() : [];
   }
 
-  /** count is how many objects of a kind are stored. */
-  count(kind: string): number {
-    return this.kinds.get(kind)?.objects.size ?? 0;
-  }
-
   /**
    * byIndex returns the objects an index files under a value, in key order, optionally of one kind: the pods a
    * ReplicaSet controls (`controller`, its uid), an owner's dependents (`owner`), the pods bound to a node (`node`).
@@ -190,11 +185,6 @@ export class Store {
   /** all returns every stored object in key order. */
   all(): KubeObject[] {
     return this.sorted();
-  }
-
-  /** size is how many objects are stored. */
-  get size(): number {
-    return this.objects.size;
   }
 
   /** put stores an object (create or replace), gives it the next resourceVersion and tells the watchers. */

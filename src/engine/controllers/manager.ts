@@ -1,6 +1,6 @@
 // kube-controller-manager: the controllers' informers, turning watch events into controller syncs through work queues.
 import type { KubeObject, Pod } from '../api/types';
-import { refOf } from '../api/types';
+import { podKey, refOf } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
@@ -13,7 +13,7 @@ import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
 import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
-import { podKeyOf, type ReplicaSetController, syncReplicaSet } from './replicaset';
+import { type ReplicaSetController, syncReplicaSet } from './replicaset';
 import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
 
@@ -162,7 +162,7 @@ export class Controllers {
       // deletionTimestamp, or gone, an expected deletion seen.
       const key = `${ns}/${owner.name}`;
       if (type === 'ADDED' && !pod.metadata?.deletionTimestamp) this.replicaSetController.expectations.creationObserved(key);
-      if (type === 'DELETED' || (pod.metadata?.deletionTimestamp && !old?.metadata?.deletionTimestamp)) this.replicaSetController.expectations.deletionObserved(key, podKeyOf(pod));
+      if (type === 'DELETED' || (pod.metadata?.deletionTimestamp && !old?.metadata?.deletionTimestamp)) this.replicaSetController.expectations.deletionObserved(key, podKey(pod));
       this.enqueueReplicaSet(ns, owner.name);
       // The deployment controller watches pod deletions, which a Recreate rollout waits for.
       const rs = ctx.store.get<KubeObject>('ReplicaSet', ns, owner.name);

@@ -2,7 +2,7 @@
 // in getPodsToDelete's order, and reports the ReplicaSet's status.
 // See pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas, getPodsToDelete) and replica_set_utils.go.
 import { podGenerateName } from '../api/naming';
-import { deepClone, type KubeObject, type Pod, type ReplicaSet } from '../api/types';
+import { deepClone, type KubeObject, type Pod, podKey, type ReplicaSet } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
@@ -91,11 +91,6 @@ export interface ReplicaSetController {
   expectations: ControllerExpectations;
 }
 
-/** podKeyOf is controller.PodKey: `namespace/name`. */
-export function podKeyOf(pod: Pod): string {
-  return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
-}
-
 /** ReplicaSetSyncResult says whether the controller should sync the ReplicaSet again later (minReadySeconds). */
 export interface ReplicaSetSyncResult {
   requeueAfterMs?: number;
@@ -142,13 +137,14 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       for (let i = created; i < count; i++) expectations.creationObserved(key);
     } else {
       // The claimed pods in key order: those it controlled that match, and those it adopted.
-      const owned = ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && !mismatched.has(keyOf(p)) && !adopted.some((a) => a.metadata?.uid === p.metadata?.uid));
+      const adoptedUids = new Set(adopted.map((a) => a.metadata?.uid));
+      const owned = ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && !mismatched.has(keyOf(p)) && !adoptedUids.has(p.metadata?.uid));
       const claimed = mergeByName(owned, adopted);
       // getPodsToDelete ranks the pods against the pods of the same owner on each node (getPodsRankedByRelatedPodsOnSameNode).
       const victims = rankPodsForDeletion(ctx.clock, claimed, claimed).slice(0, Math.min(diff, BURST_REPLICAS));
       // The deletions are expected by pod; one that fails is observed at once (manageReplicas).
-      expectations.expectDeletions(key, victims.map(podKeyOf));
-      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod) => expectations.deletionObserved(key, podKeyOf(pod)));
+      expectations.expectDeletions(key, victims.map(podKey));
+      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod) => expectations.deletionObserved(key, podKey(pod)));
     }
   }
   return yield* updateReplicaSetStatus(ctx, tallies, namespace, name);

@@ -3,7 +3,7 @@
 // feed both. See pkg/scheduler/backend/cache/cache.go (AssumePod, FinishBinding, ForgetPod, AddPod, UpdateSnapshot).
 import type { Node, Pod } from '../../api/types';
 import { Snapshot, TERMINAL_PHASES } from '../framework/snapshot';
-import { podKey } from './scheduling-queue';
+import { podKey } from '../../api/types';
 
 /** isTerminal tells a Succeeded or Failed pod: the scheduler's pod informer does not see it, so it holds nothing. */
 export function isTerminal(pod: Pod): boolean {

@@ -2,7 +2,7 @@
 // unschedulablePods (waiting for a cluster event that may help, or the 5-minute flush), with PreEnqueue gates and hints.
 // See pkg/scheduler/backend/queue/scheduling_queue.go, active_queue.go, backoff_queue.go (1.36: QueueingHints GA,
 // SchedulerPopFromBackoffQ on).
-import { refOf, type KubeObject, type Pod } from '../../api/types';
+import { podKey, refOf, type KubeObject, type Pod } from '../../api/types';
 import type { Millis } from '../../runtime/clock';
 import type { ClusterEventWithHint, PreEnqueuePlugin, QueuedPodInfo as SortablePodInfo } from '../framework/interfaces';
 import { backoffCompletesAt, backoffExpiration, isBackingOff, POD_MAX_IN_UNSCHEDULABLE_PODS, UNSCHEDULABLE_FLUSH_PERIOD } from './backoff';
@@ -70,11 +70,6 @@ interface SeenEvent { event: ClusterEvent; oldObj: KubeObject | undefined; newOb
 /** schedulerNameOf is a pod's spec.schedulerName, default-scheduler when unset (as API defaulting would set it). */
 export function schedulerNameOf(pod: Pod): string {
   return pod.spec?.schedulerName || 'default-scheduler';
-}
-
-/** podKey is the queue's key of a pod: namespace/name, as cache.NewObjectName. */
-export function podKey(pod: Pod): string {
-  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
 /** SchedulingQueue is the PriorityQueue of kube-scheduler. Every move is logged in `moves` for the trace. */
