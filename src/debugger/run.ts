@@ -63,7 +63,7 @@ export class LifecycleRun {
 
   /** watchPods follows the pods the store writes and removes, for statusChanges and goneThreads. */
   private watchPods(): void {
-    for (const pod of this.sim.store.list('Pod')) this.stored.add(`Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`);
+    for (const pod of this.sim.store.list('Pod')) this.stored.add(podRef(pod));
     this.follow(this.sim);
   }
 
@@ -72,7 +72,7 @@ export class LifecycleRun {
       if (obj.kind !== 'Pod' || this.sim !== sim) return;
       this.podsWritten = true;
       if (type === 'DELETED') this.podsRemoved = true;
-      else this.stored.add(`Pod/${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`);
+      else this.stored.add(podRef(obj));
     });
   }
 
@@ -121,7 +121,7 @@ export class LifecycleRun {
     this.podsWritten = false;
     const out: { ref: ObjectRef; before: string | undefined; after: string }[] = [];
     for (const pod of this.sim.pods()) {
-      const ref = `Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+      const ref = podRef(pod);
       const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
       const now = `${pod.status?.phase ?? 'Pending'}${ready ? `, Ready ${ready}` : ''}${pod.metadata?.deletionTimestamp ? ', Terminating' : ''}`;
       const before = this.podStatus.get(ref);
@@ -168,7 +168,7 @@ export class LifecycleRun {
     const bound = new Map<ObjectRef, string>();
     const removed = new Map<ObjectRef, number>();
     sim.store.watch((type, obj) => {
-      if (type === 'DELETED' && obj.kind === 'Pod') removed.set(`Pod/${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`, sim.now);
+      if (type === 'DELETED' && obj.kind === 'Pod') removed.set(podRef(obj), sim.now);
     });
     for (let e = sim.step(); e; e = sim.step()) {
       sources.documentOf(e.object);
@@ -205,4 +205,9 @@ export class LifecycleRun {
       this.probed = undefined;
     }
   }
+}
+
+/** podRef is a pod's thread reference, `Pod/namespace/name` (namespace `default` when it has none). */
+function podRef(pod: { metadata?: { namespace?: string; name?: string } }): ObjectRef {
+  return `Pod/${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
 }
