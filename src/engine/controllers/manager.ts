@@ -140,8 +140,11 @@ export class Controllers {
 
   private onReplicaSet(type: WatchEventType, rs: KubeObject, old: KubeObject | undefined): void {
     if (type !== 'DELETED') this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
-    // replica_set.go deleteRS: DeleteExpectations.
-    else this.replicaSetController.expectations.forget(`${rs.metadata?.namespace}/${rs.metadata?.name}`);
+    else {
+      // replica_set.go deleteRS: DeleteExpectations; the counts of its pods go with it.
+      this.replicaSetController.expectations.forget(`${rs.metadata?.namespace}/${rs.metadata?.name}`);
+      this.replicaSetController.tallies.drop(rs.metadata?.uid ?? '');
+    }
     const d = deploymentOf(rs);
     if (d) this.enqueueDeployment(rs.metadata?.namespace, d);
     // deployment_controller.go addReplicaSet / updateReplicaSet: a former controller syncs (it may re-adopt), and the

@@ -7,7 +7,7 @@ import type { Labels } from '../api/labels';
 import type { KubeObject, Pod, ReplicaSet } from '../api/types';
 import { keyOf, type Store, type WatchEventType } from '../cluster/store';
 import { controllerOf } from './owner';
-import { isPodActive, isPodReady } from './pods';
+import { isPodActive, isPodReady, isPodTerminal } from './pods';
 
 /** PodFacts is one controlled pod as the counts see it; `matches` and `full` wait for the ReplicaSet to be read. */
 interface PodFacts {
@@ -66,6 +66,11 @@ export class ReplicaSetTallies {
     }
   }
 
+  /** drop forgets a deleted ReplicaSet's counts. */
+  drop(uid: string): void {
+    this.tallies.delete(uid);
+  }
+
   /** counts are the ReplicaSet's counts now; the first read lists its pods once, later ones take only what changed. */
   counts(rs: ReplicaSet): ReplicaSetCounts {
     const uid = rs.metadata?.uid ?? '';
@@ -82,8 +87,7 @@ export class ReplicaSetTallies {
 
 function factsOf(pod: Pod): PodFacts {
   const active = isPodActive(pod);
-  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-  return { active, ready: active && isPodReady(pod), terminating: !!pod.metadata?.deletionTimestamp && !terminal, labels: pod.metadata?.labels };
+  return { active, ready: active && isPodReady(pod), terminating: !!pod.metadata?.deletionTimestamp && !isPodTerminal(pod), labels: pod.metadata?.labels };
 }
 
 function learn(tally: Tally, key: string, pod: Pod): void {
