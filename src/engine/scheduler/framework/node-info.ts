@@ -210,10 +210,10 @@ export class NodeInfo {
     this.update(pi, 1);
   }
 
-  /** removePod forgets a pod by uid (or namespace/name); it returns whether the pod was there. */
-  removePod(pod: Pod): boolean {
+  /** removePod forgets a pod by uid (or namespace/name); it returns the node's PodInfo of it, if it was there. */
+  removePod(pod: Pod): PodInfo | undefined {
     const i = this.pods.findIndex((p) => samePod(p.pod, pod));
-    if (i < 0) return false;
+    if (i < 0) return undefined;
     const [pi] = this.pods.splice(i, 1);
     this.counted = undefined;
     for (const list of [this.podsWithAffinity, this.podsWithRequiredAntiAffinity]) {
@@ -222,7 +222,7 @@ export class NodeInfo {
     }
     this.labelIndex?.remove(pi!);
     this.update(pi!, -1);
-    return true;
+    return pi;
   }
 
   /**

@@ -1,6 +1,7 @@
 // Snapshot: the NodeInfo of every node, built once and updated pod by pod, as the scheduler cache's snapshot.
 // See pkg/scheduler/backend/cache/snapshot.go and cache.go (image states, terminal pods left out).
 import type { Node, Pod } from '../../api/types';
+import { DomainCounts } from './domain-counts';
 import { NodeInfo, PodInfo, podWithAffinity, type ImageStateSummary } from './node-info';
 
 /** TERMINAL_PHASES are the pod phases the scheduler's pod informer filters out: such pods hold no resources. */
@@ -44,6 +45,8 @@ export class Snapshot {
   private indexOfNode: Map<NodeInfo, number> | undefined;
   /** usedPVCs counts the pods mounting each claim (`namespace/name`), computed like affinityLists. */
   private usedPVCs: Map<string, number> | undefined;
+  /** domainCounts are the per-domain sums of matching pods PodTopologySpread reads, kept as pods come and go. */
+  readonly domainCounts = new DomainCounts();
 
   private constructor(list: NodeInfo[]) {
     this.nodeInfoList = list;
@@ -78,6 +81,7 @@ export class Snapshot {
     const ni = this.byName.get(nodeName);
     if (!ni) return false;
     ni.addPod(new PodInfo(pod));
+    this.domainCounts.podAdded(ni, pod);
     if (this.affinityLists && podWithAffinity(pod)) this.listAffinityNode(ni);
     if (this.usedPVCs && pod.spec?.volumes?.some((v) => v.persistentVolumeClaim)) this.usedPVCs = undefined;
     return true;
@@ -86,7 +90,9 @@ export class Snapshot {
   /** removePod forgets a pod from its node. */
   removePod(pod: Pod): boolean {
     const ni = this.byName.get(pod.spec?.nodeName ?? '');
-    if (!ni || !ni.removePod(pod)) return false;
+    const removed = ni?.removePod(pod);
+    if (!removed) return false;
+    this.domainCounts.podRemoved(ni!, removed.pod);
     // The pod removed is the node's copy (matched by uid), which may differ from the one given: recount from the nodes.
     this.affinityLists = undefined;
     this.usedPVCs = undefined;

@@ -104,7 +104,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
 
   /** preScore counts matching pods per domain for the ScheduleAnyway constraints; a pod without any skips Score. */
   preScore(state: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): PluginStatus {
-    const allNodes = this.handle?.snapshot().nodeInfoList ?? filteredNodes;
+    const snapshot = this.handle?.snapshot();
+    const allNodes = snapshot?.nodeInfoList ?? filteredNodes;
     if (allNodes.length === 0) return newStatus(Code.Skip);
     // Nodes without a zone label still get hostname spreading under the system defaults.
     const requireAllTopologies = (pod.spec?.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
@@ -118,7 +119,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     }
     if (constraints.length === 0) return newStatus(Code.Skip);
     const s = initPreScoreState(constraints, filteredNodes, requireAllTopologies);
-    countAllNodes(s, pod, allNodes, requireAllTopologies);
+    countAllNodes(s, pod, allNodes, requireAllTopologies, snapshot);
     state.write(preScoreStateKey, s);
     return null;
   }

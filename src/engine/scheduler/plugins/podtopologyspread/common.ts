@@ -96,6 +96,9 @@ export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: 
   return true;
 }
 
+/** EVERY_NODE is the inclusion of a pod whose constraints count every node. */
+export const EVERY_NODE = (): boolean => true;
+
 /**
  * nodeInclusion prepares matchNodeInclusionPolicies for one pod: a check per constraint that costs nothing when the
  * policies are Ignore or the pod has no node selector or required node affinity to honor.
@@ -104,7 +107,7 @@ export function nodeInclusion(pod: Pod, constraints: readonly SpreadConstraint[]
   const required = getRequiredNodeAffinity(pod);
   const hasRequired = required.labelSelector !== undefined || required.terms !== undefined;
   const needed = constraints.map((c) => (hasRequired && c.nodeAffinityPolicy === NodeInclusionPolicy.Honor) || c.nodeTaintsPolicy === NodeInclusionPolicy.Honor);
-  if (!needed.includes(true)) return () => true;
+  if (!needed.includes(true)) return EVERY_NODE;
   return (i, node) => !needed[i] || matchNodeInclusionPolicies(constraints[i]!, pod, node, required);
 }
 
@@ -117,7 +120,7 @@ export function countPodsMatchSelector(nodeInfo: NodeInfo, selector: Selector, n
 /** COUNT_KEYS keeps, per selector and namespace, the key its counts are kept under: made once, not once per node. */
 const COUNT_KEYS = new WeakMap<Selector, Map<string, string>>();
 
-function countKey(selector: Selector, namespace: string): string {
+export function countKey(selector: Selector, namespace: string): string {
   let keys = COUNT_KEYS.get(selector);
   if (!keys) COUNT_KEYS.set(selector, (keys = new Map()));
   let key = keys.get(namespace);

@@ -3,10 +3,12 @@
 import type { Pod } from '../../../api/types';
 import type { NodeScore } from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/node-info';
+import type { Snapshot } from '../../framework/snapshot';
 import { MAX_NODE_SCORE } from '../../framework/profile';
 import { LABEL_HOSTNAME } from './args';
+import { isEmptySelector } from './default-selector';
 import {
-  countPodsMatchSelector, labelValue, nodeInclusion, nodeLabelsMatchSpreadConstraints, type SpreadConstraint,
+  countKey, countPodsMatchSelector, EVERY_NODE, labelValue, nodeInclusion, nodeLabelsMatchSpreadConstraints, type SpreadConstraint,
 } from './common';
 
 /** INVALID_SCORE marks an ignored node during NormalizeScore. */
@@ -67,10 +69,23 @@ export function initPreScoreState(constraints: readonly SpreadConstraint[], filt
   return s;
 }
 
-/** countAllNodes adds the matching pods of every eligible node of the cluster to the domains the feasible nodes opened. */
-export function countAllNodes(s: PreScoreState, pod: Pod, allNodes: readonly NodeInfo[], requireAllTopologies: boolean): void {
+/**
+ * countAllNodes adds the matching pods of every eligible node of the cluster to the domains the feasible nodes opened.
+ * When every node counts, it reads the snapshot's kept per-domain sums (the same numbers) instead of visiting the nodes.
+ */
+export function countAllNodes(s: PreScoreState, pod: Pod, allNodes: readonly NodeInfo[], requireAllTopologies: boolean, snapshot?: Snapshot): void {
   const inclusion = nodeInclusion(pod, s.constraints);
   const namespace = pod.metadata?.namespace ?? '';
+  if (snapshot && inclusion === EVERY_NODE && allNodes === snapshot.nodeInfoList) {
+    const requiredKeys = requireAllTopologies ? s.constraints.map((c) => c.topologyKey) : [];
+    s.constraints.forEach((c, i) => {
+      if (c.topologyKey === LABEL_HOSTNAME || isEmptySelector(c.selector)) return;
+      const sums = snapshot.domainCounts.sums(allNodes, countKey(c.selector, namespace), c.topologyKey, requiredKeys, c.selector, namespace);
+      const counts = s.topologyValueToPodCounts[i]!;
+      for (const value of counts.keys()) counts.set(value, sums.get(value) ?? 0);
+    });
+    return;
+  }
   for (const ni of allNodes) {
     const labels = ni.node.metadata?.labels;
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, s.constraints)) continue;
