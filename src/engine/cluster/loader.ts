@@ -1,11 +1,14 @@
 // The loader of every input file: YAML documents with the source range of every field, sorted into
 // manifest, cluster objects, config kinds, ClusterProfile and Behavior; bad input throws InputError (file, line, problem).
 import { Composer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { Alias, Document, Node as YamlNode, Pair, Scalar, Tags, YAMLMap, YAMLSeq } from 'yaml';
+import type { Alias, Document, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { appendFieldPath } from '../api/fieldpath';
 import { isObject } from '../api/types';
 import type { KubeObject } from '../api/types';
+import { isList, kindProblems, listItemKind } from './document-shape';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import { yaml11Tags } from './plain-yaml';
+import { readQuickly } from './quick-load';
 import type { Behavior, ClusterInput, FieldRange, Identity, Range, SimulationInputs, SourceDocument } from './inputs';
 import { describeValue, parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
 
@@ -26,11 +29,13 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * parseDocuments reads every YAML document of a file. Empty documents are skipped, a `kind: List`
- * (or `PodList`, ...) gives one document per item, and every field's key and value ranges are kept.
+ * (or `PodList`, ...) gives one document per item, and every field's key and value ranges are kept. With `lazyRanges`
+ * (big cluster files), a file in the plain subset is read fast and the ranges only when first asked for.
  */
-export function parseDocuments(text: string, file: string): SourceDocument[] {
+export function parseDocuments(text: string, file: string, options: { lazyRanges?: boolean } = {}): SourceDocument[] {
   try {
-    return readFile(checkText(text, file), file);
+    const body = checkText(text, file);
+    return (options.lazyRanges ? readQuickly(body, file, () => readFile(body, file)) : undefined) ?? readFile(body, file);
   } catch (err) {
     if (err instanceof InputError) throw err;
     const message = err instanceof Error ? err.message : String(err);
@@ -72,11 +77,6 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   return { line: before.split('\n').length, column: offset - lineStart + 1 };
-}
-
-/** yaml11Tags keeps the YAML 1.1 scalars go-yaml v2 (sigs.k8s.io/yaml, used by kubectl) resolves: 0644, yes, on; not 1:20 or dates. */
-function yaml11Tags(tags: Tags): Tags {
-  return tags.filter((tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && !('format' in tag && tag.format === 'TIME')));
 }
 
 /** readFile parses the text one document at a time (so that each syntax tree can go once read) and converts each non-empty one. */
@@ -284,18 +284,8 @@ function article(value: Json): string {
 }
 
 /**
- * isList tells a list: an object with top-level `items` (a `kind: List`, or a `PodList` as the API returns it).
- * Why: unstructuredJSONScheme.decode (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go)
- * decodes any object with `items` as a list; `kind: List` without items is an empty list here.
- */
-function isList(value: Record<string, unknown>): boolean {
-  return 'items' in value || value['kind'] === 'List';
-}
-
-/**
  * splitList makes each item of a List its own document, with fields relative to the item.
- * Why: unstructuredJSONScheme.decodeToList (same file as isList): an item with neither kind nor apiVersion
- * (a PodList from the API) takes the list's apiVersion and its kind less "List".
+ * An item with neither kind nor apiVersion takes the list's (listItemKind).
  */
 function splitList(list: SourceDocument): SourceDocument[] {
   checkKind(list);
@@ -316,29 +306,16 @@ function splitList(list: SourceDocument): SourceDocument[] {
       throw new InputError(list.file, range.start.line + 1, `item ${i} of the ${listKind} is ${article(item as Json)}, not a Kubernetes object`);
     }
     const object = item as KubeObject;
-    if (!object.kind && !object.apiVersion && listKind !== 'List') {
-      object.kind = listKind.replace(/List$/, '');
-      object.apiVersion = list.object.apiVersion ?? '';
-    }
+    listItemKind(object, list.object);
     const doc: SourceDocument = { file: list.file, index: list.index, object, range, fields: buckets[i] ?? new Map() };
     checkKind(doc);
     return doc;
   });
 }
 
-/**
- * checkKind requires a string apiVersion and kind, with kubectl's wording.
- * Why: staging/src/k8s.io/kubectl/pkg/util/openapi/validation/validation.go getObjectKind, wrapped as
- * "error validating data: ..." by cli-runtime's resource.ValidateSchema; several errors print as [a, b].
- */
+/** checkKind throws the first of kindProblems at its field; several print as [a, b], as kubectl prints them. */
 function checkKind(doc: SourceDocument): void {
-  const problems: { path: string | null; text: string }[] = [];
-  const { apiVersion, kind } = doc.object as Record<string, unknown>;
-  if (apiVersion === undefined || apiVersion === null || apiVersion === '') problems.push({ path: null, text: 'apiVersion not set' });
-  else if (typeof apiVersion !== 'string') problems.push({ path: 'apiVersion', text: "apiVersion isn't string type" });
-  else if (apiVersion.split('/').length > 2) problems.push({ path: 'apiVersion', text: `unexpected GroupVersion string: ${apiVersion}` });
-  if (kind === undefined || kind === null || kind === '') problems.push({ path: null, text: 'kind not set' });
-  else if (typeof kind !== 'string') problems.push({ path: 'kind', text: "kind isn't string type" });
+  const problems = kindProblems(doc.object);
   const first = problems[0];
   if (!first) return;
   const text = problems.length === 1 ? first.text : `[${problems.map((p) => p.text).join(', ')}]`;
@@ -356,7 +333,7 @@ export function loadClusterFiles(files: InputFile[]): { cluster: ClusterInput; b
   const cluster: ClusterInput = { objects: [], profile: defaultProfile(), config: [] };
   const behaviors: SourceDocument[] = [];
   for (const { file, text } of files) {
-    for (const doc of parseDocuments(text, file)) {
+    for (const doc of parseDocuments(text, file, { lazyRanges: true })) {
       const sort = sortDocument(doc);
       if (sort === 'object') cluster.objects.push(doc);
       else if (sort === 'config') cluster.config.push(doc);

@@ -1,0 +1,480 @@
+// A fast reader for the YAML that `kubectl get -o yaml` and most hand-written cluster files use: block mappings and
+// sequences, plain and quoted one-line scalars, literal block scalars and one-line flow collections, with YAML 1.1
+// scalar resolution taken from the `yaml` library's own schema. It builds values only (no source ranges, which the
+// loader computes with the full parser when a message needs a line). Anything else — anchors, tags, multi-line plain
+// or quoted scalars, folded scalars, duplicate or merge keys, any syntax error — makes it return undefined, and the
+// loader reads the file with the full parser instead, so the result is always the full parser's.
+import { Document, isScalar, type Tags } from 'yaml';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** yaml11Tags keeps the YAML 1.1 scalars go-yaml v2 (sigs.k8s.io/yaml, used by kubectl) resolves: 0644, yes, on; not 1:20 or dates. */
+export function yaml11Tags(tags: Tags): Tags {
+  return tags.filter((tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && !('format' in tag && tag.format === 'TIME')));
+}
+
+/** PlainDocument is one non-empty document: its position among the file's `---` sections and its value. */
+export interface PlainDocument {
+  index: number;
+  value: Json;
+}
+
+/** Unsupported stops the fast reader: the file needs the full parser. */
+class Unsupported extends Error {}
+
+const unsupported = (): never => {
+  throw new Unsupported();
+};
+
+/** KEYWORDS are the plain scalars, lower-cased, that YAML 1.1 may read as null or a boolean. */
+const KEYWORDS = new Set(['null', 'true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n']);
+
+/** PLAIN_START is a character a plain scalar may not start with (an indicator). */
+const PLAIN_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
+
+/**
+ * readPlainYaml reads every non-empty document of the text, each a block mapping at its top; undefined when the text
+ * uses anything beyond this reader's subset (the caller then uses the full parser).
+ */
+export function readPlainYaml(text: string): PlainDocument[] | undefined {
+  // Carriage returns (CRLF files) are left to the full parser.
+  if (text.includes('\r')) return undefined;
+  try {
+    return new PlainReader(text, new ScalarResolver(yaml11Tags)).documents();
+  } catch (err) {
+    if (err instanceof Unsupported || err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+/** ScalarResolver resolves a plain scalar as the full parser's YAML 1.1 schema does, remembering each answer. */
+class ScalarResolver {
+  private readonly tags: { default?: boolean | 'key'; test?: RegExp; resolve: (value: string, onError: (message: string) => void, options: object) => unknown }[];
+  private readonly options: object;
+  private readonly known = new Map<string, Json>();
+
+  constructor(customTags: (tags: Tags) => Tags) {
+    const doc = new Document(null, { version: '1.1', customTags, uniqueKeys: false });
+    this.tags = doc.schema.tags as unknown as typeof this.tags;
+    this.options = doc.options;
+  }
+
+  /** resolve is the value of a plain scalar (never empty). */
+  resolve(source: string): Json {
+    const c = source.charCodeAt(0);
+    // A plain scalar starting with a letter is a string unless it is one of the keywords.
+    if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !(source.length <= 5 && KEYWORDS.has(source.toLowerCase()))) return source;
+    const known = this.known.get(source);
+    if (known !== undefined || this.known.has(source)) return known!;
+    const value = this.byTag(source);
+    this.known.set(source, value);
+    return value;
+  }
+
+  private byTag(source: string): Json {
+    const tag = this.tags.find((t) => t.default === true && t.test?.test(source));
+    if (!tag) return source;
+    const value = tag.resolve(source, unsupported, this.options);
+    const plain = isScalar(value) ? value.value : value;
+    if (plain === null || typeof plain === 'string' || typeof plain === 'boolean') return plain;
+    // Infinities and NaN have a message of their own in the full reader.
+    if (typeof plain === 'number' && Number.isFinite(plain)) return plain;
+    return unsupported();
+  }
+}
+
+/** Line is one line of the text: where its content starts (after the indentation) and ends (before the break). */
+interface Line {
+  start: number;
+  indent: number;
+  end: number;
+}
+
+class PlainReader {
+  private readonly lines: Line[] = [];
+  private at = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly scalars: ScalarResolver,
+  ) {
+    let start = 0;
+    while (start <= text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      let i = start;
+      while (text.charCodeAt(i) === 32) i++;
+      const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      // A tab or a carriage return inside the indentation needs the full parser.
+      if (i < contentEnd && (text.charCodeAt(i) === 9 || text.charCodeAt(i) === 13)) unsupported();
+      // The empty rest after a final line break is not a line.
+      if (!(start === end && end === text.length && end > 0)) this.lines.push({ start, indent: i - start, end: contentEnd });
+      if (end === text.length) break;
+      start = end + 1;
+    }
+  }
+
+  documents(): PlainDocument[] {
+    const out: PlainDocument[] = [];
+    let index = 0;
+    let started = false;
+    for (;;) {
+      this.skipBlank();
+      if (this.at >= this.lines.length) break;
+      const line = this.lines[this.at]!;
+      const content = this.text.slice(line.start, line.end);
+      if (content.startsWith('%') || content.startsWith('...')) unsupported();
+      if (content.startsWith('---')) {
+        if (content.trimEnd() !== '---') unsupported();
+        if (started) index++;
+        started = true;
+        this.at++;
+        continue;
+      }
+      if (line.indent !== 0) unsupported();
+      started = true;
+      const value = this.mapping(this.at, 0, -1);
+      out.push({ index, value });
+      this.skipBlank();
+      // The next line must open another document.
+      if (this.at < this.lines.length && !this.isSeparator(this.lines[this.at]!)) unsupported();
+    }
+    return out;
+  }
+
+  private isSeparator(line: Line): boolean {
+    return line.indent === 0 && this.text.startsWith('---', line.start);
+  }
+
+  /** skipBlank moves past empty and comment-only lines. */
+  private skipBlank(): void {
+    while (this.at < this.lines.length && this.isBlank(this.lines[this.at]!)) this.at++;
+  }
+
+  private isBlank(line: Line): boolean {
+    const i = line.start + line.indent;
+    return i >= line.end || this.text.charCodeAt(i) === 35;
+  }
+
+  /** nextContent is the next non-blank line at or after `from` (this.lines.length when none). */
+  private nextContent(from: number): number {
+    let i = from;
+    while (i < this.lines.length && this.isBlank(this.lines[i]!)) i++;
+    return i;
+  }
+
+  /** node reads the block node whose content starts at column `col` of line `lineNo`, inside a parent at `parentIndent`. */
+  private node(lineNo: number, col: number, parentIndent: number): Json {
+    const line = this.lines[lineNo]!;
+    const from = line.start + col;
+    if (this.isSequenceEntry(from, line.end)) return this.sequence(lineNo, col, parentIndent);
+    if (this.keyEnd(from, line.end) !== undefined) return this.mapping(lineNo, col, parentIndent);
+    return this.inline(lineNo, from, parentIndent);
+  }
+
+  private isSequenceEntry(from: number, end: number): boolean {
+    return this.text.charCodeAt(from) === 45 && (from + 1 >= end || this.text.charCodeAt(from + 1) === 32);
+  }
+
+  /** mapping reads a block mapping whose first key is at column `col` of line `lineNo`; later keys are lines indented `col`. */
+  private mapping(lineNo: number, col: number, parentIndent: number): Json {
+    if (col <= parentIndent) unsupported();
+    const out: { [key: string]: Json } = {};
+    let i = lineNo;
+    let from = this.lines[i]!.start + col;
+    for (;;) {
+      const line = this.lines[i]!;
+      const colon = this.keyEnd(from, line.end) ?? unsupported();
+      const key = this.key(from, colon);
+      if (Object.hasOwn(out, key)) unsupported();
+      this.at = i + 1;
+      const value = this.value(i, colon + 1, col);
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      i = this.nextContent(this.at);
+      if (i >= this.lines.length) break;
+      const next = this.lines[i]!;
+      if (next.indent < col || (next.indent === 0 && this.isSeparator(next))) break;
+      if (next.indent > col) unsupported();
+      from = next.start + col;
+    }
+    this.at = i;
+    return out;
+  }
+
+  /** value reads a mapping value that starts after the colon at `from` on line `lineNo`, for a key at `keyIndent`. */
+  private value(lineNo: number, from: number, keyIndent: number): Json {
+    const line = this.lines[lineNo]!;
+    let i = from;
+    while (i < line.end && this.text.charCodeAt(i) === 32) i++;
+    if (i >= line.end || this.text.charCodeAt(i) === 35) return this.below(lineNo, keyIndent, true);
+    return this.inline(lineNo, i, keyIndent);
+  }
+
+  /** below reads the value on the lines after a key or `-` with nothing after it: a nested node, or null. */
+  private below(lineNo: number, indent: number, sequenceMayAlign: boolean): Json {
+    const i = this.nextContent(lineNo + 1);
+    if (i >= this.lines.length) {
+      this.at = i;
+      return null;
+    }
+    const next = this.lines[i]!;
+    if (next.indent > indent && !(next.indent === 0 && this.isSeparator(next))) return this.node(i, next.indent, indent);
+    // A mapping's sequence value may start at the key's own indentation.
+    if (sequenceMayAlign && next.indent === indent && this.isSequenceEntry(next.start + indent, next.end)) return this.sequence(i, indent, indent - 1);
+    this.at = lineNo + 1;
+    return null;
+  }
+
+  /** sequence reads a block sequence whose first `-` is at column `col` of line `lineNo`. */
+  private sequence(lineNo: number, col: number, parentIndent: number): Json {
+    if (col <= parentIndent) unsupported();
+    const out: Json[] = [];
+    let i = lineNo;
+    let from = this.lines[i]!.start + col;
+    for (;;) {
+      const line = this.lines[i]!;
+      if (!this.isSequenceEntry(from, line.end)) break;
+      let j = from + 1;
+      while (j < line.end && this.text.charCodeAt(j) === 32) j++;
+      if (j >= line.end || this.text.charCodeAt(j) === 35) {
+        out.push(this.below(i, col, false));
+      } else {
+        this.at = i + 1;
+        out.push(this.node(i, j - line.start, col));
+      }
+      i = this.nextContent(this.at);
+      if (i >= this.lines.length) break;
+      const next = this.lines[i]!;
+      if (next.indent < col || (next.indent === 0 && this.isSeparator(next))) break;
+      if (next.indent > col) unsupported();
+      from = next.start + col;
+    }
+    this.at = i;
+    return out;
+  }
+
+  /** inline reads a value that sits on one line from `from`: a block scalar header, a flow collection or a scalar. */
+  private inline(lineNo: number, from: number, parentIndent: number): Json {
+    const line = this.lines[lineNo]!;
+    const c = this.text[from]!;
+    this.at = lineNo + 1;
+    if (c === '|') return this.literal(lineNo, from, parentIndent);
+    let value: Json;
+    let end: number;
+    if (c === '[' || c === '{') [value, end] = new FlowReader(this.text, line.end, this.scalars).read(from);
+    else if (c === '"' || c === "'") [value, end] = quoted(this.text, from, line.end);
+    else {
+      // `-5` and `-foo` are plain scalars; every other indicator needs the full parser.
+      if (PLAIN_START.test(c) && !(c === '-' && from + 1 < line.end && this.text.charCodeAt(from + 1) !== 32)) unsupported();
+      end = plainEnd(this.text, from, line.end);
+      const source = this.text.slice(from, end);
+      if (source.includes(': ') || source.endsWith(':') || source.includes('\t')) unsupported();
+      value = this.scalars.resolve(source);
+    }
+    restIsComment(this.text, end, line.end);
+    // A more indented line after a one-line value would continue it (a multi-line scalar): the full parser's job.
+    const next = this.nextContent(lineNo + 1);
+    if (next < this.lines.length && this.lines[next]!.indent > parentIndent) unsupported();
+    return value;
+  }
+
+  /** literal reads a `|`, `|-` or `|+` block scalar; its lines are those indented more than the parent. */
+  private literal(lineNo: number, from: number, parentIndent: number): Json {
+    const line = this.lines[lineNo]!;
+    let h = from + 1;
+    const chomp = this.text[h] === '-' || this.text[h] === '+' ? this.text[h++] : '';
+    restIsComment(this.text, h, line.end);
+    const body: string[] = [];
+    let contentIndent = -1;
+    let i = lineNo + 1;
+    for (; i < this.lines.length; i++) {
+      const l = this.lines[i]!;
+      if (l.start + l.indent >= l.end) {
+        // A line of spaces only: empty, unless it has more spaces than the indentation (content, or before the first
+        // line an indentation hint): the full parser's job.
+        if (l.indent > Math.max(contentIndent, 0)) unsupported();
+        body.push('');
+        continue;
+      }
+      if (contentIndent < 0) {
+        if (l.indent <= parentIndent) break;
+        contentIndent = l.indent;
+      } else if (l.indent < contentIndent) break;
+      body.push(this.text.slice(l.start + contentIndent, l.end));
+    }
+    // The scalar's last line break must be in the text (a file ending inside it keeps the full parser's reading).
+    if (i >= this.lines.length && !this.text.endsWith('\n')) unsupported();
+    let last = body.length;
+    while (last > 0 && body[last - 1] === '') last--;
+    const kept = body.slice(0, last);
+    this.at = i;
+    if (kept.length === 0) return chomp === '+' ? body.map(() => '\n').join('') : '';
+    const text = kept.join('\n');
+    if (chomp === '-') return text;
+    if (chomp === '+') return `${text}\n${body.slice(last).map(() => '\n').join('')}`;
+    return `${text}\n`;
+  }
+
+  /**
+   * keyEnd finds the colon that ends a mapping key starting at `from` (a plain or quoted key followed by `: ` or a
+   * colon at the end of the line); undefined when the line is not a mapping entry.
+   */
+  private keyEnd(from: number, end: number): number | undefined {
+    const c = this.text[from];
+    if (c === '"' || c === "'") {
+      let close: number;
+      try {
+        close = quoted(this.text, from, end)[1];
+      } catch {
+        return undefined;
+      }
+      return this.text[close] === ':' && (close + 1 >= end || this.text.charCodeAt(close + 1) === 32) ? close : undefined;
+    }
+    for (let i = from; i < end; i++) {
+      const ch = this.text.charCodeAt(i);
+      if (ch === 35 && i > from && this.text.charCodeAt(i - 1) === 32) return undefined;
+      if (ch === 58 && (i + 1 >= end || this.text.charCodeAt(i + 1) === 32)) return i;
+    }
+    return undefined;
+  }
+
+  /** key reads the key between `from` and its colon, as the string JSON holds. */
+  private key(from: number, colon: number): string {
+    const c = this.text[from]!;
+    if (c === '"' || c === "'") return quoted(this.text, from, colon)[0] as string;
+    const source = this.text.slice(from, colon).trimEnd();
+    if (source === '' || PLAIN_START.test(source) || source === '<<' || source.includes('\t') || source.includes(' #')) unsupported();
+    const value = this.scalars.resolve(source);
+    if (value === null || typeof value === 'object') return unsupported();
+    return String(value);
+  }
+}
+
+/** plainEnd is where a one-line plain scalar ends: before a ` #` comment or trailing spaces. */
+function plainEnd(text: string, from: number, end: number): number {
+  let stop = end;
+  for (let i = from + 1; i < end; i++) {
+    if (text.charCodeAt(i) === 35 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) {
+      stop = i;
+      break;
+    }
+  }
+  while (stop > from && (text.charCodeAt(stop - 1) === 32 || text.charCodeAt(stop - 1) === 9)) stop--;
+  return stop;
+}
+
+/** restIsComment requires nothing but spaces and a comment after a value. */
+function restIsComment(text: string, from: number, end: number): void {
+  let i = from;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  if (i < end && !(text.charCodeAt(i) === 35 && i > from)) unsupported();
+}
+
+/** quoted reads a one-line quoted scalar at `from`, returning its value and the offset after the closing quote. */
+function quoted(text: string, from: number, end: number): [string, number] {
+  const q = text[from];
+  if (q === "'") {
+    let i = from + 1;
+    for (;;) {
+      const close = text.indexOf("'", i);
+      if (close < 0 || close >= end) return unsupported();
+      if (text[close + 1] === "'") {
+        i = close + 2;
+        continue;
+      }
+      return [text.slice(from + 1, close).replaceAll("''", "'"), close + 1];
+    }
+  }
+  let i = from + 1;
+  let escaped = false;
+  for (; i < end; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 92) {
+      escaped = true;
+      i++;
+    } else if (ch === 34) break;
+  }
+  if (i >= end) return unsupported();
+  const inner = text.slice(from + 1, i);
+  if (!escaped) {
+    if (inner.includes('\t')) unsupported();
+    return [inner, i + 1];
+  }
+  // JSON's escapes mean the same in YAML; YAML's others (\x, \e, \N, \_, a line break) need the full parser.
+  let value: unknown;
+  try {
+    value = JSON.parse(`"${inner}"`);
+  } catch {
+    return unsupported();
+  }
+  return [value as string, i + 1];
+}
+
+/** FlowReader reads a flow collection that ends on its line: `[a, b]`, `{k: v}`, nested, with one-line scalars. */
+class FlowReader {
+  constructor(
+    private readonly text: string,
+    private readonly end: number,
+    private readonly scalars: ScalarResolver,
+  ) {}
+
+  read(from: number): [Json, number] {
+    const open = this.text[from];
+    const close = open === '[' ? ']' : '}';
+    const list: Json[] = [];
+    const map: { [key: string]: Json } = {};
+    let i = this.space(from + 1);
+    if (this.text[i] === close) return [open === '[' ? list : map, i + 1];
+    for (;;) {
+      if (open === '[') {
+        const [item, after] = this.item(i);
+        list.push(item);
+        i = after;
+      } else {
+        const [key, afterKey] = this.item(i, true);
+        if (this.text[afterKey] !== ':' || this.text.charCodeAt(afterKey + 1) !== 32) unsupported();
+        if (key === null || typeof key === 'object' || Object.hasOwn(map, String(key))) unsupported();
+        const [value, after] = this.item(this.space(afterKey + 1));
+        Object.defineProperty(map, String(key), { value, enumerable: true, writable: true, configurable: true });
+        i = after;
+      }
+      i = this.space(i);
+      if (this.text[i] === close) return [open === '[' ? list : map, i + 1];
+      if (this.text[i] !== ',') unsupported();
+      i = this.space(i + 1);
+      // A trailing comma or an empty entry needs the full parser.
+      if (this.text[i] === close || this.text[i] === ',') unsupported();
+    }
+  }
+
+  private space(from: number): number {
+    let i = from;
+    while (i < this.end && this.text.charCodeAt(i) === 32) i++;
+    if (i >= this.end) unsupported();
+    return i;
+  }
+
+  /** item reads one flow value (or key) at `from`: a nested collection, a quoted or a plain scalar. */
+  private item(from: number, isKey = false): [Json, number] {
+    const c = this.text[from]!;
+    if (c === '[' || c === '{') return isKey ? unsupported() : this.read(from);
+    if (c === '"' || c === "'") {
+      const [value, after] = quoted(this.text, from, this.end);
+      return [value, this.space(after)];
+    }
+    if (PLAIN_START.test(c)) unsupported();
+    let i = from;
+    for (; i < this.end; i++) {
+      const ch = this.text[i]!;
+      if (ch === ',' || ch === ']' || ch === '}' || ch === '[' || ch === '{') break;
+      if (ch === ':' && (i + 1 >= this.end || ' ,[]{}'.includes(this.text[i + 1]!))) break;
+      if (ch === '#' && this.text.charCodeAt(i - 1) === 32) unsupported();
+    }
+    let stop = i;
+    while (stop > from && this.text.charCodeAt(stop - 1) === 32) stop--;
+    const source = this.text.slice(from, stop);
+    // A colon inside stays (`containerd://2.1`); one before a space or a flow indicator ended the scalar above.
+    if (source === '' || source.includes('\t') || source.endsWith(':')) unsupported();
+    return [this.scalars.resolve(source), this.space(i)];
+  }
+}
