@@ -7,6 +7,7 @@ import type { Millis } from '../../runtime/clock';
 import type { ClusterEventWithHint, PreEnqueuePlugin, QueuedPodInfo as SortablePodInfo } from '../framework/interfaces';
 import { backoffCompletesAt, backoffExpiration, isBackingOff, POD_MAX_IN_UNSCHEDULABLE_PODS, UNSCHEDULABLE_FLUSH_PERIOD } from './backoff';
 import { ActionType, Events, eventLabel, isWildCard, matchAnyClusterEvent, matchClusterEvents, QueueLabel, type ClusterEvent } from './events';
+import { InFlight } from './in-flight';
 import { UnschedulablePods } from './unschedulable-pods';
 import { KeyedHeap } from './heap';
 
@@ -79,7 +80,7 @@ export class SchedulingQueue {
   private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly errorBackoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly unschedulable = new UnschedulablePods<QueuedPodInfo>();
-  private readonly inFlight = new Map<string, SeenEvent[]>();
+  private readonly inFlight = new InFlight<SeenEvent>();
   private readonly registrations = new Map<string, Registration[]>();
   private readonly preEnqueue = new Map<string, readonly PreEnqueuePlugin[]>();
   private cause: string | undefined;
@@ -127,14 +128,14 @@ export class SchedulingQueue {
     p.attempts++;
     p.unschedulablePlugins.clear();
     p.pendingPlugins.clear();
-    this.inFlight.set(p.key, []);
+    this.inFlight.start(p.key);
     this.log(p, 'popped', event);
     return p;
   }
 
   /** done ends a pod's flight: events seen since it was popped are forgotten. */
   done(pod: Pod): void {
-    this.inFlight.delete(podKey(pod));
+    this.inFlight.done(podKey(pod));
   }
 
   /**
@@ -143,7 +144,7 @@ export class SchedulingQueue {
    */
   addUnschedulableIfNotPresent(p: QueuedPodInfo, pod: Pod): void {
     p.pod = pod;
-    const seen = this.inFlight.get(p.key) ?? [];
+    const seen = this.inFlight.seen(p.key);
     this.done(pod);
     if (this.where(pod)) return;
     if (p.unschedulablePlugins.size === 0 && p.pendingPlugins.size === 0) p.consecutiveErrorsCount++;
@@ -168,9 +169,8 @@ export class SchedulingQueue {
   /** update follows a pod's update: in activeQ/backoffQ it is replaced; in unschedulablePods the change may requeue it. */
   update(oldPod: Pod, newPod: Pod, events: readonly ClusterEvent[]): void {
     const key = podKey(newPod);
-    const seen = this.inFlight.get(key);
-    if (seen) {
-      for (const event of events) seen.push({ event, oldObj: oldPod as KubeObject, newObj: newPod as KubeObject });
+    if (this.inFlight.has(key)) {
+      for (const event of events) this.inFlight.tell(key, { event, oldObj: oldPod as KubeObject, newObj: newPod as KubeObject });
       return;
     }
     for (const heap of [this.activeQ, this.backoffQ, this.errorBackoffQ]) {
@@ -207,7 +207,7 @@ export class SchedulingQueue {
     const key = podKey(pod);
     const p = this.unschedulable.get(key) ?? this.backoffQ.delete(key) ?? this.errorBackoffQ.delete(key);
     if (!p) {
-      this.inFlight.get(key)?.push({ event: Events.ForceActivate, oldObj: undefined, newObj: pod as KubeObject });
+      this.inFlight.tell(key, { event: Events.ForceActivate, oldObj: undefined, newObj: pod as KubeObject });
       return;
     }
     this.moveToActiveQ(p, QueueLabel.ForceActivate, false);
@@ -362,7 +362,7 @@ export class SchedulingQueue {
       this.requeue(p, strategy, eventLabel(event));
     }
     this.cause = undefined;
-    for (const seen of this.inFlight.values()) seen.push({ event, oldObj, newObj });
+    this.inFlight.broadcast({ event, oldObj, newObj });
   }
 
   private gatingPluginHears(p: QueuedPodInfo, event: ClusterEvent): boolean {
