@@ -62,14 +62,31 @@ export class Recorder {
   /** record appends a trace entry stamped with the current virtual time and returns it. */
   record(input: TraceInput): TraceEntry {
     const entry: TraceEntry = { ...input, seq: this.trace.length, at: toSeconds(this.now()), detail: input.detail ?? {} };
-    // The object and field an entry names repeat across thousands of entries: each is kept once.
+    // The object and field an entry names repeat across thousands of entries: each is kept once, and so is each step.
     if (entry.object !== undefined) entry.object = this.intern(entry.object);
     if (entry.field !== undefined) entry.field = this.intern(entry.field);
+    if (entry.step !== undefined) entry.step = this.internStep(entry.step);
+    // A result built by concatenation is a tree of pieces until read: reading one character makes it one string, at
+    // less than half the memory.
+    this.flattened ^= entry.result.charCodeAt(0);
     this.trace.push(entry);
     return entry;
   }
 
   private readonly strings = new Map<string, string>();
+  private readonly steps = new Map<string, { kind: SubStepKind; name: string }>();
+  /** flattened only keeps the flattening read of record from being optimized away. */
+  private flattened = 0;
+
+  private internStep(step: { kind: SubStepKind; name: string }): { kind: SubStepKind; name: string } {
+    if (Object.keys(step).length !== 2) return step;
+    const key = `${step.kind}\u0000${step.name}`;
+    const kept = this.steps.get(key);
+    if (kept !== undefined) return kept;
+    const frozen = Object.freeze({ kind: step.kind, name: step.name });
+    this.steps.set(key, frozen);
+    return frozen;
+  }
 
   private intern(s: string): string {
     const kept = this.strings.get(s);
