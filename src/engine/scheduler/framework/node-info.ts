@@ -188,6 +188,8 @@ export class NodeInfo {
   imageStates: ReadonlyMap<string, ImageStateSummary> = new Map();
   /** counted keeps counts over the node's pods by what was counted, until a pod comes or goes. */
   private counted: Map<string, number> | undefined;
+  private lastCounted = '';
+  private lastCount = 0;
 
   constructor(node: Node, allocatable?: Resource) {
     this.node = node;
@@ -240,12 +242,16 @@ export class NodeInfo {
    * whose pods changed since the last cycle.
    */
   countOnce(key: string, count: () => number): number {
+    // Most cycles count one selector (one workload's pods): the last count is kept beside the map.
+    if (this.lastCounted === key && this.counted) return this.lastCount;
     const counted = (this.counted ??= new Map());
     let n = counted.get(key);
     if (n === undefined) {
       n = count();
       counted.set(key, n);
     }
+    this.lastCounted = key;
+    this.lastCount = n;
     return n;
   }
 
