@@ -22,6 +22,15 @@ export class ExpressionError extends Error {
   }
 }
 
+/** ExpressionLimitError is a condition over the size or depth limits; it names the column, not the whole text. */
+export class ExpressionLimitError extends ExpressionError {
+  constructor(text: string, at: number, problem: string) {
+    super(text, at, problem);
+    this.message = `${problem} (at column ${at + 1})`;
+    this.name = 'ExpressionLimitError';
+  }
+}
+
 type Token = { kind: 'op' | 'string' | 'number' | 'ident' | 'end'; text: string; value?: string | number; at: number };
 
 const OPERATORS = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '!', '(', ')', '.', '[', ']'];
@@ -67,10 +76,16 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
+/** MAX_NESTING and MAX_TOKENS bound what a condition may hold, so that reading and evaluating it stay shallow. */
+const MAX_NESTING = 64;
+const MAX_TOKENS = 1000;
+
 /** parseExpression parses a condition; it throws ExpressionError naming the column of the first problem. */
 export function parseExpression(text: string): Expression {
   const tokens = tokenize(text);
+  if (tokens.length > MAX_TOKENS) throw new ExpressionLimitError(text, tokens[MAX_TOKENS]!.at, `the expression is too long (more than ${MAX_TOKENS} names, values and operators)`);
   let pos = 0;
+  let depth = 0;
   const peek = () => tokens[pos]!;
   const isOp = (op: string) => peek().kind === 'op' && peek().text === op;
   const expect = (op: string) => {
@@ -87,15 +102,16 @@ export function parseExpression(text: string): Expression {
   };
   const primary = (): Expression => {
     const token = peek();
-    if (isOp('(')) {
+    if (isOp('(') || isOp('!')) {
+      if (++depth > MAX_NESTING) throw new ExpressionLimitError(text, token.at, `the expression nests too deeply (more than ${MAX_NESTING} parentheses or "!")`);
       pos++;
-      const inner = or();
-      expect(')');
+      let inner: Expression;
+      if (token.text === '(') {
+        inner = or();
+        expect(')');
+      } else inner = { kind: 'not', operand: primary() };
+      depth--;
       return inner;
-    }
-    if (isOp('!')) {
-      pos++;
-      return { kind: 'not', operand: primary() };
     }
     pos++;
     if (token.kind === 'string' || token.kind === 'number') return { kind: 'literal', value: token.value! };

@@ -39,6 +39,8 @@ export const ErrorId = {
   notAnInput: 3016,
   /** unknownTarget: a step-in target or data breakpoint the adapter did not offer. */
   unknownTarget: 3017,
+  /** badArguments: a request's arguments do not have the protocol's shape (null, a wrong type, a required one missing). */
+  badArguments: 3018,
   /** engineFailure: the simulation threw; a bug, reported rather than crashing the session. */
   engineFailure: 3020,
 } as const;

@@ -9,13 +9,14 @@ import { basename, resolve } from 'node:path';
 import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { TraceEntry } from '../engine/runtime/recorder';
+import { argumentProblem } from './arguments';
 import { BreakpointSet, liveReader } from './breakpoint-set';
 import { entryResolver } from './breakpoints';
 import { ConsoleError, completeConsole, evaluateConsole } from './console';
 import { dataBreakpointInfo } from './data';
 import { CAPABILITIES } from './capabilities';
 import { exceptionInfo, type ExceptionStop } from './exceptions';
-import { evaluate, parseExpression } from './expressions';
+import { evaluate, ExpressionLimitError, parseExpression } from './expressions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
 import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, waitBetween } from './output';
@@ -70,10 +71,12 @@ export class PodLifecycleSession extends LoggingDebugSession {
 
   /** dispatchRequest answers a request whose handler throws with an error instead of ending the adapter. */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
+    const response: DebugProtocol.Response = { seq: 0, type: 'response', request_seq: request.seq, command: String(request.command), success: false };
+    const problem = argumentProblem(response.command, request.arguments);
+    if (problem) return this.fail(response, ErrorId.badArguments, `${problem}.`);
     try {
       super.dispatchRequest(request);
     } catch (err) {
-      const response: DebugProtocol.Response = { seq: 0, type: 'response', request_seq: request.seq, command: request.command, success: false };
       this.fail(response, ErrorId.engineFailure, `"${request.command}" failed: ${describeError(err)}`);
     }
   }
@@ -90,7 +93,12 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.markConfigured();
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): void {
+    // The handler waits for configurationDone: a failure after that wait is answered too, never left to end the process.
+    this.launch(response, args).catch((err: unknown) => this.fail(response, ErrorId.engineFailure, `"launch" failed: ${describeError(err)}`));
+  }
+
+  private async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     if (this.launched) return this.fail(response, ErrorId.alreadyLaunched, 'This debug session has already launched a lifecycle: start a new session.');
     this.launched = true;
     // Log the protocol traffic only when asked; until this call the logger queues every message.
@@ -292,7 +300,12 @@ export class PodLifecycleSession extends LoggingDebugSession {
     } catch (err) {
       // A name of the step itself (`plugin`, `detail.nodes`, `node == "worker-2"`) answers as a condition would.
       const entry = frame?.entry ?? run.current;
-      const value = entry ? tryEntryExpression(entry, args.expression) : undefined;
+      let value: unknown;
+      try {
+        value = entry ? tryEntryExpression(entry, args.expression) : undefined;
+      } catch (limit) {
+        return this.fail(response, ErrorId.badExpression, describeError(limit));
+      }
       if (value === undefined) return this.fail(response, ErrorId.badExpression, err instanceof ConsoleError || err instanceof Error ? err.message : String(err));
       response.body = { result: typeof value === 'string' ? value : JSON.stringify(value), variablesReference: this.variables.reference(value) };
     }
@@ -594,7 +607,9 @@ function tryEntryExpression(entry: TraceEntry, text: string): unknown {
   try {
     const value = evaluate(parseExpression(text), entryResolver(entry));
     return value === undefined || value === null ? undefined : value;
-  } catch {
+  } catch (err) {
+    // Over the limits, the expression is refused whatever else it could have been.
+    if (err instanceof ExpressionLimitError) throw err;
     return undefined;
   }
 }

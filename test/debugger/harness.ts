@@ -118,6 +118,12 @@ export function collectEvents<T extends DebugProtocol.Event>(dc: DebugClient, na
 
 /** raw sends a request and returns the response as it came, failed or not (with its error id). */
 export function raw(dc: DebugClient, command: string, args: unknown): Promise<DebugProtocol.Response> {
-  const client = dc as unknown as { doSend(command: string, args: unknown, clb: (response: DebugProtocol.Response) => void): void };
-  return new Promise((resolve) => client.doSend(command, args, resolve));
+  // The client's own send leaves out arguments that are not a non-empty object: this one sends them as they are.
+  const client = dc as unknown as { sequence: number; pendingRequests: Map<number, (r: DebugProtocol.Response) => void>; outputStream: NodeJS.WritableStream };
+  return new Promise((resolve) => {
+    const seq = client.sequence++;
+    const json = JSON.stringify(args === undefined ? { type: 'request', seq, command } : { type: 'request', seq, command, arguments: args });
+    client.pendingRequests.set(seq, resolve);
+    client.outputStream.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`, 'utf8');
+  });
 }
