@@ -1,6 +1,6 @@
 // The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report
 // (`run`), or the explanation of each pod built from the engine's trace (`explain`).
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../host/read-file';
 import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { parseDocuments } from '../engine/cluster/loader';
@@ -40,11 +40,11 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
   }
   let sim: Simulation;
   try {
-    const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readFileSync(p, 'utf8'));
+    const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readInputFile(p));
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
-      ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readFileSync(p, 'utf8')).text, l.file) })) } : {}),
+      ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
       // explain reads the cluster as each scheduling attempt saw it, and its tables.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
       // run prints no per-node table of a large cluster unless asked for the full trace: it need not keep them.

@@ -1,7 +1,7 @@
 // The launch attributes of a `pod-lifecycle` debug configuration: checked one by one and turned into the
 // engine's RunFiles and SimulationOptions, with errors a person can act on and a stable id for each kind.
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../host/read-file';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
 import { loadRunFiles } from '../engine/cluster/files';
@@ -144,7 +144,7 @@ export function unknownAttributes(args: LaunchArguments): string[] {
 /** loadLaunch reads the plan's files from disk; an unreadable or malformed file is a LaunchError that names it. */
 export function loadLaunch(plan: LaunchPlan): SimulationInputs {
   try {
-    return loadRunFiles(plan.files, (path) => readFileSync(resolve(path), 'utf8'));
+    return loadRunFiles(plan.files, (path) => readInputFile(resolve(path)));
   } catch (err) {
     if (err instanceof InputError) throw inputProblem(plan.files, err);
     throw err;

@@ -2,7 +2,8 @@
 // the diagnostics of the newest request of each document come back out. The worker starts with the first document
 // and stops a little while after the last one closes, which gives all it held back to the system. Where no worker
 // can start (the bundle is missing), the same Validator runs on the server's thread, a slice at a time.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readInputFile } from '../host/read-file';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
@@ -106,7 +107,7 @@ export class ValidationHost {
   private start(): void {
     const file = this.restarts < MAX_RESTARTS ? WORKER_FILES.find((f) => existsSync(f)) : undefined;
     if (!file) {
-      this.inProcess = new Validator((path) => readFileSync(path, 'utf8'), (m) => this.receive(m), this.log);
+      this.inProcess = new Validator((path) => readInputFile(path), (m) => this.receive(m), this.log);
       if (this.settings) this.inProcess.handle({ type: 'configure', settings: this.settings });
       return;
     }
