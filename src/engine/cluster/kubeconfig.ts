@@ -1,6 +1,7 @@
 // Reading the identity out of a kubeconfig, as kubectl does: the context's user and its credentials.
 // See staging/src/k8s.io/client-go/tools/clientcmd (client_config.go, validation.go).
 import { dirname, isAbsolute, join } from 'node:path';
+import { checkKubeconfigShape } from './kubeconfig-shape';
 import { parseDocuments } from './loader';
 import { type Identity, InputError } from './inputs';
 
@@ -21,14 +22,16 @@ interface Named<T> {
 export function identityFromKubeconfig(file: string, text: string, contextName: string | undefined, read: ReadFile): Identity {
   const doc = parseDocuments(text, file)[0];
   if (!doc || doc.object.kind !== 'Config') throw new InputError(file, 1, 'not a kubeconfig (kind: Config)');
+  const lineOf = (path: string): number => (doc.fields.get(path)?.value.start.line ?? 0) + 1;
+  const shape = checkKubeconfigShape(doc.object);
+  if (shape) throw new InputError(file, lineOf(shape.path), `error loading config file "${file}": ${shape.message}`);
   const cfg = doc.object as unknown as { 'current-context'?: string; contexts?: Named<{ user?: string }>[]; users?: Named<Record<string, unknown>>[] };
   const name = contextName ?? cfg['current-context'];
   if (!name) throw new InputError(file, 1, 'no context chosen: the kubeconfig has no current-context and no --context was given');
-  const ctxIndex = (cfg.contexts ?? []).findIndex((c) => c.name === name);
+  const ctxIndex = (cfg.contexts ?? []).findIndex((c) => c?.name === name);
   if (ctxIndex < 0) throw new InputError(file, 1, `context was not found for specified context: ${name}`);
   const userName = cfg.contexts?.[ctxIndex]?.context?.user ?? '';
-  const userIndex = (cfg.users ?? []).findIndex((u) => u.name === userName);
-  const lineOf = (path: string): number => (doc.fields.get(path)?.value.start.line ?? 0) + 1;
+  const userIndex = (cfg.users ?? []).findIndex((u) => u?.name === userName);
   if (userIndex < 0) throw new InputError(file, lineOf(`contexts[${ctxIndex}].context.user`), `user "${userName}" of context "${name}" is not in the kubeconfig`);
   const user = cfg.users?.[userIndex]?.user ?? {};
   const at = (key: string): number => lineOf(`users[${userIndex}].user.${key}`);
