@@ -101,12 +101,14 @@ test('a Secret volume and env from the Secret, a field and an expansion resolve,
   // The ServiceAccount admission plugin's projected token volume mounts too (plugin/pkg/admission/serviceaccount).
   const token = report.trace.find((e) => e.phase === 'kubelet.volumes' && e.step?.name.startsWith('kube-api-access-'));
   assert.equal(token?.detail['plugin'], 'kubernetes.io/projected');
-  // pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables): secretKeyRef decoded, fieldRef metadata.name, $(VAR) expanded.
+  // pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables): secretKeyRef resolved (shown by its source, never its
+  // value), fieldRef metadata.name, $(VAR) expanded.
   const env = report.trace.find((e) => e.phase === 'kubelet.containers' && e.field === 'spec.containers[0].env');
   const vars = env?.detail['env'] as { name: string; value: string }[];
   assert.deepEqual(vars.slice(0, 3), [
-    { name: 'DB_PASSWORD', value: 's3cr3t' }, { name: 'POD_NAME', value: 'web' }, { name: 'GREETING', value: 'hello web' },
+    { name: 'DB_PASSWORD', value: "<set to the key 'password' in secret 'db-credentials'>" }, { name: 'POD_NAME', value: 'web' }, { name: 'GREETING', value: 'hello web' },
   ]);
+  assert.doesNotMatch(JSON.stringify(report), /s3cr3t|czNjcjN0/);
   // getServiceEnvVarMap and pkg/kubelet/envvars (FromServices): the default namespace's kubernetes Service, Docker link style.
   assert.deepEqual(vars.slice(3), [
     { name: 'KUBERNETES_PORT', value: 'tcp://10.96.0.1:443' },

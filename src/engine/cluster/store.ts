@@ -1,5 +1,6 @@
 // The state store, the simulation's etcd: objects by key, resourceVersions, watches and cheap snapshots.
 import { deepClone, type KubeObject, type Meta, type Mutable } from '../api/types';
+import { redactSecret, type SecretValues } from './secret-values';
 
 /** WatchEventType is the type of a watch event, as the API server sends them. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -156,6 +157,13 @@ export class Store {
   resourceVersion = 1000;
   private history: Change[] | undefined;
   private readonly checkpoints: Checkpoint[] = [];
+  /** secrets keep the Secrets' values by key; the stored Secrets show notes instead. */
+  private readonly secrets = new Map<string, SecretValues>();
+
+  /** secretValues are a stored Secret's values, for the engine alone (bootstrap token authentication). */
+  secretValues(namespace: string, name: string): SecretValues | undefined {
+    return this.secrets.get(storageKey('Secret', namespace, name));
+  }
 
   /** get returns the stored object of a kind, namespace and name. */
   get<T = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
@@ -188,9 +196,16 @@ export class Store {
   }
 
   /** put stores an object (create or replace), gives it the next resourceVersion and tells the watchers. */
-  put<T extends Meta>(obj: T): T {
-    const key = keyOf(obj);
+  put<T extends Meta>(given: T): T {
+    const key = keyOf(given);
     const old = this.objects.get(key);
+    let obj: Meta = given;
+    // A Secret's values stay here; the stored object carries notes of their sizes (secret-values.ts).
+    if (given.kind === 'Secret') {
+      const { stored, values } = redactSecret(given as unknown as KubeObject, this.secrets.get(key));
+      this.secrets.set(key, values);
+      obj = stored as Meta;
+    }
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as unknown as KubeObject;
     if (!old) this.keys = undefined;
@@ -216,6 +231,7 @@ export class Store {
     const old = this.objects.get(key);
     if (!old) return undefined;
     this.objects.delete(key);
+    this.secrets.delete(key);
     this.keys = undefined;
     this.resourceVersion++;
     this.reindex(key, old, undefined);

@@ -1,6 +1,8 @@
 // kubectl's HTTP requests as client-go sends and logs them (-v=8), and the errors client-go hands back to kubectl.
 import { StatusError } from '../apiserver/request';
 import type { Credentials } from '../apiserver/authn/authenticator';
+import type { KubeObject } from '../api/types';
+import { redactSecret } from '../cluster/secret-values';
 
 /** API_SERVER_URL is the address in the admin kubeconfig of the embedded cluster, as `kubectl -v=8` shows requests. */
 export const API_SERVER_URL = 'https://192.168.49.2:6443';
@@ -59,9 +61,11 @@ export function recordRequest(req: HttpRequest, credentials: Credentials): Reque
   }
   const url = `${API_SERVER_URL}${req.path}`;
   const lines = Object.keys(headers).sort().flatMap((k) => (headers[k] ?? []).map((v) => `\t${k}: ${v}`));
+  // A Secret's values are shown by their sizes, in the request as everywhere (secret-values.ts).
+  const body = req.body === undefined ? undefined : redactSecretBody(req.body);
   return {
-    verb: req.verb, url, headers, ...(req.body !== undefined ? { body: req.body } : {}),
-    log: [`"Request Body" body=${JSON.stringify(req.body ?? '')}`, `"Request" verb="${req.verb}" url="${url}" headers=<\n${lines.join('\n')}\n >`],
+    verb: req.verb, url, headers, ...(body !== undefined ? { body } : {}),
+    log: [`"Request Body" body=${JSON.stringify(body ?? '')}`, `"Request" verb="${req.verb}" url="${url}" headers=<\n${lines.join('\n')}\n >`],
   };
 }
 
@@ -104,4 +108,22 @@ export function rawError(server: StatusError): StatusError {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason,
     details: { causes: [{ reason: 'UnexpectedServerResponse', message: 'unknown', field: '' }] }, code,
   });
+}
+
+/** redactSecretBody replaces the values of a Secret sent as a request body (an object or its JSON) by their sizes. */
+function redactSecretBody<T>(body: T): T {
+  if (typeof body === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return body;
+    }
+    return (isSecret(parsed) ? JSON.stringify(redactSecret(parsed, undefined).stored) : body) as T;
+  }
+  return (isSecret(body) ? redactSecret(body, undefined).stored : body) as T;
+}
+
+function isSecret(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && (value as KubeObject).kind === 'Secret';
 }

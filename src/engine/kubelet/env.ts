@@ -45,12 +45,15 @@ function configMapData(cm: ConfigMap): Record<string, string> {
   return { ...(cm.data ?? {}) };
 }
 
-/** secretData decodes a Secret's data; stringData (kept by a cluster file the API server never saw) counts as is. */
+/**
+ * secretData is what a container's environment shows for each key of a Secret: where the value comes from, in
+ * `kubectl describe pod`'s words (staging/src/k8s.io/kubectl/pkg/describe/describe.go, describeContainerEnvVars), never
+ * the value, which stays in the store (secret-values.ts).
+ */
 export function secretData(secret: Secret): Record<string, string> {
+  const name = secret.metadata?.name ?? '';
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(secret.data ?? {})) out[k] = Buffer.from(v, 'base64').toString('utf8');
-  const raw = (secret as { stringData?: Record<string, string> }).stringData ?? {};
-  for (const [k, v] of Object.entries(raw)) out[k] = v;
+  for (const k of Object.keys(secret.data ?? {})) out[k] = `<set to the key '${k}' in secret '${name}'>`;
   return out;
 }
 

@@ -1,6 +1,7 @@
 // --enable-bootstrap-token-auth (kubeadm turns it on): `<id>.<secret>` tokens kept in kube-system Secrets.
 import type { KubeObject } from '../../api/types';
 import type { Authenticator } from './authenticator';
+import { decodeSecretValue } from '../../cluster/secret-values';
 
 /** BOOTSTRAP_TOKEN is the token form of bootstraputil.ParseToken: a 6-character id and a 16-character secret. */
 const BOOTSTRAP_TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
@@ -28,10 +29,9 @@ export const bootstrapTokenAuthenticator: Authenticator = {
     const [, id, secretValue] = m as unknown as [string, string, string];
     const secret = env.store.get<Secret>('Secret', 'kube-system', `bootstrap-token-${id}`);
     if (!secret || secret.metadata?.deletionTimestamp || secret.type !== 'bootstrap.kubernetes.io/token') return null;
-    const data = (key: string): string => {
-      const raw = secret.data?.[key];
-      return raw !== undefined ? Buffer.from(raw, 'base64').toString('utf8') : secret.stringData?.[key] ?? '';
-    };
+    // The values themselves are the store's alone: the stored Secret shows their sizes.
+    const values = env.store.secretValues('kube-system', `bootstrap-token-${id}`) ?? {};
+    const data = (key: string): string => (values[key] !== undefined ? decodeSecretValue(values[key]) : '');
     if (data('token-secret') !== secretValue || data('token-id') !== id) return null;
     const expiration = data('expiration');
     if (expiration && !(Date.parse(expiration) > env.now.getTime())) return null;
