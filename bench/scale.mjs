@@ -25,7 +25,9 @@ function runOnce(r, n) {
   const { manifest, cluster } = writeInputs(dir, r, n);
   return new Promise((resolve) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--require', join(root, 'bench', 'rusage.cjs'), join(root, 'dist', 'cli.js'), 'run', manifest, '--cluster', cluster, '--json', '--trace', TRACE], {
+    const child = spawn(process.execPath, ['--require', join(root, 'bench', 'rusage.cjs'), join(root, 'dist', 'cli.js'), 'run', manifest, '--cluster', cluster, '--json', '--trace', TRACE,
+      // The budget is raised to the run's size (about 80 steps and 2 objects per replica): the bench measures, not bounds.
+      '--max-steps', String(Math.max(1_000_000, r * 100)), '--max-objects', String(Math.max(20_000, 2 * r + n + 1000))], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     let bytes = 0;

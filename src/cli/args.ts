@@ -26,6 +26,8 @@ export interface RunArgs {
   /** thenApply are the --then-apply flags: `kubectl apply -f FILE`, that long after the first apply. */
   thenApply?: { afterSeconds: number; file: string }[];
   seed?: number;
+  /** budget is --max-steps and --max-objects, where given. */
+  budget?: { steps?: number; objects?: number };
   json: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;
@@ -38,10 +40,11 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
          [--then-apply AFTER,FILE]... [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
-                   [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N] [--json]
+                   [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
+         [--max-steps N] [--max-objects N] [--json [--trace summary|full|none]]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--trace']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--trace', '--max-steps', '--max-objects']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -89,8 +92,14 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   }
   const seed = one('--seed');
   if (seed !== undefined) {
-    if (!/^\d+$/.test(seed)) throw new UsageError(`invalid value for --seed: "${seed}" (a non-negative integer)`);
+    if (!/^\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) throw new UsageError(`invalid value for --seed: "${seed}" (a non-negative integer up to ${Number.MAX_SAFE_INTEGER})`);
     args.seed = Number(seed);
+  }
+  for (const [flag, key] of [['--max-steps', 'steps'], ['--max-objects', 'objects']] as const) {
+    const text = one(flag);
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) === 0) throw new UsageError(`invalid value for ${flag}: "${text}" (a positive integer)`);
+    args.budget = { ...args.budget, [key]: Number(text) };
   }
   const trace = one('--trace');
   if (trace !== undefined) {

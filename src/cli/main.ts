@@ -5,7 +5,7 @@ import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
-import { Simulation, type SimulationResult } from '../engine/simulation';
+import { DEFAULT_BUDGET, Simulation, type BudgetStop, type SimulationResult } from '../engine/simulation';
 import { SUMMARY_LIMIT, writeResultJson } from '../engine/report/json';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
@@ -18,7 +18,16 @@ export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
 /** exitCodeOf maps an outcome to the exit status: 0 when the lifecycle completed, 1 when it stopped short. */
 export function exitCodeOf(result: SimulationResult, deleting: boolean): number {
   const done = deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
-  return done ? EXIT.completed : EXIT.stoppedShort;
+  return done && !result.stopped ? EXIT.completed : EXIT.stoppedShort;
+}
+
+/** BUDGET_FLAGS name the flag that raises each budget. */
+const BUDGET_FLAGS = { steps: '--max-steps', objects: '--max-objects' } as const;
+
+/** budgetNote says that the run stopped at its budget, and how to raise it. */
+function budgetNote(stop: BudgetStop): string {
+  const what = stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`;
+  return `stopped: the run reached its budget of ${what} before the workload settled; raise it with ${BUDGET_FLAGS[stop.budget]} N\n`;
 }
 
 /** runCli runs the command line and returns the exit status; output goes to the given writers. */
@@ -42,7 +51,8 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
   try {
     const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readInputFile(p));
     sim = new Simulation(inputs, {
-      ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
       // explain reads the cluster as each scheduling attempt saw it, and its tables.
@@ -59,6 +69,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
   }
   const st = style(useColor(env, isTTY));
   const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, out, st);
+  if (result.stopped) err(budgetNote(result.stopped));
   return exitCodeOf(result, args.delete !== undefined);
 }
 

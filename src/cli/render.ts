@@ -53,8 +53,9 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push('', st.bold('TIMELINE'));
   const phases = result.trace.filter((e) => !e.step);
-  const width = Math.max(...phases.map((e) => e.phase.length), 5);
-  const objWidth = Math.max(...phases.map((e) => (e.object ?? '').length), 6);
+  const width = phases.reduce((w, e) => Math.max(w, e.phase.length), 5);
+  // Folds, not Math.max(...): a long run has more entries than a call takes arguments.
+  const objWidth = phases.reduce((w, e) => Math.max(w, (e.object ?? '').length), 6);
   for (const e of phases) {
     const color = e.outcome === 'rejected' || e.outcome === 'failed' ? st.bad : e.outcome === 'waiting' ? st.warn : (s: string) => s;
     out.push(`${st.dim(pad(seconds(e.at), 10))} ${st.phase(pad(e.phase, width))}  ${pad(e.object ?? '', objWidth)}  ${color(e.result)}`);
@@ -63,7 +64,7 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
     out.push('', st.bold('EVENTS'));
     const rows = result.events.map((e) => [seconds(e.at), e.type, e.reason, e.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, k: string) => `${k.toLowerCase()}/`), e.source, `${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`]);
     const head = ['AT', 'TYPE', 'REASON', 'OBJECT', 'FROM', 'MESSAGE'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const widths = head.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), h.length));
     out.push(st.dim(head.map((h, i) => (i < head.length - 1 ? pad(h, widths[i]!) : h)).join('   ')));
     for (const r of rows) {
       const type = r[1] === 'Warning' ? st.warn(pad(r[1]!, widths[1]!)) : pad(r[1]!, widths[1]!);

@@ -45,6 +45,9 @@ function manifestOf(uri: vscode.Uri | undefined): vscode.Uri | undefined {
   return doc && doc.languageId === 'yaml' && doc.uri.scheme === 'file' ? doc.uri : undefined;
 }
 
+/** EXPLAIN_MAX_STEPS bounds the Explain commands' runs (a Deployment of about 2,500 replicas). */
+const EXPLAIN_MAX_STEPS = 200_000;
+
 /** clusterFiles are the cluster files of the `podLifecycle.cluster` setting, resolved against the workspace. */
 function clusterFiles(): string[] {
   const setting = vscode.workspace.getConfiguration('podLifecycle').get<string | string[]>('cluster');
@@ -60,7 +63,8 @@ async function explain(context: vscode.ExtensionContext, uri: vscode.Uri | undef
     void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to explain its pod.'));
     return;
   }
-  const args = ['explain', manifest.fsPath, ...clusterFiles().flatMap((c) => ['--cluster', c]), ...(terminating ? ['--delete'] : [])];
+  // The command runs in the extension host: a smaller budget than the CLI's keeps a runaway workload from holding it.
+  const args = ['explain', manifest.fsPath, ...clusterFiles().flatMap((c) => ['--cluster', c]), ...(terminating ? ['--delete'] : []), '--max-steps', String(EXPLAIN_MAX_STEPS)];
   const title = terminating ? vscode.l10n.t('Explaining why {0} would stay Terminating…', path.basename(manifest.fsPath)) : vscode.l10n.t('Explaining why {0} would stay Pending…', path.basename(manifest.fsPath));
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async () => {
     const chunks: string[] = [];

@@ -7,7 +7,7 @@ import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
 import { loadRunFiles } from '../engine/cluster/files';
 import { InputError, type SimulationInputs } from '../engine/cluster/inputs';
 import { parseDuration } from '../engine/runtime/durations';
-import type { SimulationOptions } from '../engine/simulation';
+import { DEFAULT_BUDGET, type SimulationOptions } from '../engine/simulation';
 
 /** ErrorId lists the stable ids of the errors the adapter answers with; a client may key on them. */
 export const ErrorId = {
@@ -67,6 +67,9 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   stopOnEntry?: unknown;
   seed?: unknown;
   for?: unknown;
+  /** maxSteps and maxObjects are the run's budget (--max-steps, --max-objects). */
+  maxSteps?: unknown;
+  maxObjects?: unknown;
   /** delete is true, or `{gracePeriod, force}` as kubectl delete's flags. */
   delete?: unknown;
   gracePeriod?: unknown;
@@ -101,6 +104,10 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   }
   const deletion = deleteOf(args);
   if (deletion) options.delete = deletion;
+  const maxSteps = optionalInteger(args, 'maxSteps');
+  const maxObjects = optionalInteger(args, 'maxObjects');
+  if (maxSteps === 0 || maxObjects === 0) throw invalid(`"${maxSteps === 0 ? 'maxSteps' : 'maxObjects'}" must be 1 or more`);
+  if (maxSteps !== undefined || maxObjects !== undefined) options.budget = { steps: maxSteps ?? DEFAULT_BUDGET.steps, objects: maxObjects ?? DEFAULT_BUDGET.objects };
   return {
     files,
     options,
@@ -132,7 +139,7 @@ function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
 /** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
 const KNOWN_ATTRIBUTES = new Set([
   'manifest', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
-  'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
+  'maxSteps', 'maxObjects', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
   'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
 ]);
 

@@ -37,13 +37,22 @@ export function endLines(result: SimulationResult, manifest: string, deleting: b
   if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
   const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
   lines.push({ text: `Outcome: ${result.outcome}${rejection}\n`, category: completed(result, deleting) ? 'stdout' : 'stderr' });
+  if (result.stopped) lines.push({ text: budgetLine(result), category: 'stderr' });
   return lines;
+}
+
+/** budgetLine says that the run stopped at its budget, and the launch attribute that raises it. */
+function budgetLine(result: SimulationResult): string {
+  const stop = result.stopped!;
+  const what = stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`;
+  return `The run reached its budget of ${what} before the workload settled: raise "${stop.budget === 'steps' ? 'maxSteps' : 'maxObjects'}" in the launch configuration.\n`;
 }
 
 /** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */
 export function reportLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
   const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false))}\n`, category: 'stdout' }];
   if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
+  if (result.stopped) lines.push({ text: budgetLine(result), category: 'stderr' });
   return lines;
 }
 
@@ -53,6 +62,7 @@ export function exitCode(result: SimulationResult, deleting: boolean): number {
 }
 
 function completed(result: SimulationResult, deleting: boolean): boolean {
+  if (result.stopped) return false;
   return deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
 }
 

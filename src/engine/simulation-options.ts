@@ -31,6 +31,27 @@ export interface SimulationOptions {
    * cluster its trace entries say the table's size instead, so a run whose tables no one reads costs R + N, not R × N.
    */
   tableLimit?: number;
+  /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
+  budget?: RunBudget;
+}
+
+/** RunBudget is how much a run may do: trace entries (steps) and stored objects. */
+export interface RunBudget {
+  steps: number;
+  objects: number;
+}
+
+/**
+ * DEFAULT_BUDGET bounds a run that would go on without end or past memory (`replicas: 100000`, a crash loop run for
+ * years): a million steps is a Deployment of about 13,000 replicas; 20,000 objects holds 10,000 pods on 5,000 nodes.
+ * Bigger runs raise it (--max-steps, --max-objects).
+ */
+export const DEFAULT_BUDGET: Readonly<RunBudget> = { steps: 1_000_000, objects: 20_000 };
+
+/** BudgetStop says which budget stopped the run, and at what limit. */
+export interface BudgetStop {
+  budget: 'steps' | 'objects';
+  limit: number;
 }
 
 /** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
@@ -41,6 +62,8 @@ export interface SimulationResult {
   outcome: Outcome;
   rejection?: Rejection;
   kubectl: string;
+  /** stopped is set when the run ended at its budget, not because the workload settled or the time ran out. */
+  stopped?: BudgetStop;
   objects: KubeObject[];
   events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];
   trace: TraceEntry[];

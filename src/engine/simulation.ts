@@ -24,9 +24,9 @@ import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes'
 
 export type { FurtherDelete } from './further-deletes';
 
-import { DEFAULT_MAX_MS, type SimulationOptions, type SimulationResult } from './simulation-options';
+import { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type SimulationOptions, type SimulationResult } from './simulation-options';
 
-export { DEFAULT_MAX_MS, type LaterApply, type SimulationOptions, type SimulationResult } from './simulation-options';
+export { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type LaterApply, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
 
 type Stage = 'create' | 'delete' | 'done';
 
@@ -213,6 +213,7 @@ export class Simulation {
       }
       const entry = this.recorder.record(r.value);
       if (this.options.snapshots) this.marks[entry.seq] = this.store.mark();
+      this.checkBudget(entry.seq + 1);
       return entry;
     }
     return undefined;
@@ -267,10 +268,24 @@ export class Simulation {
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
+      ...(this.stopped ? { stopped: this.stopped } : {}),
       objects: this.store.all(),
       events: this.recorder.events.map(({ host: _h, count, ...e }) => ({ ...e, ...(count > 1 ? { count } : {}) })),
       trace: this.recorder.trace,
     };
+  }
+
+  /** stopped is the budget the run stopped at, if it did. */
+  private stopped: BudgetStop | undefined;
+
+  /** checkBudget ends the run once it has taken its budget of steps or the store its budget of objects. */
+  private checkBudget(steps: number): void {
+    const budget = this.options.budget ?? DEFAULT_BUDGET;
+    if (steps >= budget.steps) this.stopped = { budget: 'steps', limit: budget.steps };
+    else if (this.store.size > budget.objects) this.stopped = { budget: 'objects', limit: budget.objects };
+    if (!this.stopped) return;
+    this.running = undefined;
+    this.stage = 'done';
   }
 
   /** laterApplies counts the later applies still to come: the create stage does not end before them. */

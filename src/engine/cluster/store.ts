@@ -160,6 +160,11 @@ export class Store {
   /** secrets keep the Secrets' values by key; the stored Secrets show notes instead. */
   private readonly secrets = new Map<string, SecretValues>();
 
+  /** size is how many objects are stored. */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /** secretValues are a stored Secret's values, for the engine alone (bootstrap token authentication). */
   secretValues(namespace: string, name: string): SecretValues | undefined {
     return this.secrets.get(storageKey('Secret', namespace, name));

@@ -37,6 +37,7 @@ export function writeResultJson(result: SimulationResult, detail: TraceDetail, w
   const fields: [string, unknown][] = [['outcome', result.outcome]];
   if (result.rejection) fields.push(['rejection', result.rejection]);
   fields.push(['kubectl', result.kubectl]);
+  if (result.stopped) fields.push(['stopped', result.stopped]);
   emit('{');
   fields.forEach(([key, value], i) => emit(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: ${indent(JSON.stringify(value, null, 2))}`));
   const lists: [string, readonly unknown[], (item: unknown) => unknown][] = [
