@@ -149,3 +149,28 @@ test('The human form puts the diagnosis under the pod, with numbered causes, evi
   assert.match(run.stdout, /\n {5}caution: removing a finalizer by hand/);
   assert.match(run.stdout, /\nOUTCOME Terminating\n$/);
 });
+
+test('A failing postStart hook is named with what it ran and its error, not blamed on SIGTERM and exit code 143', () => {
+  const { status, report, diagnosis: d } = explain('test/fixtures/kubelet/poststart-fails.yaml');
+  assert.equal(status, 1);
+  assert.deepEqual([report.outcome, d.question], ['Pending', 'notReady']);
+  assert.deepEqual(kinds(d), ['PostStartHook']);
+  const c = d.causes[0]!;
+  // kuberuntime_container.go startContainer (v1.36.3): FailedPostStartHook, the kill with the message "FailedPostStartHook".
+  assert.match(c.title, /^the postStart hook of container app failed \(exec \[sh -c \/bin\/warmup\]\): the kubelet killed the container and waits 5m0s before restarting it \(CrashLoopBackOff, \d+ restarts\)$/);
+  assert.match(c.detail ?? '', /^the hook's error: Exec lifecycle hook \(\[sh -c \/bin\/warmup\]\) for Container "app" in Pod "web_default\([0-9a-f-]+\)" failed - error: command 'sh -c \/bin\/warmup' exited with 1: , message: ""\. /);
+  assert.match(c.detail ?? '', /its exit code 143 is the kill's \(SIGTERM\), not the application's/);
+  assert.ok(c.evidence.some((e) => e.ref === 'Warning FailedPostStartHook' && e.text === 'PostStartHook failed'));
+  assert.ok(c.evidence.some((e) => e.ref === 'Normal Killing' && e.text === 'FailedPostStartHook'));
+  assert.doesNotMatch(c.title, /SIGTERM/);
+});
+
+test('An image reference the kubelet cannot parse: InvalidImageName, never pulled', () => {
+  const { report, diagnosis: d } = explain(`${FIXTURES}/invalid-image.yaml`, '--for', '30s');
+  assert.deepEqual([report.outcome, report.pods[0]!.phase, d.question], ['Pending', 'Pending', 'notReady']);
+  assert.deepEqual(kinds(d), ['ImagePull']);
+  const c = d.causes[0]!;
+  assert.equal(c.title, 'the image "nginx::1.25" of container app cannot be pulled (InvalidImageName): the kubelet cannot parse the image reference (invalid reference format), so it never pulls it');
+  // image_manager.go EnsureImageExists (v1.36.3): Warning InspectFailed on the container.
+  assert.ok(c.evidence.some((e) => e.ref === 'Warning InspectFailed' && e.text === 'Failed to apply default image tag "nginx::1.25": couldn\'t parse image name "nginx::1.25": invalid reference format'));
+});

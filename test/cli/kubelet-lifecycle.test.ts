@@ -330,8 +330,8 @@ test('past its deadline a pod\'s containers stop together and its sidecar last, 
 test('a slow postStart hook holds the container back: started at 2, reported running at 7', () => {
   const { status, report } = runJson('run', fixture('poststart-slow'));
   assert.equal(status, 0);
-  // kuberuntime_container.go startContainer: "Started container %v" is recorded before the hook runs...
-  assert.equal(eventAt(report, 'Started', 'Started container app'), 2);
+  // kuberuntime_container.go startContainer (v1.36.3): "Container started" is recorded before the hook runs...
+  assert.equal(eventAt(report, 'Started', 'Container started'), 2);
   // ...but the pod worker waits for the hook, so no status shows the container running before it returns.
   const firstRunning = report.trace.find((e) => e.phase === 'kubelet.status' && (e.detail['containerStatuses'] as ContainerStatus[]).some((s) => s.state.running));
   assert.equal(firstRunning?.at, 7);

@@ -29,8 +29,8 @@ const cases: { name: string; manifest: string; options?: SimulationOptions; iden
   {
     name: 'a plain pod runs on a worker after its image is pulled',
     manifest: pod(nginx), outcome: 'Running', kubectl: 'pod/web created',
-    // Started container %v: pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
-    event: { reason: 'Started', message: 'Started container app', at: 2 },
+    // "Container started" (since 1.35, #134043): pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer), v1.36.3.
+    event: { reason: 'Started', message: 'Container started', at: 2 },
   },
   {
     name: 'a pod that asks for more cpu than any node has stays Pending with the scheduler\'s message',

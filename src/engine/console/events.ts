@@ -10,7 +10,7 @@ export interface CoreEvent {
   apiVersion: 'v1';
   kind: 'Event';
   metadata: { name: string; namespace: string; creationTimestamp: string };
-  involvedObject: { apiVersion?: string; kind: string; namespace?: string; name: string; uid?: string };
+  involvedObject: { apiVersion?: string; kind: string; namespace?: string; name: string; uid?: string; fieldPath?: string };
   reason: string;
   message: string;
   source: { component: string; host?: string };
@@ -45,7 +45,8 @@ export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.ev
   return {
     apiVersion: 'v1', kind: 'Event',
     metadata: { name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace, creationTimestamp: iso(firstMs) },
-    involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}) },
+    // A kubelet event about a container carries its reference's fieldPath (spec.containers{app}); omitempty otherwise.
+    involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}), ...(e.fieldPath ? { fieldPath: e.fieldPath } : {}) },
     reason: e.reason, message: e.message,
     source: { component: e.source, ...(e.host ? { host: e.host } : {}) },
     firstTimestamp: iso(firstMs), lastTimestamp: iso(lastMs), count: e.count, type: e.type, eventTime: null,
@@ -64,8 +65,9 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * describeEvents writes the Events section of kubectl describe: sorted by last timestamp, Age from the first
- * timestamp, `<last> (xN over <first>)` for a repeated event, From the source component.
- * See staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeEvents) and kubectl/pkg/util/event (SortableEvents).
+ * timestamp, `<last> (xN over <first>)` for a repeated event, From the source component, and the message after the
+ * involved object's fieldPath when it has one (`spec.containers{app}: Container created`, kubectl 1.35 and later).
+ * See staging/src/k8s.io/kubectl/pkg/describe/describe.go (DescribeEvents, v0.36.0) and kubectl/pkg/util/event (SortableEvents).
  */
 export function describeEvents(events: readonly CoreEvent[], nowMs: number): string {
   if (events.length === 0) return 'Events:\t<none>\n';
@@ -74,7 +76,8 @@ export function describeEvents(events: readonly CoreEvent[], nowMs: number): str
   for (const e of sorted) {
     const first = since(e.firstTimestamp, nowMs);
     const interval = e.count > 1 ? `${since(e.lastTimestamp, nowMs)} (x${e.count} over ${first})` : first;
-    out += `  ${e.type}\t${e.reason}\t${interval}\t${e.source.component || e.reportingComponent}\t${e.message.trim()}\n`;
+    const message = e.involvedObject.fieldPath ? `${e.involvedObject.fieldPath}: ${e.message.trim()}` : e.message.trim();
+    out += `  ${e.type}\t${e.reason}\t${interval}\t${e.source.component || e.reportingComponent}\t${message}\n`;
   }
   return out;
 }

@@ -65,7 +65,8 @@ function printEvents(objs: readonly KubeObject[], nowMs: number, wide: boolean):
     const last = e.lastTimestamp ? since(e.lastTimestamp, nowMs) : first;
     const target = e.involvedObject.name ? `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}` : e.involvedObject.kind.toLowerCase();
     const source = e.source.host ? `${e.source.component}, ${e.source.host}` : e.source.component;
-    return wide ? [last, e.type, e.reason, target, '', source, e.message.trim(), first, String(e.count || 1), e.metadata.name] : [last, e.type, e.reason, target, e.message.trim()];
+    // -o wide's SUBOBJECT is involvedObject.fieldPath (printers.go printEvent, v1.36.3); the default columns leave it out.
+    return wide ? [last, e.type, e.reason, target, e.involvedObject.fieldPath ?? '', source, e.message.trim(), first, String(e.count || 1), e.metadata.name] : [last, e.type, e.reason, target, e.message.trim()];
   });
   return { header, rows };
 }

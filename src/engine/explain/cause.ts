@@ -9,7 +9,7 @@ export type CauseKind =
   // not Ready, restarting, failed
   | 'ReadinessProbe' | 'StartupProbe' | 'ReadinessGates' | 'CrashLoopBackOff' | 'ContainerExited' | 'LivenessProbe' | 'OOMKilled'
   | 'ImagePull' | 'CreateContainerConfigError' | 'FailedMount' | 'InitContainer' | 'DeadlineExceeded' | 'NodeNotReady'
-  | 'ContainerWaiting' | 'PodFailed';
+  | 'ContainerWaiting' | 'PodFailed' | 'PostStartHook';
 
 /** EvidenceKind says where a piece of evidence comes from. */
 export type EvidenceKind = 'field' | 'event' | 'trace';

@@ -2,7 +2,8 @@
 // exits (CrashLoopBackOff, OOMKilled, an init container that fails). Read from the container's state and lastState, the
 // kubelet's events and the back-off the kubelet waits. Pure.
 import { eventEvidence, fieldEvidence, traceEvidence, type Cause, type Evidence } from './cause';
-import { formatSeconds, kubectlPod, type ContainerView, type PodView } from './pod-view';
+import { formatSeconds, kubectlPod, onContainer, type ContainerView, type PodView } from './pod-view';
+import { postStartCause } from './post-start';
 import { livenessCause, probeKills } from './probes';
 
 // pkg/kubelet/images/types.go: the waiting reasons of an image that cannot be had.
@@ -56,17 +57,21 @@ export function imagePullCause(view: PodView, c: ContainerView): Cause | undefin
   const image = c.spec.image ?? '';
   const message = waiting.message ?? '';
   const evidence: Evidence[] = [fieldEvidence(`${c.statusField}.state.waiting`, `${waiting.reason}: ${message}`, undefined, `${c.field}.image`)];
-  // pkg/kubelet/images/image_manager.go: Failed "Failed to pull image \"<image>\": <err>", Failed "Error: ErrImagePull",
-  // Normal BackOff "Back-off pulling image \"<image>\"", Failed "Error: ImagePullBackOff".
-  evidence.push(...view.events.filter((e) => e.message.includes(`image "${image}"`) && /^(Failed|BackOff|ErrImageNeverPull|InspectFailed)$/.test(e.reason)).map(eventEvidence));
+  // pkg/kubelet/images/image_manager.go (v1.36.3), on the container's reference: Failed "Failed to pull image \"<image>\":
+  // <err>", Normal BackOff "Back-off pulling image \"<image>\"", InspectFailed "Failed to apply default image tag
+  // \"<image>\": <err>", ErrImageNeverPull "Container image \"<image>\" is not present with pull policy of Never".
+  const quoted = JSON.stringify(image);
+  evidence.push(...view.events.filter((e) => e.message.includes(quoted) && onContainer(e, c) && /^(Failed|BackOff|ErrImageNeverPull|InspectFailed)$/.test(e.reason)).map(eventEvidence));
   let why: string;
   let fix: string;
   if (waiting.reason === 'ErrImageNeverPull') {
     why = 'imagePullPolicy is Never and the image is not on the node';
     fix = 'load the image onto the node, or set imagePullPolicy to IfNotPresent';
   } else if (waiting.reason === 'InvalidImageName') {
-    why = 'the image reference cannot be parsed';
-    fix = 'correct the image reference (registry/repository:tag or @sha256:digest)';
+    // image_manager.go applyDefaultImageTag: github.com/distribution/reference ParseNormalizedNamed refused it; the API
+    // server does not check the reference, so the pod was stored and waits on the node without any pull.
+    why = `the kubelet cannot parse the image reference (${/couldn't parse image name "(?:[^"\\]|\\.)*": (.*)$/.exec(message)?.[1] ?? 'invalid reference format'}), so it never pulls it`;
+    fix = 'correct the image reference ([registry[:port]/]repository[:tag][@sha256:digest], the repository in lower case)';
   } else if (/not found|manifest unknown|NotFound/i.test(message)) {
     why = 'the registry has no such image or tag';
     fix = 'correct the image name or tag; check it exists in the registry';
@@ -230,12 +235,17 @@ export function initRunningCause(view: PodView, c: ContainerView): Cause | undef
 /** containerCauses lists the causes of one container, the most specific first. */
 export function containerCauses(view: PodView, c: ContainerView): Cause[] {
   const out: Cause[] = [];
-  for (const f of [imagePullCause, configErrorCause, waitingCause, oomCause, livenessCause, crashLoopCause, initRunningCause]) {
+  // A failed postStart hook explains the kills, the exit code and the back-off: it replaces the generic causes.
+  const postStart = postStartCause(view, c);
+  const causes = postStart ? [imagePullCause, configErrorCause, oomCause, livenessCause, initRunningCause]
+    : [imagePullCause, configErrorCause, waitingCause, oomCause, livenessCause, crashLoopCause, initRunningCause];
+  if (postStart) out.push(postStart);
+  for (const f of causes) {
     const cause = f(view, c);
     if (cause) out.push(cause);
   }
   // An exit no other cause explains.
-  const exited = c.status?.state?.waiting?.reason === CRASH_LOOP ? undefined : exitedCause(view, c);
+  const exited = postStart || c.status?.state?.waiting?.reason === CRASH_LOOP ? undefined : exitedCause(view, c);
   if (exited) out.push(exited);
   return out;
 }

@@ -9,6 +9,8 @@ export interface DiagnosisEvent {
   reason: string;
   /** object is the involved object, `Pod/default/web` or `Node/worker-1`. */
   object: string;
+  /** fieldPath is the involved object's fieldPath: the container a kubelet event is about (`spec.containers{app}`). */
+  fieldPath?: string;
   source?: string;
   message: string;
   /** count is how many times the event repeated. */
@@ -134,6 +136,19 @@ export function podView(input: DiagnosisInput, pod: Pod): PodView {
     now: endOf(input),
     seconds: (timestamp) => (epoch === undefined || !timestamp ? undefined : (Date.parse(timestamp) - epoch) / 1000),
   };
+}
+
+/**
+ * containerFieldPath is the fieldPath of the kubelet's events about a container: `spec.containers{app}`,
+ * `spec.initContainers{init}` (pkg/kubelet/container/ref.go GenerateContainerRef, v1.36.3).
+ */
+export function containerFieldPath(c: ContainerView): string {
+  return `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`;
+}
+
+/** onContainer: an event on the container's reference, or one that carries no fieldPath (a report that predates it). */
+export function onContainer(e: DiagnosisEvent, c: ContainerView): boolean {
+  return e.fieldPath === undefined || e.fieldPath === containerFieldPath(c);
 }
 
 /** condition finds a pod condition by type. */

@@ -3,7 +3,7 @@
 // probe's settings, as `kubectl describe pod` prints them. Pure.
 import type { Probe } from '../api/types';
 import { eventEvidence, fieldEvidence, traceEvidence, type Cause, type Evidence } from './cause';
-import { formatSeconds, kubectlPod, type ContainerView, type PodView } from './pod-view';
+import { formatSeconds, kubectlPod, onContainer, type ContainerView, type PodView } from './pod-view';
 
 // pkg/apis/core/v1/defaults.go (SetDefaults_Probe): timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3.
 const PROBE_DEFAULTS = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 } as const;
@@ -42,10 +42,13 @@ function failureWindow(p: Probe): number {
   return (p.failureThreshold ?? PROBE_DEFAULTS.failureThreshold) * (p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds);
 }
 
-/** unhealthyEvents are the Unhealthy events of one probe type, failed or errored (the event does not name the container). */
-export function unhealthyEvents(view: PodView, type: ProbeType): Evidence[] {
+/**
+ * unhealthyEvents are the Unhealthy events of one probe type of the container, failed or errored: the message does not
+ * name the container, the event's involvedObject.fieldPath does (prober.go recordContainerEvent, v1.36.3).
+ */
+export function unhealthyEvents(view: PodView, type: ProbeType, c: ContainerView): Evidence[] {
   const name = `${type[0]!.toUpperCase()}${type.slice(1)} probe`;
-  return view.events.filter((e) => e.reason === EVENT_UNHEALTHY && (e.message.startsWith(`${name} failed:`) || e.message.startsWith(`${name} errored `))).map(eventEvidence);
+  return view.events.filter((e) => e.reason === EVENT_UNHEALTHY && onContainer(e, c) && (e.message.startsWith(`${name} failed:`) || e.message.startsWith(`${name} errored `))).map(eventEvidence);
 }
 
 /** probeKills are the Killing events that say a probe failure killed this container. */
@@ -76,7 +79,7 @@ export function livenessCause(view: PodView, c: ContainerView): Cause | undefine
   if (kills.length === 0) return undefined;
   const p = c.spec.livenessProbe;
   const count = kills.reduce((n, e) => n + (e.count ?? 1), 0);
-  const evidence = [...unhealthyEvents(view, 'liveness'), ...kills];
+  const evidence = [...unhealthyEvents(view, 'liveness', c), ...kills];
   if (p) evidence.unshift(probeEvidence(c, 'liveness'));
   const last = c.status?.lastState?.terminated;
   if (last) evidence.push(fieldEvidence(`${c.statusField}.lastState.terminated`, `exitCode ${last.exitCode}${last.reason ? `, reason ${last.reason}` : ''}`, view.seconds(last.finishedAt)));
@@ -102,7 +105,7 @@ export function startupCause(view: PodView, c: ContainerView): Cause | undefined
   const evidence: Evidence[] = [];
   if (p) evidence.push(probeEvidence(c, 'startup'));
   if (waiting) evidence.push(fieldEvidence(`${c.statusField}.started`, 'false', view.seconds(c.status?.state?.running?.startedAt)));
-  evidence.push(...unhealthyEvents(view, 'startup'), ...kills);
+  evidence.push(...unhealthyEvents(view, 'startup', c), ...kills);
   const window = p ? (p.initialDelaySeconds ?? 0) + failureWindow(p) : undefined;
   return {
     kind: 'StartupProbe', container: c.name,
@@ -123,7 +126,7 @@ export function readinessCause(view: PodView, c: ContainerView): Cause | undefin
   if (!p || s?.state?.running === undefined || s.ready || s.started === false) return undefined;
   const startedAt = view.seconds(s.state.running.startedAt);
   const evidence: Evidence[] = [probeEvidence(c, 'readiness'), fieldEvidence(`${c.statusField}.ready`, 'false', startedAt)];
-  const failures = unhealthyEvents(view, 'readiness');
+  const failures = unhealthyEvents(view, 'readiness', c);
   evidence.push(...failures);
   const steps = view.trace.filter((e) => e.phase === 'kubelet.probes' && (e.step?.name === c.name || e.detail?.container === c.name) && (startedAt === undefined || e.at >= startedAt));
   evidence.push(...steps.slice(-2).map(traceEvidence));

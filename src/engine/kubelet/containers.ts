@@ -8,7 +8,14 @@ import { sleep, type Steps } from '../runtime/step';
 import { checkContainerConfig } from './env';
 import { decidePull, imageID, imageSize, pullSeconds, pulledMessage } from './images';
 import { httpGetURL, resolveContainerPort } from './handler-target';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { imageNameError, invalidImageNameMessage } from './image-reference';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
+
+/**
+ * ContainerEmit records a kubelet event about a container: fieldPath is the container's reference (containerRef),
+ * which the Event carries as involvedObject.fieldPath.
+ */
+export type ContainerEmit = (type: 'Normal' | 'Warning', reason: string, message: string, fieldPath: string) => void;
 
 /** NodeImages is what a node knows of images: those present, and when its serialized puller is free. */
 export interface NodeImages {
@@ -28,24 +35,39 @@ export function fieldOf(state: PodRuntimeState, c: ContainerRuntimeState): strin
 }
 
 /**
- * ensureImage runs the image manager for a container: a present image is used, an absent one pulled
- * (waiting for the node's puller), and Never with no image fails. Returns false when the container cannot start.
+ * ensureImage runs the image manager for a container: an image whose reference cannot be parsed fails before anything
+ * else, a present image is used, an absent one pulled (waiting for the node's puller), and Never with no image fails.
+ * Returns false when the container cannot start.
  */
-export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, images: NodeImages, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<boolean> {
+export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, images: NodeImages, emit: ContainerEmit): Steps<boolean> {
   const field = fieldOf(state, c);
+  const ref = containerRef(c);
+  // image_manager.go EnsureImageExists (v1.36.3): applyDefaultImageTag parses the reference first; a reference it
+  // cannot parse is a Warning InspectFailed (events.FailedToInspectImage) and ErrInvalidImageName, with no pull and
+  // no back-off. startContainer then records "Error: InvalidImageName" (grpcstatus.FromError of a plain error keeps
+  // its text) and the container waits with reason InvalidImageName and the message, retried at each sync.
+  const nameError = imageNameError(spec.image ?? '');
+  if (nameError) {
+    const message = invalidImageNameMessage(spec.image ?? '', nameError);
+    c.state = 'waiting'; c.reason = 'InvalidImageName'; c.message = message;
+    emit('Warning', 'InspectFailed', message, ref);
+    emit('Warning', 'Failed', 'Error: InvalidImageName', ref);
+    yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `${c.name}: InvalidImageName: ${message}`, detail: { container: c.name, image: spec.image ?? '', error: nameError }, outcome: 'failed' };
+    return false;
+  }
   const present = images.present.has(c.imageRef);
   const decision = decidePull(spec, present);
   const policy = spec.imagePullPolicy ?? 'IfNotPresent';
   if (decision.action === 'neverPull') {
     c.state = 'waiting'; c.reason = 'ErrImageNeverPull'; c.message = decision.message;
-    emit('Warning', 'ErrImageNeverPull', decision.message, field);
+    emit('Warning', 'ErrImageNeverPull', decision.message, ref);
     // The runtime manager reports every failed image step as "Error: <reason>" (kuberuntime_container.go startContainer).
-    emit('Warning', 'Failed', 'Error: ErrImageNeverPull', field);
+    emit('Warning', 'Failed', 'Error: ErrImageNeverPull', ref);
     yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.imagePullPolicy`, result: `${c.name}: ErrImageNeverPull: ${decision.message}`, detail: { container: c.name, policy, present }, outcome: 'failed' };
     return false;
   }
   if (decision.action === 'present') {
-    emit('Normal', 'Pulled', decision.message, field);
+    emit('Normal', 'Pulled', decision.message, ref);
     c.imageID = imageID(c.imageRef);
     yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, result: `${c.name}: image ${c.imageRef} is already on the node; pull policy ${policy} does not pull it`, detail: { container: c.name, policy, present, imageRef: c.imageRef } };
     return true;
@@ -55,7 +77,7 @@ export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: Cont
   const waitMs = Math.max(0, images.pullerFreeAt - requestedAt);
   const pullMs = pullSeconds(behavior) * 1000;
   images.pullerFreeAt = requestedAt + waitMs + pullMs;
-  emit('Normal', 'Pulling', decision.pullingMessage, field);
+  emit('Normal', 'Pulling', decision.pullingMessage, ref);
   yield {
     phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`,
     result: `${c.name}: pulling ${c.imageRef} (policy ${policy}${present ? '' : ', not on the node'})${waitMs ? `, after ${waitMs / 1000}s behind other pulls` : ''}`,
@@ -66,15 +88,15 @@ export function* ensureImage(ctx: EngineContext, state: PodRuntimeState, c: Cont
   const failure = pullFailure(c.imageRef, behavior, state.pod);
   if (failure) {
     c.state = 'waiting'; c.reason = 'ErrImagePull'; c.message = failure;
-    emit('Warning', 'Failed', `Failed to pull image "${spec.image}": ${failure}`, field);
-    emit('Warning', 'Failed', 'Error: ErrImagePull', field);
+    emit('Warning', 'Failed', `Failed to pull image "${spec.image}": ${failure}`, ref);
+    emit('Warning', 'Failed', 'Error: ErrImagePull', ref);
     yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `ErrImagePull: ${failure}`, detail: { error: failure }, outcome: 'failed' };
     return false;
   }
   images.present.add(c.imageRef);
   c.imageID = imageID(c.imageRef);
   const size = imageSize(behavior);
-  emit('Normal', 'Pulled', pulledMessage(spec.image ?? '', pullMs, waitMs + pullMs, size), field);
+  emit('Normal', 'Pulled', pulledMessage(spec.image ?? '', pullMs, waitMs + pullMs, size), ref);
   yield { phase: 'kubelet.imagePull', object: state.ref, field: `${field}.image`, step: { kind: 'container', name: c.name }, result: `pulled ${c.imageRef} in ${pullMs / 1000}s (${size} bytes)`, detail: { imageID: c.imageID, size } };
   return true;
 }
@@ -108,8 +130,9 @@ export function podLabel(state: PodRuntimeState): string {
  * hook records FailedPostStartHook, kills the container and fails the start with PostStartHookError.
  * See pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer).
  */
-export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void): Steps<StartResult> {
+export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, emit: ContainerEmit): Steps<StartResult> {
   const field = fieldOf(state, c);
+  const ref = containerRef(c);
   if (!(yield* checkContainerConfig(ctx, state, c, spec, field, emit))) return { ok: false, reason: c.reason ?? 'CreateContainerConfigError', message: c.message ?? '' };
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
   // A container that ran before is restarted: its restart count is the last one's plus one, and the
@@ -125,14 +148,16 @@ export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: C
   c.probeResults = {};
   c.started = false;
   c.ready = false;
-  emit('Normal', 'Created', `Created container: ${c.name}`, field);
+  // kuberuntime_container.go startContainer (v1.36.3; since 1.35, #134043): "Container created" and "Container
+  // started", the container named by the event's involvedObject.fieldPath only.
+  emit('Normal', 'Created', 'Container created', ref);
   const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
   yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `created container ${c.name} (${c.containerID.slice(0, 25)}…)${c.restartCount ? `, restart ${c.restartCount}` : ''}`, detail: { containerID: c.containerID, image: c.imageRef, command: spec.command ?? null, args: spec.args ?? null, restartCount: c.restartCount, sidecar: c.sidecar } };
   yield* sleep((behavior.startSeconds ?? 0) * 1000);
   if (state.terminating) return { ok: false, reason: 'ContainerCreating', message: '' };
   c.startedAt = ctx.clock.now;
   c.everStarted = true;
-  emit('Normal', 'Started', `Started container ${c.name}`, field);
+  emit('Normal', 'Started', 'Container started', ref);
   yield { phase, object: state.ref, field, step: { kind: 'container', name: c.name }, result: `started container ${c.name}`, detail: { startedAt: ctx.clock.timestamp() } };
   const hook = spec.lifecycle?.postStart;
   if (hook) {
@@ -148,7 +173,7 @@ export function* startContainer(ctx: EngineContext, state: PodRuntimeState, c: C
     if (unresolvable || (behavior.postStartFails && !hook.sleep)) {
       // kuberuntime_container.go startContainer: Warning FailedPostStartHook "PostStartHook failed", without the
       // handler's message "so that secrets won't leak from the server"; then killContainer and ErrPostStartHook.
-      emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', `${field}.lifecycle.postStart`);
+      emit('Warning', 'FailedPostStartHook', 'PostStartHook failed', ref);
       const message = hookFailure(hook, c.name, podLabel(state), state.ip ?? '', spec);
       yield { phase, object: state.ref, field: `${field}.lifecycle.postStart`, step: { kind: 'container', name: c.name }, result: `postStart hook failed: ${message}; the container is killed`, detail: { error: message }, outcome: 'failed' };
       return { ok: false, reason: 'PostStartHookError', message };

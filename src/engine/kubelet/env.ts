@@ -7,7 +7,7 @@ import { parseQuantity } from '../api/quantity';
 import type { Container, EnvVar, Node, Pod, Service } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 
 /** CREATE_CONTAINER_CONFIG_ERROR is the waiting reason of a container whose config cannot be built (ErrCreateContainerConfig). */
 export const CREATE_CONTAINER_CONFIG_ERROR = 'CreateContainerConfigError';
@@ -248,7 +248,7 @@ function envValue(
  */
 export function* checkContainerConfig(
   ctx: EngineContext, state: PodRuntimeState, c: ContainerRuntimeState, spec: Container, field: string,
-  emit: (type: 'Normal' | 'Warning', reason: string, message: string, field: string) => void,
+  emit: (type: 'Normal' | 'Warning', reason: string, message: string, fieldPath: string) => void,
 ): Steps<boolean> {
   const verdict = resolveEnv({ ctx, podIP: state.ip, hostIP: state.pod.status?.hostIP }, state.pod, spec, field);
   const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
@@ -261,7 +261,7 @@ export function* checkContainerConfig(
   c.state = 'waiting';
   c.reason = verdict.reason;
   c.message = verdict.message;
-  emit('Warning', 'Failed', `Error: ${verdict.message}`, verdict.field);
+  emit('Warning', 'Failed', `Error: ${verdict.message}`, containerRef(c));
   yield {
     phase, object: state.ref, field: verdict.field, step: { kind: 'container', name: c.name },
     result: `${verdict.reason}: ${verdict.message}`, detail: { reason: verdict.reason, message: verdict.message }, outcome: 'failed',

@@ -6,7 +6,7 @@ import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { fieldOf } from './containers';
 import type { Kubelet } from './kubelet';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 import { isInBackOffSinceUpdate, nextBackoff } from './restarts';
 
 /** IMAGE_BACKOFF_INITIAL_MS and IMAGE_BACKOFF_MAX_MS bound the image pull back-off (backOffPeriod, MaxImageBackOff). */
@@ -33,8 +33,11 @@ export function* imagePullBackOff(ctx: EngineContext, kubelet: Kubelet, state: P
   c.reason = 'ImagePullBackOff';
   c.message = `Back-off pulling image "${spec.image}": ErrImagePull: ${previous}`;
   c.syncError = { reason: c.reason, message: c.message };
-  kubelet.event(state, 'Normal', 'BackOff', `Back-off pulling image "${spec.image}"`);
-  kubelet.event(state, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+  // image_manager.go pullImage (v1.36.3): the Normal BackOff event is recorded with `Back-off pulling image "<image>"`
+  // alone; only the message returned for the status gets ": <reason>: <error>" of the last pull (prevPullErrMsg).
+  // startContainer then records "Error: ImagePullBackOff". Both on the container's reference.
+  kubelet.event(state, 'Normal', 'BackOff', `Back-off pulling image "${spec.image}"`, containerRef(c));
+  kubelet.event(state, 'Warning', 'Failed', 'Error: ImagePullBackOff', containerRef(c));
   yield {
     phase: 'kubelet.imagePull', object: state.ref, field: `${fieldOf(state, c)}.image`, step: { kind: 'container', name: c.name },
     result: `ImagePullBackOff: the next pull of ${spec.image} is in ${(entry.lastUpdate + entry.ms - ctx.clock.now) / 1000}s (back-off ${entry.ms / 1000}s)`,

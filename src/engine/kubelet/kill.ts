@@ -6,7 +6,7 @@ import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, fieldOf, hookAlwaysFails } from './containers';
 import type { Kubelet } from './kubelet';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 
 /** MINIMUM_GRACE_SECONDS: a container always gets at least this long after SIGTERM (minimumGracePeriodInSeconds). */
 export const MINIMUM_GRACE_SECONDS = 2;
@@ -42,7 +42,8 @@ export function* killContainer(ctx: EngineContext, kubelet: Kubelet, state: PodR
   const behavior = containerBehavior(ctx, state.pod.metadata?.name ?? '', c.name);
   let grace = gracePeriodFor(state, spec, reason);
   c.killing = true;
-  kubelet.event(state, 'Normal', 'Killing', message || `Stopping container ${c.name}`);
+  // recordContainerEvent: the Killing event is on the container's reference (kuberuntime_container.go, v1.36.3).
+  kubelet.event(state, 'Normal', 'Killing', message || `Stopping container ${c.name}`, containerRef(c));
   const phase = c.init ? 'kubelet.initContainers' : 'kubelet.containers';
   const hook = spec.lifecycle?.preStop;
   let hookSeconds = 0;
@@ -56,7 +57,7 @@ export function* killContainer(ctx: EngineContext, kubelet: Kubelet, state: PodR
     // kuberuntime_container.go executePreStopHook: a hook that returns an error within the grace period is a
     // Warning FailedPreStopHook "PreStopHook failed", without its message so that secrets do not leak.
     if (runs <= grace && (unresolvable || (hook.sleep === undefined && behavior.preStopFails === true))) {
-      kubelet.event(state, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      kubelet.event(state, 'Warning', 'FailedPreStopHook', 'PreStopHook failed', containerRef(c));
     }
     grace -= hookSeconds;
   }
@@ -102,7 +103,7 @@ export function* stopContainers(ctx: EngineContext, kubelet: Kubelet, state: Pod
   });
   for (const p of plans) {
     p.c.killing = true;
-    kubelet.event(state, 'Normal', 'Killing', `Stopping container ${p.c.name}`);
+    kubelet.event(state, 'Normal', 'Killing', `Stopping container ${p.c.name}`, containerRef(p.c));
   }
   const exitOf = (p: (typeof plans)[number], sigtermAt: number, grace: number) => {
     const window = Math.max(grace, MINIMUM_GRACE_SECONDS);

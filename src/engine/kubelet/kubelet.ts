@@ -104,10 +104,13 @@ export class Kubelet {
     return verdict.admitted;
   }
 
-  /** event records a kubelet event on the pod. */
-  event(state: PodRuntimeState, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  /**
+   * event records a kubelet event on the pod, or on one of its containers when fieldPath names it (containerRef): the
+   * image manager, the runtime manager, the prober and the back-off record theirs on the container's reference.
+   */
+  event(state: PodRuntimeState, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     if (this.down) return;
-    this.ctx.recorder.event({ type, reason, object: state.ref, source: KUBELET_SOURCE, host: this.name, message });
+    this.ctx.recorder.event({ type, reason, object: state.ref, ...(fieldPath ? { fieldPath } : {}), source: KUBELET_SOURCE, host: this.name, message });
   }
 
   /**

@@ -1,6 +1,7 @@
 // What the kubelet and the container runtime know of a pod on the node: sandbox, IP, and each container's state.
 import type { Container, Pod } from '../api/types';
 import type { Millis } from '../runtime/clock';
+import { normalizedImage } from './image-reference';
 
 /** ContainerState is a container as the runtime reports it. */
 export interface ContainerRuntimeState {
@@ -76,8 +77,11 @@ export interface PodRuntimeState {
   /** finalDelete is set once the status manager sends the pod's final delete: its removal is then the kubelet's own doing. */
   finalDelete?: boolean;
   rejected?: { reason: string; message: string };
-  /** worker is the pod worker's bookkeeping: a sync queued or running, and when the probe workers began. */
-  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis };
+  /**
+   * worker is the pod worker's bookkeeping: a sync queued or running, when the probe workers began, and whether the
+   * PLEG has a change of the runtime to report (the sandbox just started) that the next sync has not seen yet.
+   */
+  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis; sandboxStarted?: boolean };
   /** evicted is the pod-level failure a sync handler decided (activeDeadlineSeconds): the phase turns Failed with it. */
   evicted?: { reason: string; message: string };
   /** podTerminal is set once the kubelet decided the pod is done (KillPod): no container is started again. */
@@ -86,6 +90,15 @@ export interface PodRuntimeState {
   stopping?: boolean;
   /** reportedPhase is the last phase sent to the API server. */
   reportedPhase?: string;
+}
+
+/**
+ * containerRef is the fieldPath of the ObjectReference the kubelet records a container's events on:
+ * `spec.containers{app}`, `spec.initContainers{init}` (a container always has a name in a stored pod).
+ * See pkg/kubelet/container/ref.go (GenerateContainerRef, fieldPath) at v1.36.3.
+ */
+export function containerRef(c: Pick<ContainerRuntimeState, 'init' | 'name'>): string {
+  return `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`;
 }
 
 /** newPodRuntimeState starts the tracking of a pod the kubelet was given. */
@@ -107,17 +120,9 @@ export function newPodRuntimeState(pod: Pod, ref: string): PodRuntimeState {
 
 /**
  * normalizeImage completes an image reference as the container runtime reports it: the default
- * registry docker.io, the library/ namespace of official images, and the :latest tag.
- * See github.com/distribution/reference (ParseNormalizedNamed, TagNameOnly).
+ * registry docker.io, the library/ namespace of official images, and the :latest tag; an image the
+ * kubelet cannot parse is kept as written (it is never pulled). See image-reference.ts (ParseNormalizedNamed).
  */
 export function normalizeImage(image: string): string {
-  if (!image) return image;
-  const [withoutDigest, digest] = image.split('@') as [string, string | undefined];
-  const firstSlash = withoutDigest.indexOf('/');
-  const first = firstSlash < 0 ? '' : withoutDigest.slice(0, firstSlash);
-  const hasRegistry = first !== '' && (first.includes('.') || first.includes(':') || first === 'localhost');
-  let name = hasRegistry ? withoutDigest : `docker.io/${firstSlash < 0 ? `library/${withoutDigest}` : withoutDigest}`;
-  const lastPart = name.slice(name.lastIndexOf('/') + 1);
-  if (!lastPart.includes(':') && !digest) name = `${name}:latest`;
-  return digest ? `${name}@${digest}` : name;
+  return image ? normalizedImage(image) : image;
 }

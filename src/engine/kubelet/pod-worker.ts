@@ -11,7 +11,7 @@ import { containerBehavior, ensureImage, fieldOf, podLabel, startContainer } fro
 import { imagePullBackOff, recordPullFailure } from './image-backoff';
 import { killContainer, stopContainers, type KillReason } from './kill';
 import type { Kubelet } from './kubelet';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
 import { goDuration } from '../runtime/durations';
 import { failedSyncDelay } from './pod-worker-backoff';
@@ -179,6 +179,7 @@ export function beginContainers(ctx: EngineContext, kubelet: Kubelet, state: Pod
     ctx.schedule(Math.max(0, due - ctx.clock.now), `kubelet ${kubelet.name}: activeDeadlineSeconds ${state.ref}`, () => enforceDeadline(ctx, kubelet, state));
   }
   requestSync(ctx, kubelet, state, 'sandbox ready');
+  state.worker!.sandboxStarted = true;
 }
 
 /** startProbing starts the pod's probe workers, as SyncPod does before the runtime starts containers (probeManager.AddPod). */
@@ -192,6 +193,9 @@ export function startProbing(ctx: EngineContext, kubelet: Kubelet, state: PodRun
 /** syncContainers is one sync of the pod's containers (the runtime half of SyncPod). */
 function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
   const actions = computePodActions(state);
+  // The PLEG's report of the sandbox's start reaches the pod worker while this first sync runs.
+  const sandboxStarted = state.worker?.sandboxStarted === true;
+  if (state.worker) state.worker.sandboxStarted = false;
   // A sync with nothing to do changes nothing the trace would show.
   if (!actions.killPod && !actions.toKill.length && !actions.initToStart.length && !actions.toStart.length) return;
   const names = (list: ContainerRuntimeState[]) => list.map((c) => c.name).join(', ') || 'none';
@@ -243,9 +247,11 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   const waiting = state.containers.filter((c) => c.state === 'waiting' && c.syncError);
   const started = [...actions.initToStart, ...actions.toStart].filter((c) => c.state === 'running');
   yield* kubelet.writeStatus(state, failed ? `sync failed: ${waiting.map((c) => `${c.name} ${c.reason}`).join(', ')}` : started.length ? `started ${started.map((c) => c.name).join(', ')}` : 'pod synced');
-  if (waiting.some((c) => c.reason === 'ErrImagePull')) {
-    // The status update comes back as a pod update and syncs the pod again at once: it finds the pull in back-off.
-    requestSync(ctx, kubelet, state, 'pod updated');
+  if (waiting.some((c) => c.reason === 'ErrImagePull') && (sandboxStarted || started.length > 0 || actions.toKill.length > 0)) {
+    // A change the PLEG reports during the sync (sandbox or container started, container killed) is a pending update:
+    // completeWork requeues at once and that sync finds the pull in back-off. Else the status update alone syncs nothing
+    // (config.go checkAndUpdatePod, kubelet.go HandlePodReconcile: Ready only) and the retry waits (v1.36.3).
+    requestSync(ctx, kubelet, state, 'PLEG event during the sync');
   } else if (failed) {
     // completeWork: a CrashLoopBackOff error carries when its back-off runs out, and the pod is synced again then;
     // any other failed sync is retried after the back-off period. Both jittered.
@@ -286,7 +292,8 @@ function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState,
   if (exit) {
     if (isInBackOffSince(c.backoff, exit.finishedAt, now)) {
       const label = podLabel(state);
-      kubelet.event(state, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${label}`);
+      // kuberuntime_manager.go doBackOff (v1.36.3): on the container's reference (GenerateContainerRef).
+      kubelet.event(state, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${label}`, containerRef(c));
       toWaiting(c, 'CrashLoopBackOff', `back-off ${goDuration(c.backoff!.ms)} restarting failed container=${c.name} pod=${label}`);
       yield {
         phase, object: state.ref, field: 'spec.restartPolicy', step: { kind: 'container', name: c.name },
@@ -303,7 +310,7 @@ function* startOne(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState,
       detail: { restartPolicy: state.pod.spec?.restartPolicy ?? 'Always', exitCode: exit.exitCode, backoffSeconds: c.backoff.ms / 1000 },
     };
   }
-  const emit = (type: 'Normal' | 'Warning', reason: string, message: string) => kubelet.event(state, type, reason, message);
+  const emit = (type: 'Normal' | 'Warning', reason: string, message: string, fieldPath: string) => kubelet.event(state, type, reason, message, fieldPath);
   // The run that ended stays the container's last state whatever becomes of this start.
   if (c.state === 'terminated' && c.containerID) {
     c.lastTerminated = { exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error'), startedAt: c.startedAt, finishedAt: c.finishedAt, containerID: c.containerID };

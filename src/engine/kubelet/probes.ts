@@ -11,7 +11,7 @@ import { goDuration } from '../runtime/durations';
 import { containerBehavior, fieldOf } from './containers';
 import { httpGetURL, joinHostPort, resolveContainerPort } from './handler-target';
 import type { Kubelet } from './kubelet';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 import { requestSync } from './pod-worker';
 import { refreshProbeStatus, specOf } from './status';
 
@@ -184,7 +184,8 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
   if (error !== undefined) {
     // prober.go probe: each of the 3 tries errs, so the result is Unknown with the error; worker.go doProbe throws
     // the result away: no run is counted and the container keeps its last result.
-    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe errored and resulted in unknown state: ${error}`);
+    // prober.go recordContainerEvent (v1.36.3): on the container's reference.
+    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe errored and resulted in unknown state: ${error}`, containerRef(c));
     yield {
       phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
       result: `${w.type} probe errored (${error}): the kubelet cannot run it, and the result is thrown away`,
@@ -208,7 +209,7 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
   const threshold = result === 'Failure' ? t.failureThreshold : t.successThreshold;
   if (result === 'Failure') {
     const output = timedOut ? probeTimeout(w.probe, state.ip ?? '', spec) : probeFailure(w.probe, state.ip ?? '', spec);
-    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe failed: ${output}`);
+    kubelet.event(state, 'Warning', 'Unhealthy', `${PROBE_TYPE_NAMES[w.type]} probe failed: ${output}`, containerRef(c));
     yield {
       phase: 'kubelet.probes', object: state.ref, field, step: { kind: 'container', name: c.name },
       result: `${w.type} probe failed (${Math.min(w.resultRun, threshold)}/${threshold} failures in a row): ${output || 'the command exited non-zero'}`,

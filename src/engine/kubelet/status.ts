@@ -23,6 +23,23 @@ export function setCondition(state: PodRuntimeState, type: string, status: 'True
   state.conditions.set(type, mark);
 }
 
+/**
+ * podScheduledCondition is the PodScheduled condition the kubelet generates for every pod it runs, scheduled or bound by
+ * spec.nodeName: status True with no reason or message, the pod's generation as observedGeneration
+ * (PodObservedGenerationTracking, GA and locked on since 1.35), and the last transition time of the condition it
+ * replaces when that was True already (the binding's), else now. See pkg/kubelet/kubelet_pods.go
+ * (generateAPIPodStatus) and pkg/kubelet/status/status_manager.go (updateStatusInternal, updateLastTransitionTime),
+ * v1.36.3.
+ */
+export function podScheduledCondition(old: PodCondition | undefined, clock: VirtualClock, generation: number | undefined): PodCondition {
+  return {
+    lastProbeTime: null as unknown as string,
+    lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : clock.timestamp(clock.now),
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    status: 'True', type: 'PodScheduled',
+  } as PodCondition;
+}
+
 /** specOf finds a container's spec in the pod. */
 export function specOf(pod: Pod, c: ContainerRuntimeState): Container {
   const list = c.init ? pod.spec?.initContainers ?? [] : pod.spec?.containers ?? [];
@@ -268,7 +285,8 @@ export function buildPodStatus(state: PodRuntimeState, stored: Pod, clock: Virtu
   for (const type of KUBELET_CONDITIONS) {
     if (type === 'PodScheduled') {
       const scheduled = prev.conditions?.find((c) => c.type === 'PodScheduled');
-      if (scheduled) conditions.push(scheduled);
+      if (state.admittedAt !== undefined && !state.rejected) conditions.push(podScheduledCondition(scheduled, clock, generation));
+      else if (scheduled) conditions.push(scheduled);
       continue;
     }
     if (!generated.some((g) => g.type === type)) continue;

@@ -9,7 +9,7 @@ import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, fieldOf, hookAlwaysFails } from './containers';
 import type { Kubelet } from './kubelet';
 import { cleanupPod } from './pod-cleanup';
-import type { ContainerRuntimeState, PodRuntimeState } from './pod-state';
+import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 
 /** MINIMUM_GRACE_PERIOD_SECONDS is the shortest window a container gets before SIGKILL (kuberuntime_container.go minimumGracePeriodInSeconds). */
 export const MINIMUM_GRACE_PERIOD_SECONDS = 2;
@@ -134,8 +134,9 @@ export function* killPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     detail: { gracePeriodSeconds: grace.seconds, from: grace.from, containers: plans.map((p) => ({ ...p })) },
   };
   const start = ctx.clock.now;
-  // killContainer records Killing before it runs the hook, for every container at once.
-  for (const p of plans) kubelet.event(state, 'Normal', 'Killing', `Stopping container ${p.name}`);
+  // killContainer records Killing (on the container's reference: recordContainerEvent) before it runs the hook, for
+  // every container at once.
+  for (const p of plans) kubelet.event(state, 'Normal', 'Killing', `Stopping container ${p.name}`, containerRef(byName.get(p.name)!));
   for (const p of plans.filter((x) => withHooks.includes(x.name))) {
     const input = inputs.find((i) => i.name === p.name)!;
     const handler = specs.get(p.name)!.lifecycle!.preStop!;
@@ -153,7 +154,7 @@ export function* killPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     if (withHooks.includes(p.name)) {
       add(p.hookEnd, () => {
         // executePreStopHook: a failed hook is a Warning without its output, "so that secrets won't leak from the server".
-        if (p.hookFails) kubelet.event(state, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+        if (p.hookFails) kubelet.event(state, 'Warning', 'FailedPreStopHook', 'PreStopHook failed', containerRef(c));
         const how = p.hookOverran ? `still running when the grace period of ${grace.seconds}s ran out` : p.hookFails ? 'failed (FailedPreStopHook)' : 'completed';
         return {
           phase: 'kubelet.preStop', object: state.ref, field: `${field}.lifecycle.preStop`, step: { kind: 'container', name: p.name },

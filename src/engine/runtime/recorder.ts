@@ -36,6 +36,11 @@ export interface KubeEvent {
   type: EventType;
   reason: string;
   object: ObjectRef;
+  /**
+   * fieldPath is the involved object's fieldPath: the container a kubelet event is about, `spec.containers{app}` or
+   * `spec.initContainers{init}` (pkg/kubelet/container/ref.go GenerateContainerRef, v1.36.3); absent for the pod itself.
+   */
+  fieldPath?: string;
   source: string;
   message: string;
   /** host is the node of a kubelet event (the event's source.host). */
@@ -96,21 +101,25 @@ export class Recorder {
   }
 
   /**
-   * event records a Kubernetes Event, as the event recorder's correlator does. A repeat of the last event with the same
-   * object, reason and message counts up instead. Each source may send 25 events about one object, then one more every
-   * 5 minutes: a repeat over that budget is still counted, and shows with its count once one gets through.
-   * See staging/src/k8s.io/client-go/tools/record/events_cache.go (EventCorrelate, EventSourceObjectSpamFilter,
-   * getSpamKey, defaultSpamBurst, defaultSpamQPS).
+   * event records a Kubernetes Event, as the event recorder's correlator does. A repeat of an event with the same
+   * source, object (its fieldPath included), type, reason and message counts up instead: getEventKey, so `Pulled` for
+   * two containers of a pod is two Events. Each source may send 25 events about one object (its fieldPath left out:
+   * getSpamKey), then one more every 5 minutes: a repeat over that budget is still counted, and shows with its count
+   * once one gets through. The aggregation of 10 events that differ only in their message (EventAggregatorByReasonFunc,
+   * whose key leaves the fieldPath out too) is not modelled.
+   * See staging/src/k8s.io/client-go/tools/record/events_cache.go at v0.36.0 (getEventKey, getSpamKey,
+   * EventCorrelate, EventSourceObjectSpamFilter, defaultSpamBurst, defaultSpamQPS).
    */
   event(input: EventInput): KubeEvent | undefined {
     const now = this.now();
-    const key = [input.source, input.host ?? '', input.object, input.type, input.reason, input.message].join('\u0000');
+    // getEventKey: source component and host, the involved object with its fieldPath, type, reason and message.
+    const key = [input.source, input.host ?? '', input.object, input.fieldPath ?? '', input.type, input.reason, input.message].join('\u0000');
     const observed = (this.observed.get(key) ?? 0) + 1;
     this.observed.set(key, observed);
+    // getSpamKey: source component and host and the involved object, without its fieldPath.
     if (!this.tryAccept([input.source, input.host ?? '', input.object].join('\u0000'), now)) return undefined;
-    // The aggregation key is a map lookup, O(1) per event, as the correlator's LRU cache is.
-    const sameKey = [input.object, input.type, input.reason, input.message].join('\u0000');
-    const same = this.latest.get(sameKey);
+    // The event key is a map lookup, O(1) per event, as the correlator's LRU cache is.
+    const same = this.latest.get(key);
     if (same) {
       same.event.firstAt ??= same.event.at;
       same.event.count = Math.max(same.event.count + 1, observed);
@@ -119,7 +128,7 @@ export class Recorder {
       return same.event;
     }
     const ev: KubeEvent = { ...input, at: toSeconds(now), count: observed };
-    this.latest.set(sameKey, { event: ev, index: this.events.length });
+    this.latest.set(key, { event: ev, index: this.events.length });
     this.changes.push(this.events.length);
     this.events.push(ev);
     return ev;
@@ -142,7 +151,7 @@ export class Recorder {
     this.changes.length = 0;
   }
 
-  /** latest is the one Event of each object, type, reason and message, which a repeat counts up, and its place. */
+  /** latest is the one Event of each event key (getEventKey), which a repeat counts up, and its place. */
   private readonly latest = new Map<string, { event: KubeEvent; index: number }>();
   /** changes are the places of the events recorded or counted up, one per accepted event. */
   private readonly changes: number[] = [];

@@ -46,7 +46,9 @@ const commands: { name: string; line: string; want: string }[] = [
     ),
   },
   {
-    // printEvent: LAST SEEN TYPE REASON OBJECT MESSAGE, in the server's (event name) order.
+    // printEvent: LAST SEEN TYPE REASON OBJECT MESSAGE, in the server's (event name) order. Since 1.35 (#134043) the
+    // kubelet's Created and Started name no container: it is the event's involvedObject.fieldPath, which only -o wide
+    // (SUBOBJECT) and -o yaml/json show (kuberuntime_container.go startContainer, printers.go printEvent, v1.36.3).
     name: 'kubectl get events lists the recorded events with their last-seen age',
     line: 'kubectl get events',
     want: lines(
@@ -54,8 +56,22 @@ const commands: { name: string; line: string; want: string }[] = [
       '2s          Normal   Scheduled   pod/web   Successfully assigned default/web to {NODE}',
       '2s          Normal   Pulling     pod/web   Pulling image "nginx:1.27"',
       '0s          Normal   Pulled      pod/web   Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
-      '0s          Normal   Created     pod/web   Created container: app',
-      '0s          Normal   Started     pod/web   Started container app',
+      '0s          Normal   Created     pod/web   Container created',
+      '0s          Normal   Started     pod/web   Container started',
+    ),
+  },
+  {
+    // printEvent with -o wide: SUBOBJECT is involvedObject.fieldPath, the container of each kubelet event
+    // (pkg/printers/internalversion/printers.go printEvent, pkg/kubelet/container/ref.go GenerateContainerRef, v1.36.3).
+    name: 'kubectl get events -o wide names the container of each kubelet event in SUBOBJECT',
+    line: 'kubectl get events -o wide',
+    want: lines(
+      'LAST SEEN   TYPE     REASON      OBJECT    SUBOBJECT              SOURCE              MESSAGE                                                                                            FIRST SEEN   COUNT   NAME',
+      '2s          Normal   Scheduled   pod/web                          default-scheduler   Successfully assigned default/web to {NODE}                                                      2s           1       web.18867251edfa0000',
+      '2s          Normal   Pulling     pod/web   spec.containers{app}   kubelet, {NODE}   Pulling image "nginx:1.27"                                                                         2s           1       web.18867251edfa0001',
+      '0s          Normal   Pulled      pod/web   spec.containers{app}   kubelet, {NODE}   Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.   0s           1       web.18867252652f9402',
+      '0s          Normal   Created     pod/web   spec.containers{app}   kubelet, {NODE}   Container created                                                                                  0s           1       web.18867252652f9403',
+      '0s          Normal   Started     pod/web   spec.containers{app}   kubelet, {NODE}   Container started                                                                                  0s           1       web.18867252652f9404',
     ),
   },
   { name: 'kubectl get ns uses printNamespace\'s STATUS column', line: 'kubectl get ns', want: lines('NAME              STATUS   AGE', 'default           Active   60m', 'kube-node-lease   Active   60m', 'kube-public       Active   60m', 'kube-system       Active   60m') },
@@ -121,6 +137,8 @@ const expressions: { name: string; expr: string; want: string }[] = [
   { name: 'a braced JSONPath template runs as kubectl -o jsonpath', expr: '{.status.conditions[?(@.type=="Ready")].status}', want: 'True' },
   { name: 'node is the node the pod is bound to', expr: 'node.metadata.name', want: '{NODE}' },
   { name: 'events are the recorded events as core/v1 Events', expr: 'events[*].reason', want: 'Scheduled Pulling Pulled Created Started' },
+  // The kubelet's events carry the container's reference as involvedObject.fieldPath; the scheduler's has none (omitempty).
+  { name: 'a kubelet event names its container in involvedObject.fieldPath', expr: 'events[*].involvedObject.fieldPath', want: 'spec.containers{app} spec.containers{app} spec.containers{app} spec.containers{app}' },
   { name: 'a wildcard then an index walks every container', expr: 'spec.containers[*].ports[0].containerPort', want: '80' },
   { name: 'recursive descent finds every image field', expr: 'pod..image', want: 'nginx:1.27 docker.io/library/nginx:1.27' },
   { name: 'an object prints as indented JSON', expr: 'metadata.labels', want: '{\n  "app": "web"\n}' },

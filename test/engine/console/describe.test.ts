@@ -86,11 +86,13 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
     'Events:',
     '  Type    Reason     Age   From               Message',
     '  ----    ------     ----  ----               -------',
+    // DescribeEvents (kubectl 1.35 and later) puts the involved object's fieldPath before the message: the kubelet's
+    // events name their container so, and Created and Started no longer name it in the message (#134043).
     '  Normal  Scheduled  2s    default-scheduler  Successfully assigned default/web to {NODE}',
-    '  Normal  Pulling    2s    kubelet            Pulling image "nginx:1.27"',
-    '  Normal  Pulled     0s    kubelet            Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
-    '  Normal  Created    0s    kubelet            Created container: app',
-    '  Normal  Started    0s    kubelet            Started container app',
+    '  Normal  Pulling    2s    kubelet            spec.containers{app}: Pulling image "nginx:1.27"',
+    '  Normal  Pulled     0s    kubelet            spec.containers{app}: Successfully pulled image "nginx:1.27" in 2s (2s including waiting). Image size: 52428800 bytes.',
+    '  Normal  Created    0s    kubelet            spec.containers{app}: Container created',
+    '  Normal  Started    0s    kubelet            spec.containers{app}: Container started',
   ].join('\n')));
 });
 
@@ -157,7 +159,7 @@ test('a repeated event shows its last age, its count and its first age', () => {
   const backOff = crash().result().events.find((e) => e.reason === 'BackOff');
   assert.ok(backOff && (backOff.count ?? 0) > 1 && backOff.firstAt !== undefined, 'the BackOff event repeated');
   const series = `${70 - Math.floor(backOff.at)}s \\(x${backOff.count} over ${70 - Math.floor(backOff.firstAt)}s\\)`;
-  assert.match(text, new RegExp(`\\n {2}Warning {2}BackOff {4}${series} +kubelet +Back-off restarting failed container app in pod crasher_default\\(`));
+  assert.match(text, new RegExp(`\\n {2}Warning {2}BackOff {4}${series} +kubelet +spec\\.containers\\{app\\}: Back-off restarting failed container app in pod crasher_default\\(`));
 });
 
 test('kubectl describe node prints the node, the pods on it with their share of allocatable, and its events', () => {

@@ -64,7 +64,7 @@ const cases: Case[] = [
     starts: [2, 7, ...backoffs(5, 10, 20, 40)], restartCount: 4,
     waiting: 'back-off 1m20s restarting failed container=app pod=web_default(UID)',
     last: { exitCode: 1, reason: 'Error', startedAt: 'last', finishedAt: { runSeconds: 5 } },
-    events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Created container: app', 'Normal Started: Started container app'],
+    events: ['Warning BackOff: Back-off restarting failed container app in pod web_default(UID)', 'Normal Pulled: Container image "nginx:1.27" already present on machine and can be accessed by the pod', 'Normal Created: Container created', 'Normal Started: Container started'],
     ready: 'False',
   },
   {
