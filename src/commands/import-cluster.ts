@@ -1,7 +1,7 @@
 // Import Cluster from Current kubectl Context: `kubectl get ... -o yaml` of the objects the simulation reads, turned
 // into a cluster file. No credential is asked for, written or logged: Secrets are never fetched, kubeconfig is never
-// read here (kubectl reads it), environment values in pods are redacted, and only the first line of kubectl's
-// error is shown. Pure but for the process runner, which the caller gives.
+// read here (kubectl reads it), environment values and credential-like flags (`--password=...`) in pods are
+// redacted, and only the first line of kubectl's error is shown. Pure but for the process runner, which the caller gives.
 import { parseAllDocuments, stringify } from 'yaml';
 
 /** IMPORTED_RESOURCES are the kinds a cluster file holds (see DESIGN: Inputs), as kubectl names them. */
@@ -61,12 +61,34 @@ export function sanitizeObject(obj: Record<string, unknown>): Record<string, unk
   return copy;
 }
 
+/** SECRET_FLAG matches a command-line flag whose value may be a credential: `--password`, `-db-token`, `--api-key`. */
+const SECRET_FLAG = /^(--?[\w.-]*(?:pass(?:word|wd)?|secret|token|api[-_]?key|credential|auth)[\w.-]*)(=.*)?$/i;
+
 function redactEnv(spec: Record<string, unknown> | undefined): void {
   for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-    for (const c of (spec?.[list] as { env?: { value?: string }[] }[] | undefined) ?? []) {
+    for (const c of (spec?.[list] as { env?: { value?: string }[]; command?: unknown; args?: unknown }[] | undefined) ?? []) {
       for (const e of c.env ?? []) if (e.value !== undefined) e.value = REDACTED;
+      if (Array.isArray(c.command)) c.command = redactFlags(c.command);
+      if (Array.isArray(c.args)) c.args = redactFlags(c.args);
     }
   }
+}
+
+/** redactFlags redacts the value of each credential-like flag, written `--password=x` or `--password x`. */
+function redactFlags(words: unknown[]): unknown[] {
+  const out = [...words];
+  for (let i = 0; i < out.length; i++) {
+    const m = typeof out[i] === 'string' ? SECRET_FLAG.exec(out[i] as string) : null;
+    if (!m) continue;
+    if (m[2] !== undefined) out[i] = `${m[1]}=${REDACTED}`;
+    else if (typeof out[i + 1] === 'string' && !(out[i + 1] as string).startsWith('-')) out[++i] = REDACTED;
+  }
+  return out;
+}
+
+/** commentText writes a value into a YAML comment: quoted and escaped, so no line break (YAML 1.1's included) ends it. */
+function commentText(value: string): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** toClusterFile turns kubectl's `-o yaml` (a List) into the cluster file's text. */
@@ -78,7 +100,7 @@ export function toClusterFile(kubectlYaml: string, context: string, now: Date): 
     const value = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown> | null;
     if (!value) continue;
     const list = value['kind'] === 'List' && Array.isArray(value['items']) ? (value['items'] as Record<string, unknown>[]) : [value];
-    items.push(...list);
+    for (const item of list) items.push(item);
   }
   const counts: Record<string, number> = {};
   const kept: Record<string, unknown>[] = [];
@@ -90,8 +112,8 @@ export function toClusterFile(kubectlYaml: string, context: string, now: Date): 
   }
   if (kept.length === 0) throw new ImportError('kubectl returned no objects.');
   const header = [
-    `# Imported from kubectl context "${context}" on ${now.toISOString()} by Pod Lifecycle Debugger.`,
-    '# Secrets are not imported; environment values of pods are redacted.',
+    `# Imported from kubectl context ${commentText(context)} on ${now.toISOString()} by Pod Lifecycle Debugger.`,
+    '# Secrets are not imported; environment values and credential-like flags of pods are redacted.',
   ].join('\n');
   return { yaml: `${header}\n${stringify({ apiVersion: 'v1', kind: 'List', items: kept }, { lineWidth: 0 })}`, counts };
 }

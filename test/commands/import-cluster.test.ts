@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importCluster, ImportError, IMPORTED_RESOURCES, REDACTED } from '../../src/commands/import-cluster';
+import { importCluster, ImportError, IMPORTED_RESOURCES, REDACTED, toClusterFile } from '../../src/commands/import-cluster';
 import { processRunner } from '../../src/commands/run-process';
 import { loadInputs } from '../../src/engine/cluster/loader';
 
@@ -35,11 +35,13 @@ test('the cluster file holds what kubectl returned, minus Secrets and anything t
   assert.equal(result.context, 'kind-dev');
   assert.deepEqual(readFileSync(k.log, 'utf8').trim().split('\n'), ['config current-context', `get ${IMPORTED_RESOURCES.join(',')} --all-namespaces -o yaml`]);
   assert.deepEqual(result.counts, { Node: 1, ServiceAccount: 1, Pod: 1 });
-  for (const secret of ['hunter2', 'aHVudGVyMg==', 'builder-token', 'managedFields', 'last-applied-configuration']) {
+  for (const secret of ['hunter2', 'aHVudGVyMg==', 'builder-token', 'managedFields', 'last-applied-configuration', 'correct-horse', 'battery-staple', 'tok3n-value', 's3cret-word']) {
     assert.ok(!result.yaml.includes(secret), `${secret} leaked into the cluster file`);
   }
   assert.ok(result.yaml.includes(REDACTED));
   assert.ok(result.yaml.startsWith('# Imported from kubectl context "kind-dev" on 2026-11-21T10:00:00.000Z'));
+  // Flags that are not credentials stay as they were.
+  for (const kept of ['--port=8080', '--verbose', '- --name', '- web', '/app']) assert.ok(result.yaml.includes(kept), `${kept} was redacted`);
   // The file loads as a cluster file.
   const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: a, image: nginx}]}\n' }, clusters: [{ file: 'cluster.yaml', text: result.yaml }], identity: { kind: 'default' } });
   assert.deepEqual(inputs.cluster.objects.map((d) => d.object.kind).sort(), ['Node', 'Pod', 'ServiceAccount']);
@@ -70,3 +72,13 @@ for (const f of failures) {
     await assert.rejects(importCluster(f.runner(), undefined, NOW), (err: Error) => err instanceof ImportError && f.message.test(err.message));
   });
 }
+
+test('a context name cannot break out of the header comment', async () => {
+  const hostile = 'prod"\napiVersion: v1\nkind: Node\u2028kind: Secret\u0085x';
+  const result = toClusterFile(readFileSync(FIXTURE, 'utf8'), hostile, NOW);
+  const [first, second] = result.yaml.split('\n');
+  assert.equal(first, '# Imported from kubectl context "prod\\"\\napiVersion: v1\\nkind: Node\\u2028kind: Secret\\u0085x" on 2026-11-21T10:00:00.000Z by Pod Lifecycle Debugger.');
+  assert.match(second!, /^# Secrets are not imported/);
+  const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: a, image: nginx}]}\n' }, clusters: [{ file: 'cluster.yaml', text: result.yaml }], identity: { kind: 'default' } });
+  assert.deepEqual(inputs.cluster.objects.map((d) => d.object.kind).sort(), ['Node', 'Pod', 'ServiceAccount']);
+});
