@@ -4,12 +4,13 @@
 import { isAbsolute, join } from 'node:path';
 import {
   CodeActionKind, createConnection, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
-  type InitializeParams,
+  type Diagnostic, type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileName, LanguageService } from './service';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings';
 import { ValidationHost } from './validation';
+import { diagnosticsOf, documentOf, positionOf } from './params';
 
 /** VALIDATION_DELAY_MS is how long a document must stay unchanged before it is validated again. */
 const VALIDATION_DELAY_MS = 200;
@@ -136,11 +137,24 @@ function current(uri: string): boolean {
   return true;
 }
 
-connection.onHover(({ textDocument, position }, token) => (token.isCancellationRequested || !current(textDocument.uri) ? null : service.hover(textDocument.uri, position)));
+// Parameters are read through params.ts: a malformed request is answered InvalidParams, naming the field.
+connection.onHover((params, token) => {
+  const uri = documentOf('textDocument/hover', params);
+  const position = positionOf('textDocument/hover', params);
+  return token.isCancellationRequested || !current(uri) ? null : service.hover(uri, position);
+});
 
-connection.onCompletion(({ textDocument, position }, token) => (token.isCancellationRequested || !current(textDocument.uri) ? [] : service.complete(textDocument.uri, position)));
+connection.onCompletion((params, token) => {
+  const uri = documentOf('textDocument/completion', params);
+  const position = positionOf('textDocument/completion', params);
+  return token.isCancellationRequested || !current(uri) ? [] : service.complete(uri, position);
+});
 
-connection.onCodeAction(({ textDocument, context }, token) => (token.isCancellationRequested ? [] : service.codeActions(textDocument.uri, context.diagnostics)));
+connection.onCodeAction((params, token) => {
+  const uri = documentOf('textDocument/codeAction', params);
+  const diagnostics = diagnosticsOf<Diagnostic>('textDocument/codeAction', params);
+  return token.isCancellationRequested ? [] : service.codeActions(uri, diagnostics);
+});
 
 /**
  * parsed brings a document's every section up to its latest text, parsed a slice at a time so that a hover is not
@@ -151,9 +165,15 @@ async function parsed(uri: string, token: { isCancellationRequested: boolean }):
   return false;
 }
 
-connection.onDocumentSymbol(async ({ textDocument }, token) => ((await parsed(textDocument.uri, token)) ? service.symbols(textDocument.uri) : []));
+connection.onDocumentSymbol(async (params, token) => {
+  const uri = documentOf('textDocument/documentSymbol', params);
+  return (await parsed(uri, token)) ? service.symbols(uri) : [];
+});
 
-connection.onFoldingRanges(async ({ textDocument }, token) => ((await parsed(textDocument.uri, token)) ? service.folding(textDocument.uri) : []));
+connection.onFoldingRanges(async (params, token) => {
+  const uri = documentOf('textDocument/foldingRange', params);
+  return (await parsed(uri, token)) ? service.folding(uri) : [];
+});
 
 /** STATE_REQUEST asks what the server holds: its open documents, and where validation runs and what it holds. */
 const STATE_REQUEST = 'podLifecycle/state';
