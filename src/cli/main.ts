@@ -97,7 +97,9 @@ function main(): void {
   } catch (e) {
     // The reader of the output went away (`| head`): nothing more to say, as for any command line tool.
     if (e instanceof StdoutClosed) return;
-    process.stderr.write(`error: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    // A bug of ours: one line, with the stack only when asked for (POD_LIFECYCLE_DEBUG=1), never a wall of frames.
+    const detail = process.env['POD_LIFECYCLE_DEBUG'] ? (e as Error).stack ?? String(e) : (e as Error)?.message ?? String(e);
+    process.stderr.write(`error: internal error: ${detail.replace(/\n(?!\s+at )/g, ' ')}\n`);
     process.exitCode = EXIT.badInput;
   }
 }
