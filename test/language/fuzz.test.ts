@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { Random } from '../../src/engine/runtime/random';
 import { startServer, type Published } from './harness';
 
 const last = new Map<string, Published>();
@@ -49,13 +50,8 @@ const SNIPPETS = ['', ' ', '\n', '\n  ', 'name: x', '- ', ': ', '{', '}', '[', '
 const REQUESTS = ['textDocument/hover', 'textDocument/completion', 'textDocument/codeAction', 'textDocument/documentSymbol', 'textDocument/foldingRange'];
 
 function random(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+  const rng = new Random(seed);
+  return (n) => rng.intn(n);
 }
 
 /** state asks what the server holds; it is answered after every message sent before it. */

@@ -190,14 +190,11 @@ class PlainReader {
       this.at = i + 1;
       const value = this.value(i, colon + 1, col);
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      i = this.nextContent(this.at);
-      if (i >= this.lines.length) break;
-      const next = this.lines[i]!;
-      if (next.indent < col || (next.indent === 0 && this.isSeparator(next))) break;
-      if (next.indent > col) unsupported();
-      from = next.start + col;
+      const next = this.sibling(col);
+      if (next === undefined) break;
+      i = next;
+      from = this.lines[i]!.start + col;
     }
-    this.at = i;
     return out;
   }
 
@@ -242,15 +239,26 @@ class PlainReader {
         this.at = i + 1;
         out.push(this.node(i, j - line.start, col));
       }
-      i = this.nextContent(this.at);
-      if (i >= this.lines.length) break;
-      const next = this.lines[i]!;
-      if (next.indent < col || (next.indent === 0 && this.isSeparator(next))) break;
-      if (next.indent > col) unsupported();
-      from = next.start + col;
+      const next = this.sibling(col);
+      if (next === undefined) break;
+      i = next;
+      from = this.lines[i]!.start + col;
     }
-    this.at = i;
     return out;
+  }
+
+  /**
+   * sibling finds the next entry of a block at column `col`: the next content line, unless it ends the block (less
+   * indented, or a document separator). The reader is left on that line either way.
+   */
+  private sibling(col: number): number | undefined {
+    const i = this.nextContent(this.at);
+    this.at = i;
+    if (i >= this.lines.length) return undefined;
+    const next = this.lines[i]!;
+    if (next.indent < col || (next.indent === 0 && this.isSeparator(next))) return undefined;
+    if (next.indent > col) unsupported();
+    return i;
   }
 
   /** inline reads a value that sits on one line from `from`: a block scalar header, a flow collection or a scalar. */

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { labelSelectorAsSelector, selectorMatches } from '../../../src/engine/api/labels';
 import type { Node, Pod } from '../../../src/engine/api/types';
+import { Random } from '../../../src/engine/runtime/random';
 import { Snapshot } from '../../../src/engine/scheduler/framework/snapshot';
 import { makeNode, makePod } from './builders';
 
@@ -51,14 +52,8 @@ for (const c of cases) {
     const selector = labelSelectorAsSelector(c.selector as Parameters<typeof labelSelectorAsSelector>[0]);
     const read = () => snapshot.domainCounts.sums(snapshot.nodeInfoList, `${c.namespace}/${JSON.stringify(c.selector)}`, c.topologyKey, c.requiredKeys, selector, c.namespace);
     // A seeded walk: place, remove and replace pods (as an update does: the old copy out, the new one in).
-    let seed = 7;
-    const random = (n: number): number => {
-      // mulberry32
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) % n;
-    };
+    const rng = new Random(7);
+    const random = (n: number): number => rng.intn(n);
     const actions = [0, 0, 0, 0];
     const placed: Pod[] = [];
     read();

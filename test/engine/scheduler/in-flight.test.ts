@@ -2,19 +2,15 @@
 // as a per-pod list would give, while the log drops what no pod in flight can see.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Random } from '../../../src/engine/runtime/random';
 import { InFlight } from '../../../src/engine/scheduler/queue/in-flight';
 
 const seeds = [1, 2, 3, 42];
 
 for (const seed of seeds) {
   test(`in-flight pods see the events since they took off (seed ${seed})`, () => {
-    let s = seed;
-    const random = (n: number): number => {
-      s = (s + 0x6d2b79f5) | 0;
-      let t = Math.imul(s ^ (s >>> 15), 1 | s);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) % n;
-    };
+    const rng = new Random(seed);
+    const random = (n: number): number => rng.intn(n);
     const log = new InFlight<number>();
     // The model: a list per pod in flight, as the queue kept them before.
     const model = new Map<string, { shared: number[]; own: number[] }>();
