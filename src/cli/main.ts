@@ -54,7 +54,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
-      ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
+      ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, file: l.file, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
       // explain reads the cluster as each scheduling attempt saw it, and its tables.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
       // run prints no per-node table of a large cluster unless asked for the full trace: it need not keep them.

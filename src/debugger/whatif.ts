@@ -1,6 +1,7 @@
 // What-if edits while paused: a new value for a field of an input object (a node's allocatable, a taint, a pod
 // field) becomes a copy of the inputs with that change; the session re-runs it and says what the engine now decides.
 import { parse as parseYaml } from 'yaml';
+import { goYamlTags } from '../engine/cluster/go-yaml';
 import { formatFieldPath, type PathSegment, parseFieldPath } from '../engine/api/fieldpath';
 import { deepClone, type KubeObject, type ObjectRef, refOf } from '../engine/api/types';
 import type { SimulationInputs, SourceDocument } from '../engine/cluster/inputs';
@@ -39,10 +40,13 @@ export function applyEdit(inputs: SimulationInputs, ref: ObjectRef, path: readon
   return { inputs: replaceDoc(inputs, doc, path, value), change: `${refLabel(ref)} ${field} = ${JSON.stringify(value)}`, value };
 }
 
-/** parseValue reads a value as YAML does (`500m`, `4`, `true`, `{key: gpu, effect: NoSchedule}`), else keeps the text. */
+/**
+ * parseValue reads a value as kubectl reads YAML, go-yaml v2's scalars (`500m`, `4`, `yes`, `e1` a string,
+ * `{key: gpu, effect: NoSchedule}`), else keeps the text.
+ */
 function parseValue(text: string): unknown {
   try {
-    const value: unknown = parseYaml(text);
+    const value: unknown = parseYaml(text, { version: '1.1', customTags: goYamlTags });
     return value === null && text.trim() !== 'null' ? text : value;
   } catch {
     return text;

@@ -10,6 +10,8 @@ import type { KubeEvent, TraceEntry } from './runtime/recorder';
 export interface LaterApply {
   afterSeconds: number;
   manifest: SourceDocument[];
+  /** file names the file, which may hold no document at all. */
+  file?: string;
 }
 
 /** SimulationOptions say how long to run and what to do once the workload settles. */

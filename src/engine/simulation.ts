@@ -10,7 +10,8 @@ import { type EngineContext, SourceIndex, type Task } from './context';
 import { Controllers } from './controllers/manager';
 import { watchNode } from './controllers/node-lifecycle';
 import { TaintEviction } from './controllers/taint-eviction';
-import { apply, deleteRequest, type Credentials } from './kubectl/apply';
+import { PodGC } from './controllers/podgc';
+import { apply, applyNothing, deleteRequest, NO_OBJECTS, type Credentials } from './kubectl/apply';
 import { credentialsFor } from './kubectl/credentials';
 import { changeScripted, clusterSettled } from './settled';
 import { Kubelet } from './kubelet/kubelet';
@@ -78,6 +79,7 @@ export class Simulation {
     const scheduler = new KubeScheduler(this.ctx, inputs.cluster.config);
     const controllers = new Controllers(this.ctx, this.api);
     const taintEviction = new TaintEviction(this.ctx, this.api);
+    const podGC = new PodGC(this.ctx, this.api);
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
@@ -88,6 +90,7 @@ export class Simulation {
       }
       scheduler.onChange(type, obj, old);
       controllers.onChange(type, obj, old);
+      podGC.onChange(type, obj);
       if (obj.kind === 'Pod') {
         const nodeName = (obj as Pod).spec?.nodeName;
         const kubelet = nodeName ? this.kubelets.get(nodeName) : undefined;
@@ -115,7 +118,7 @@ export class Simulation {
     // Later applies (kubectl apply -f again, with another file: a rollout paused or resumed, a new image).
     for (const later of options.thenApply ?? []) {
       this.laterApplies++;
-      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest));
+      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest, later.file));
     }
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
     for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => taintEviction.onNodeTainted(node));
@@ -292,8 +295,12 @@ export class Simulation {
   private laterApplies = 0;
 
   /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
-  private *applyLater(docs: SourceDocument[]): Steps<void> {
+  private *applyLater(docs: SourceDocument[], file: string | undefined): Steps<void> {
     this.laterApplies--;
+    if (docs.length === 0) {
+      const out = yield* applyNothing(file);
+      this.kubectlOutput.push(out.printed);
+    }
     for (const doc of docs) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
       if (out.printed) this.kubectlOutput.push(out.printed);
@@ -302,6 +309,12 @@ export class Simulation {
   }
 
   private *applyAll(): Steps<void> {
+    if (this.inputs.manifest.length === 0) {
+      // kubectl apply -f on a file with no object fails before any request: the run's rejection, exit 1 as kubectl's.
+      const out = yield* applyNothing(this.inputs.manifestFile);
+      this.kubectlOutput.push(out.printed);
+      this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: NO_OBJECTS };
+    }
     for (const doc of this.inputs.manifest) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
       // kubectl prints nothing more for the documents after one it could not read.

@@ -341,11 +341,12 @@ test('a slow postStart hook holds the container back: started at 2, reported run
 });
 
 test('an image the node lacks under imagePullPolicy Never: ErrImageNeverPull, retried on every sync', () => {
-  const { report } = runJson('run', fixture('never-pull'), '--for', '25s');
+  const { report } = runJson('run', fixture('never-pull'), '--for', '30s');
   // images/image_manager.go: "Container image %q is not present with pull policy of Never"; the runtime manager's "Error: %v".
   assert.ok(events(report).includes('Warning ErrImageNeverPull: Container image "nginx:1.27" is not present with pull policy of Never'));
   assert.ok(events(report).includes('Warning Failed: Error: ErrImageNeverPull'));
-  // A failed sync is retried every 10 s (pod_workers.go backOffPeriod): at 0, 10 and 20.
+  // A failed sync is retried after wait.Jitter(backOffPeriod, 0.5): 10 s plus up to 5 s drawn from the seeded source
+  // (pod_workers.go, kubelet.go backOffPeriod): at 0, 11.8 and 25.1 with the default seed.
   assert.equal((report.events.find((e) => e.reason === 'ErrImageNeverPull') as { count?: number }).count, 3);
   assert.equal(container(report, 'app').state.waiting?.reason, 'ErrImageNeverPull');
   assert.deepEqual(columns(report), { ready: '0/1', status: 'ErrImageNeverPull', restarts: '0' });

@@ -155,10 +155,12 @@ const cases: Case[] = [
       const p = pod(r)!;
       assert.deepEqual(p.metadata.finalizers, ['podlifecycle.debug/held']);
       assert.equal(r.trace.find((e) => e.phase === 'apiserver.delete')!.result, 'graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s; an outside controller (Behavior finalizers) holds finalizer podlifecycle.debug/held');
-      assert.equal(p.metadata.deletionTimestamp, '2026-01-01T00:00:02Z');
+      // The kubelet's final delete (grace 0) shortens the pending 30 s: 00:00:32 - 30 s is past at 3 s, so
+      // BeforeDelete (k8s.io/apiserver v0.36.0 pkg/registry/rest/delete.go) makes deletionTimestamp now.
+      assert.equal(p.metadata.deletionTimestamp, '2026-01-01T00:00:03Z');
       assert.equal(p.metadata.deletionGracePeriodSeconds, 0);
       assert.equal(p.status?.phase, 'Failed');
-      assert.equal(deletionTrace(r).at(-1), '3 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:02Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)');
+      assert.equal(deletionTrace(r).at(-1), '3 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:03Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)');
     },
   },
   {
@@ -167,7 +169,7 @@ const cases: Case[] = [
     check: (r) => {
       const p = pod(r)!;
       assert.deepEqual(p.metadata.finalizers, ['example.com/backup']);
-      assert.equal(p.metadata.deletionTimestamp, '2026-01-01T00:00:02Z');
+      assert.equal(p.metadata.deletionTimestamp, '2026-01-01T00:00:03Z');
       assert.equal(p.metadata.deletionGracePeriodSeconds, 0);
     },
   },

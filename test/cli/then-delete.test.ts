@@ -21,20 +21,21 @@ const cases = [
     kubectl: `pod/web created\n${deleted}\n${WARNING}\npod "web" force deleted from default namespace`,
     trace: [
       '2 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s',
-      '12 apiserver.delete deletion with a grace period of 0 (shortened): deletionTimestamp 2026-01-01T00:00:02Z, removed at once unless finalizers hold it',
+      '12 apiserver.delete deletion with a grace period of 0 (shortened; 0s after the pending deletion was asked for is already past: deletionTimestamp is now): deletionTimestamp 2026-01-01T00:00:12Z, removed at once unless finalizers hold it',
       '12 apiserver.finalize removed Pod "web" from storage (propagation Background)',
       '32 kubelet.terminate [app] grace period over: SIGKILL to app, exit code 137',
       '32 apiserver.finalize the pod is already gone from the API server: nothing left to delete',
     ],
   },
   {
-    // delete.go Complete: --now is --grace-period=1; 1 < 30 moves deletionTimestamp to 00:00:32 - 30 s + 1 s.
+    // delete.go Complete: --now is --grace-period=1; 1 < 30 would move deletionTimestamp to 00:00:32 - 30 s + 1 s,
+    // which is past at 7 s: BeforeDelete (k8s.io/apiserver v0.36.0 rest/delete.go) makes it now, with a period of 1.
     name: 'now is a grace period of 1, which shortens the pending 30 s',
     args: [`${FIXTURES}/ignores-sigterm.yaml`, '--then-delete', '5s,now'],
     kubectl: `pod/web created\n${deleted}\n${deleted}`,
     trace: [
       '2 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s',
-      '7 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:03Z, grace period 1s (shortened)',
+      '7 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:07Z, grace period 1s (shortened; 1s after the pending deletion was asked for is already past: deletionTimestamp is now and the grace period 1s, the least that is still graceful)',
       '32 kubelet.terminate [app] grace period over: SIGKILL to app, exit code 137',
       '32 apiserver.finalize removed Pod "web" from storage (propagation Background)',
     ],

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { deploymentYaml, fixture, plain, podYaml, raw, resume, topFrames, variables, withSession } from './harness';
+import { join } from 'node:path';
+import { deploymentYaml, fixture, plain, podYaml, raw, resume, root, topFrames, variables, withSession } from './harness';
 
 const tooBigYaml = fixture('too-big.yaml');
 
@@ -342,5 +343,18 @@ test('A stale variables reference after the run moved on answers with an error',
     const podRef = (await dc.scopesRequest({ frameId })).body.scopes[0]!.variablesReference;
     await resume(dc, 'stepInRequest', event.body.threadId);
     await assert.rejects(dc.variablesRequest({ variablesReference: podRef }), /moved on/);
+  });
+});
+
+test('A manifest with no object is refused as kubectl apply refuses it: its error on stderr, exit 1', async () => {
+  // kubernetes/kubectl pkg/cmd/apply/apply.go at v0.36.0: "no objects passed to apply"; the engine's rejection.
+  await withSession(async (dc) => {
+    const output: DebugProtocol.OutputEvent['body'][] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push({ ...e.body, output: plain(e.body.output) }));
+    const exited = dc.waitForEvent('exited');
+    await start(dc, { manifest: join(root, 'test', 'fixtures', 'no-objects', 'comments.yaml') }, [], 'terminated');
+    assert.equal((await exited).body.exitCode, 1);
+    assert.ok(output.some((o) => o.category === 'stderr' && o.output === 'error: no objects passed to apply\n'), JSON.stringify(output));
+    assert.ok(output.some((o) => o.category === 'stderr' && o.output === 'Outcome: Rejected in kubectl.validate (NoObjects)\n'), JSON.stringify(output));
   });
 });

@@ -72,15 +72,17 @@ interface Case {
 
 const cases: Case[] = [
   {
-    // BeforeDelete: "only a shorter grace period may be provided by a user"; deletionTimestamp 00:00:32 - 30 s + 5 s.
-    // The kill in progress is not cut short: SIGKILL comes at the first deadline (2 + 30 s), not at 12 + 5 s.
+    // BeforeDelete (k8s.io/apiserver v0.36.0 pkg/registry/rest/delete.go): "only a shorter grace period may be
+    // provided by a user"; 00:00:32 - 30 s + 5 s is 00:00:07, before now (12 s): "Prevent shortening the grace period
+    // moving deletionTimestamp into the past": deletionTimestamp is now and the period 1.
+    // The kill in progress is not cut short: SIGKILL comes at the first deadline (2 + 30 s), not at 12 + 1 s.
     name: 'a shorter grace period moves deletionTimestamp back, but the kill in progress keeps its window: SIGKILL at 32 s, exit 137',
     manifest: IGNORES_SIGTERM, options: { delete: {}, thenDelete: [{ afterSeconds: 10, gracePeriodSeconds: 5 }] },
     outcome: 'Deleted', kubectl: `${CREATED}\n${DELETED}\n${DELETED}`,
     trace: [
       ...STARTED,
-      '12 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:07Z, grace period 5s (shortened)',
-      lowered(5, 5),
+      '12 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:12Z, grace period 1s (shortened; 5s after the pending deletion was asked for is already past: deletionTimestamp is now and the grace period 1s, the least that is still graceful)',
+      lowered(1, 1),
       SIGKILL,
       '32 apiserver.finalize removed Pod "web" from storage (propagation Background)',
     ],
@@ -111,7 +113,8 @@ const cases: Case[] = [
     ],
   },
   {
-    // 0 is shorter than 30: deletionTimestamp goes back to the first delete's instant, and store.go deletes at once
+    // 0 is shorter than 30: deletionTimestamp would go back to the first delete's instant, which is past, so it is
+    // now (the period stays 0), and store.go deletes at once
     // (lastGraceful 0, no finalizers). The kubelet sees the update (grace 0, which it raises to 1) and the removal,
     // and goes on killing with its 30 s; its final delete finds no pod.
     name: '--grace-period=0 --force removes the pod from the API server at once while the kubelet still stops its containers',
@@ -119,7 +122,7 @@ const cases: Case[] = [
     outcome: 'Deleted', kubectl: `${CREATED}\n${DELETED}\n${FORCED}`,
     trace: [
       ...STARTED,
-      '12 apiserver.delete deletion with a grace period of 0 (shortened): deletionTimestamp 2026-01-01T00:00:02Z, removed at once unless finalizers hold it',
+      '12 apiserver.delete deletion with a grace period of 0 (shortened; 0s after the pending deletion was asked for is already past: deletionTimestamp is now): deletionTimestamp 2026-01-01T00:00:12Z, removed at once unless finalizers hold it',
       '12 apiserver.finalize removed Pod "web" from storage (propagation Background)',
       lowered(0, 1),
       REMOVED_WHILE_KILLING,
@@ -136,15 +139,29 @@ const cases: Case[] = [
     trace: [
       '2 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s; an outside controller (Behavior finalizers) holds finalizer podlifecycle.debug/held',
       STARTED[1]!,
-      '12 apiserver.delete deletion with a grace period of 0 (shortened): deletionTimestamp 2026-01-01T00:00:02Z, removed at once unless finalizers hold it',
-      '12 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:02Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
+      '12 apiserver.delete deletion with a grace period of 0 (shortened; 0s after the pending deletion was asked for is already past: deletionTimestamp is now): deletionTimestamp 2026-01-01T00:00:12Z, removed at once unless finalizers hold it',
+      '12 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:12Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
       lowered(0, 1),
       SIGKILL,
-      '32 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:02Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
+      '32 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:12Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
       '42 apiserver.delete already being deleted with a grace period of 0: removed at once unless finalizers hold it',
-      '42 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:02Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
+      '42 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:12Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
     ],
-    pod: { deletionTimestamp: '2026-01-01T00:00:02Z', deletionGracePeriodSeconds: 0, finalizers: ['podlifecycle.debug/held'] },
+    pod: { deletionTimestamp: '2026-01-01T00:00:12Z', deletionGracePeriodSeconds: 0, finalizers: ['podlifecycle.debug/held'] },
+  },
+  {
+    // The kubelet's own final delete (grace 0, status_manager.go) is a shortening too: the pending deletionTimestamp
+    // (00:00:32) goes back to 00:00:02, which is past, so it is now (3 s) with a period of 0; the finalizer keeps the pod.
+    name: 'the kubelet\'s final delete of a pod a finalizer holds moves deletionTimestamp to now, never into the past',
+    manifest: podWith({ behavior: 'finalizers:\n  - Pod/default/web\n' }), options: { delete: {} },
+    outcome: 'Terminating', kubectl: `${CREATED}\n${DELETED}`,
+    trace: [
+      '2 apiserver.delete graceful deletion: deletionTimestamp 2026-01-01T00:00:32Z, grace period 30s; an outside controller (Behavior finalizers) holds finalizer podlifecycle.debug/held',
+      STARTED[1]!,
+      '3 kubelet.terminate [app] app exited on SIGTERM, exit code 143',
+      '3 apiserver.finalize kept: finalizers [podlifecycle.debug/held] must be removed before the object goes; it stays with deletionTimestamp 2026-01-01T00:00:03Z and deletionGracePeriodSeconds 0 (the Behavior holds this object\'s finalizer)',
+    ],
+    pod: { deletionTimestamp: '2026-01-01T00:00:03Z', deletionGracePeriodSeconds: 0, finalizers: ['podlifecycle.debug/held'] },
   },
   {
     // No kubelet confirms the first delete; --force is what `kubectl delete --help` advises: "Force delete a pod on a dead
@@ -154,7 +171,7 @@ const cases: Case[] = [
     outcome: 'Deleted', kubectl: `${CREATED}\n${DELETED}\n${FORCED}`,
     trace: [
       '355 apiserver.delete already terminating (deletionTimestamp 2026-01-01T00:06:25Z, grace period 30s): a delete may only shorten it',
-      '385 apiserver.delete deletion with a grace period of 0 (shortened): deletionTimestamp 2026-01-01T00:05:55Z, removed at once unless finalizers hold it',
+      '385 apiserver.delete deletion with a grace period of 0 (shortened; 0s after the pending deletion was asked for is already past: deletionTimestamp is now): deletionTimestamp 2026-01-01T00:06:25Z, removed at once unless finalizers hold it',
       '385 apiserver.finalize removed Pod "web" from storage (propagation Background)',
     ],
   },

@@ -52,13 +52,21 @@ export interface DeletePlan {
   deletionAt?: Millis;
   /** shortened is set when a later delete shortened a pending grace period. */
   shortened?: boolean;
+  /**
+   * clampedFrom is set when the shortened deletionTimestamp would have lain in the past: it is now instead, and a
+   * graceful request's period became 1. It holds the period asked for.
+   */
+  clampedFrom?: number;
   /** alreadyZero is set for a pod already being deleted with a grace period of 0 (or none): it goes at once. */
   alreadyZero?: boolean;
 }
 
 /**
  * planDelete runs BeforeDelete for a pod (the only graceful kind here). A pod already being deleted may only get a
- * shorter grace period: its deletionTimestamp moves back by the difference. See rest/delete.go (BeforeDelete).
+ * shorter grace period: its deletionTimestamp moves back by the difference, but never into the past: then it is now,
+ * and a period other than 0 becomes 1. See staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete)
+ * at kubernetes v1.36.0 (k8s.io/apiserver v0.36.0): "Prevent shortening the grace period moving deletionTimestamp
+ * into the past".
  */
 export function planDelete(ctx: EngineContext, obj: KubeObject, requested: number | undefined): DeletePlan {
   if (obj.kind !== 'Pod') return { action: 'now', gracePeriodSeconds: 0 };
@@ -69,11 +77,26 @@ export function planDelete(ctx: EngineContext, obj: KubeObject, requested: numbe
     // "the object was gracefully deleted previously but deletionGracePeriodSeconds was not set, so we force deletion immediately"
     if (existing === undefined || existing === null || existing === 0) return { action: 'now', gracePeriodSeconds: 0, alreadyZero: true };
     if (asked === undefined || asked >= existing) return { action: 'pending', gracePeriodSeconds: existing };
+    // "Move the existing deletionTimestamp back by existing object.DeletionGracePeriod, then forward by
+    // options.DeletionGracePeriod."
     const at = Date.parse(meta.deletionTimestamp) - ctx.clock.epoch.getTime() - existing * 1000 + asked * 1000;
+    // delete.go (v1.36.0): if newDeletionTimestamp.Before(&now) { newDeletionTimestamp = now; if period != 0 { period = 1 } }.
+    // The stored timestamp has whole seconds and now does not: the comparison is at the clock's precision.
+    if (at < ctx.clock.now) {
+      return { action: 'mark', gracePeriodSeconds: asked === 0 ? 0 : 1, deletionAt: ctx.clock.now, shortened: true, clampedFrom: asked };
+    }
     return { action: 'mark', gracePeriodSeconds: asked, deletionAt: at, shortened: true };
   }
   const grace = podGracePeriod(obj as Pod, asked);
   return { action: 'mark', gracePeriodSeconds: grace, deletionAt: ctx.clock.now + grace * 1000 };
+}
+
+/** shortenedNote says how a later delete shortened a pending grace period, for the trace. */
+function shortenedNote(plan: DeletePlan): string {
+  if (!plan.shortened) return '';
+  if (plan.clampedFrom === undefined) return ' (shortened)';
+  const why = `${plan.clampedFrom}s after the pending deletion was asked for is already past: deletionTimestamp is now`;
+  return plan.clampedFrom === 0 ? ` (shortened; ${why})` : ` (shortened; ${why} and the grace period 1s, the least that is still graceful)`;
 }
 
 /** heldByBehavior tells whether the Behavior says an outside controller keeps a finalizer on this object. */
@@ -143,7 +166,7 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   if (plan.action === 'mark' && plan.gracePeriodSeconds > 0) {
     yield {
       phase, object: ref, field: requested === null ? 'spec.terminationGracePeriodSeconds' : undefined,
-      result: `graceful deletion: deletionTimestamp ${obj.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s${plan.shortened ? ' (shortened)' : ''}${held ? `; an outside controller (Behavior finalizers) holds finalizer ${HELD_FINALIZER}` : ''}`,
+      result: `graceful deletion: deletionTimestamp ${obj.metadata?.deletionTimestamp}, grace period ${plan.gracePeriodSeconds}s${shortenedNote(plan)}${held ? `; an outside controller (Behavior finalizers) holds finalizer ${HELD_FINALIZER}` : ''}`,
       detail: { deletionTimestamp: obj.metadata?.deletionTimestamp, deletionGracePeriodSeconds: plan.gracePeriodSeconds, requested, ...(held ? { finalizers: [HELD_FINALIZER] } : {}) },
     };
     return { ok: true, code: 200, object: obj };
@@ -151,7 +174,7 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   if (phase === 'apiserver.delete') {
     yield {
       phase, object: ref, field: plan.action === 'mark' ? 'metadata.deletionTimestamp' : undefined,
-      result: plan.action === 'mark' ? `deletion with a grace period of 0${plan.shortened ? ' (shortened)' : ''}: deletionTimestamp ${obj.metadata?.deletionTimestamp}, removed at once unless finalizers hold it`
+      result: plan.action === 'mark' ? `deletion with a grace period of 0${shortenedNote(plan)}: deletionTimestamp ${obj.metadata?.deletionTimestamp}, removed at once unless finalizers hold it`
         : plan.alreadyZero ? `already being deleted with a grace period of 0: removed at once unless finalizers hold it` : `${kind} has no graceful deletion: removed at once unless finalizers hold it`,
       detail: { deletionGracePeriodSeconds: 0, requested, ...(plan.action === 'mark' ? { deletionTimestamp: obj.metadata?.deletionTimestamp } : {}) },
     };

@@ -6,9 +6,12 @@ import type { EngineContext } from '../context';
 
 /** prepareObjectForCreate gives an object its name (when generated), uid and creation time, and runs its kind's PrepareForCreate. */
 export function prepareObjectForCreate(ctx: EngineContext, obj: KubeObject, generatedName: string | undefined): KubeObject {
+  return prepareWith(obj, generatedName, { uid: ctx.rng.uuid(), creationTimestamp: ctx.clock.timestamp() });
+}
+
+/** prepareWith is prepareObjectForCreate with the uid and creation time given. */
+export function prepareWith(obj: KubeObject, generatedName: string | undefined, { uid, creationTimestamp }: { uid: string; creationTimestamp: string }): KubeObject {
   const named: KubeObject = { ...obj, metadata: { ...obj.metadata, ...(generatedName ? { name: generatedName } : {}) } };
-  const uid = ctx.rng.uuid();
-  const creationTimestamp = ctx.clock.timestamp();
   if (named.kind === 'Pod') return prepareForCreate(named as Pod, { uid, creationTimestamp }).object as KubeObject;
   const { deletionTimestamp: _t, deletionGracePeriodSeconds: _g, ...meta } = named.metadata ?? {};
   const withMeta: KubeObject = { ...named, metadata: { ...meta, uid, creationTimestamp } };

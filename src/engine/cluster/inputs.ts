@@ -143,6 +143,8 @@ export interface ClusterInput {
 /** SimulationInputs is everything a run needs, already parsed. */
 export interface SimulationInputs {
   manifest: SourceDocument[];
+  /** manifestFile names the manifest file, which may hold no document at all. */
+  manifestFile?: string;
   cluster: ClusterInput;
   behavior: Behavior;
   identity: Identity;

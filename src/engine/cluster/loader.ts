@@ -7,8 +7,10 @@ import { isObject } from '../api/types';
 import type { KubeObject } from '../api/types';
 import { isList, kindProblems, listItemKind } from './document-shape';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import { yaml11Tags } from './plain-yaml';
+import { type GoScalar, goYamlTags, resolvePlain, resolveTagged } from './go-yaml';
+import { formatGoFloat, type GoValue, goMapKey, invalidMapKey } from './go-yaml-json';
 import { readQuickly } from './quick-load';
+import { validateClusterObjects } from './validate-cluster';
 import type { Behavior, ClusterInput, FieldRange, Identity, Range, SimulationInputs, SourceDocument } from './inputs';
 import { describeValue, parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
 
@@ -82,7 +84,7 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 /** readFile parses the text one document at a time (so that each syntax tree can go once read) and converts each non-empty one. */
 function readFile(text: string, file: string): SourceDocument[] {
   const lines = new LineCounter();
-  const composer = new Composer({ version: '1.1', customTags: yaml11Tags, uniqueKeys: false });
+  const composer = new Composer({ version: '1.1', customTags: goYamlTags, uniqueKeys: false });
   const out: SourceDocument[] = [];
   let index = 0;
   for (const doc of composer.compose(new Parser(lines.addNewLine).parse(text))) {
@@ -157,13 +159,16 @@ class DocumentReader {
     throw this.error(start(node), 'unsupported YAML node');
   }
 
-  /** scalar gives a scalar's JSON value; NaN, infinities and binary have no JSON form in Kubernetes. */
+  /**
+   * scalar gives a scalar's JSON value. NaN and the infinities have no JSON form: encoding/json refuses them
+   * ("json: unsupported value: NaN", with strconv's +Inf and -Inf), as kubectl's YAML-to-JSON conversion reports.
+   */
   private scalar(node: Scalar): Json {
     const value: unknown = node.value;
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
     if (typeof value === 'number') {
       if (Number.isFinite(value)) return value;
-      throw this.error(start(node), `json: unsupported value: ${String(value)} (${node.source ?? ''} has no JSON form)`);
+      throw this.error(start(node), `json: unsupported value: ${formatGoFloat(value, 64)} (${node.source ?? ''} has no JSON form)`);
     }
     if (value instanceof Uint8Array) return new TextDecoder().decode(value);
     throw this.error(start(node), `unsupported YAML value ${JSON.stringify(node.source ?? '')}`);
@@ -178,7 +183,7 @@ class DocumentReader {
         merged.push(...this.mergeSources(pair.value));
         continue;
       }
-      const key = this.key(pair.key);
+      const key = this.key(pair);
       // Why: wording of sigs.k8s.io/yaml YAMLToJSONStrict (the apiserver's strict YAML decoding); kubectl's lenient
       // conversion would silently keep the last value, which hides the mistake.
       if (Object.hasOwn(out, key)) throw this.error(start(pair.key), `key ${JSON.stringify(key)} already set in map`);
@@ -200,18 +205,33 @@ class DocumentReader {
     });
   }
 
-  /** key gives a map key as the string JSON holds: numbers and booleans are written out, as sigs.k8s.io/yaml does. */
-  private key(node: YamlNode | null): string {
-    if (isScalar(node) && node.value !== null && ['string', 'number', 'boolean'].includes(typeof node.value)) {
-      const key = String(node.value);
-      if (node.anchor) {
-        this.anchors.set(node.anchor, node);
-        this.values.set(node, key);
-      }
-      return key;
+  /**
+   * key gives a map key as the string JSON holds, as sigs.k8s.io/yaml writes go-yaml's keys out (goMapKey): `1e6`
+   * is "1e+06", `yes` is "true"; a null or uint64 key is refused with its message, a sequence or mapping with
+   * go-yaml's "invalid map key".
+   */
+  private key(pair: Pair<YamlNode | null, YamlNode | null>): string {
+    const node = pair.key;
+    const target = isAlias(node) ? this.anchors.get(node.source) : node;
+    if (node === null) throw this.error(start(pair.value), (goMapKey({ tag: 'null', value: null }, this.goValue(pair.value)) as { error: string }).error);
+    if (!isScalar(target)) throw this.error(start(node), invalidMapKey(this.goValue(node)));
+    const key = goMapKey(goScalarOf(target), { tag: 'null', value: null });
+    if (typeof key !== 'string') throw this.error(start(node), (goMapKey(goScalarOf(target), this.goValue(pair.value)) as { error: string }).error);
+    if (target.anchor) {
+      this.anchors.set(target.anchor, target);
+      this.values.set(target, key);
     }
-    const written = node?.range ? this.text.slice(node.range[0], node.range[1]).trim() : '';
-    throw this.error(start(node), `unsupported map key ${JSON.stringify(written)}: keys must be strings`);
+    return key;
+  }
+
+  /** goValue is a node as go-yaml decodes it, for the messages that print it with %#v. */
+  private goValue(node: YamlNode | null | undefined, depth = 0): GoValue {
+    const target = isAlias(node) ? this.anchors.get(node.source) : node;
+    if (depth > 100 || target === null || target === undefined) return { tag: 'null', value: null };
+    if (isScalar(target)) return goScalarOf(target);
+    if (isSeq(target)) return (target.items as YamlNode[]).map((item) => this.goValue(item, depth + 1));
+    if (isMap(target)) return { entries: (target.items as Pair<YamlNode, YamlNode>[]).map((p) => [this.goValue(p.key, depth + 1), this.goValue(p.value, depth + 1)] as [GoValue, GoValue]) };
+    return { tag: 'null', value: null };
   }
 
   /** sequence converts a list, recording each item's range. */
@@ -257,6 +277,18 @@ class DocumentReader {
     const { line, col } = this.lines.linePos(offset);
     return { line: Math.max(line - 1, 0), character: Math.max(col - 1, 0) };
   }
+}
+
+/** goScalarOf is go-yaml's reading of a scalar node: a plain one resolved, a tagged one checked, the others strings. */
+function goScalarOf(node: Scalar): GoScalar {
+  const tag = node.tag?.replace('tag:yaml.org,2002:', '');
+  if (tag === 'int' || tag === 'float' || tag === 'bool' || tag === 'null' || tag === 'timestamp') {
+    const r = resolveTagged(tag, String(node.source ?? ''));
+    if (typeof r !== 'string') return r;
+  }
+  const value: unknown = node.value;
+  if (!tag && node.type === 'PLAIN') return resolvePlain(String(node.source ?? ''));
+  return { tag: 'str', value: value instanceof Uint8Array ? new TextDecoder().decode(value) : String(value ?? '') };
 }
 
 /** setKey stores a key without letting `__proto__` reach the prototype. */
@@ -341,6 +373,7 @@ export function loadClusterFiles(files: InputFile[]): { cluster: ClusterInput; b
       else cluster.profile = parseClusterProfile(doc, cluster.profile);
     }
   }
+  validateClusterObjects(cluster.objects);
   return { cluster, behaviors };
 }
 
@@ -359,7 +392,7 @@ export function loadInputs(opts: { manifest: InputFile; clusters: InputFile[]; b
   }
   if (opts.behavior) behaviors.push(...behaviorDocuments(opts.behavior));
   const behavior: Behavior = behaviors.length > 0 ? parseBehavior(behaviors) : defaultBehavior();
-  return { manifest, cluster, behavior, identity: opts.identity };
+  return { manifest, manifestFile: opts.manifest.file, cluster, behavior, identity: opts.identity };
 }
 
 /** behaviorDocuments reads a behavior file, every document of which must be a Behavior. */

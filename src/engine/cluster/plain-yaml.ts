@@ -1,17 +1,13 @@
 // A fast reader for the YAML that `kubectl get -o yaml` and most hand-written cluster files use: block mappings and
-// sequences, plain and quoted one-line scalars, literal block scalars and one-line flow collections, with YAML 1.1
-// scalar resolution taken from the `yaml` library's own schema. It builds values only (no source ranges, which the
+// sequences, plain and quoted one-line scalars, literal block scalars and one-line flow collections, with go-yaml v2's
+// scalar resolution (go-yaml.ts, the same the full reader's tags use). It builds values only (no source ranges, which the
 // loader computes with the full parser when a message needs a line). Anything else — anchors, tags, multi-line plain
 // or quoted scalars, folded scalars, duplicate or merge keys, any syntax error — makes it return undefined, and the
 // loader reads the file with the full parser instead, so the result is always the full parser's.
-import { Document, isScalar, type Tags } from 'yaml';
+import { resolvePlain } from './go-yaml';
+import { goMapKey } from './go-yaml-json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** yaml11Tags keeps the YAML 1.1 scalars go-yaml v2 (sigs.k8s.io/yaml, used by kubectl) resolves: 0644, yes, on; not 1:20 or dates. */
-export function yaml11Tags(tags: Tags): Tags {
-  return tags.filter((tag) => typeof tag === 'string' || (tag.tag !== 'tag:yaml.org,2002:timestamp' && !('format' in tag && tag.format === 'TIME')));
-}
 
 /** PlainDocument is one non-empty document: its position among the file's `---` sections and its value. */
 export interface PlainDocument {
@@ -26,7 +22,11 @@ const unsupported = (): never => {
   throw new Unsupported();
 };
 
-/** KEYWORDS are the plain scalars, lower-cased, that YAML 1.1 may read as null or a boolean. */
+/**
+ * KEYWORDS are the plain scalars, lower-cased, that go-yaml may read as null or a boolean: every other plain scalar
+ * starting with a letter is a string (resolve.go: only y, n, t, f, o and ~ start words of resolveMap, and a letter
+ * never starts a number).
+ */
 const KEYWORDS = new Set(['null', 'true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n']);
 
 /** PLAIN_START is a character a plain scalar may not start with (an indicator). */
@@ -40,47 +40,41 @@ export function readPlainYaml(text: string): PlainDocument[] | undefined {
   // Carriage returns (CRLF files) are left to the full parser.
   if (text.includes('\r')) return undefined;
   try {
-    return new PlainReader(text, new ScalarResolver(yaml11Tags)).documents();
+    return new PlainReader(text, new ScalarResolver()).documents();
   } catch (err) {
     if (err instanceof Unsupported || err instanceof RangeError) return undefined;
     throw err;
   }
 }
 
-/** ScalarResolver resolves a plain scalar as the full parser's YAML 1.1 schema does, remembering each answer. */
+/** ScalarResolver resolves a plain scalar as go-yaml does (resolvePlain), remembering each answer. */
 class ScalarResolver {
-  private readonly tags: { default?: boolean | 'key'; test?: RegExp; resolve: (value: string, onError: (message: string) => void, options: object) => unknown }[];
-  private readonly options: object;
   private readonly known = new Map<string, Json>();
-
-  constructor(customTags: (tags: Tags) => Tags) {
-    const doc = new Document(null, { version: '1.1', customTags, uniqueKeys: false });
-    this.tags = doc.schema.tags as unknown as typeof this.tags;
-    this.options = doc.options;
-  }
 
   /** resolve is the value of a plain scalar (never empty). */
   resolve(source: string): Json {
-    const c = source.charCodeAt(0);
-    // A plain scalar starting with a letter is a string unless it is one of the keywords.
-    if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !(source.length <= 5 && KEYWORDS.has(source.toLowerCase()))) return source;
+    if (startsWord(source)) return source;
     const known = this.known.get(source);
     if (known !== undefined || this.known.has(source)) return known!;
-    const value = this.byTag(source);
+    const value = resolvePlain(source).value;
+    // NaN and the infinities have a message of their own in the full reader.
+    if (typeof value === 'number' && !Number.isFinite(value)) return unsupported();
     this.known.set(source, value);
     return value;
   }
 
-  private byTag(source: string): Json {
-    const tag = this.tags.find((t) => t.default === true && t.test?.test(source));
-    if (!tag) return source;
-    const value = tag.resolve(source, unsupported, this.options);
-    const plain = isScalar(value) ? value.value : value;
-    if (plain === null || typeof plain === 'string' || typeof plain === 'boolean') return plain;
-    // Infinities and NaN have a message of their own in the full reader.
-    if (typeof plain === 'number' && Number.isFinite(plain)) return plain;
-    return unsupported();
+  /** key is a plain map key as sigs.k8s.io/yaml writes it out (goMapKey); a null or uint64 key needs the full reader. */
+  key(source: string): string {
+    if (startsWord(source)) return source;
+    const key = goMapKey(resolvePlain(source), { tag: 'null', value: null });
+    return typeof key === 'string' ? key : unsupported();
   }
+}
+
+/** startsWord: a plain scalar starting with a letter is a string unless it is one of the keywords. */
+function startsWord(source: string): boolean {
+  const c = source.charCodeAt(0);
+  return ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !(source.length <= 5 && KEYWORDS.has(source.toLowerCase()));
 }
 
 /** Line is one line of the text: where its content starts (after the indentation) and ends (before the break). */
@@ -352,9 +346,7 @@ class PlainReader {
     if (c === '"' || c === "'") return quoted(this.text, from, colon)[0] as string;
     const source = this.text.slice(from, colon).trimEnd();
     if (source === '' || PLAIN_START.test(source) || source === '<<' || source.includes('\t') || source.includes(' #')) unsupported();
-    const value = this.scalars.resolve(source);
-    if (value === null || typeof value === 'object') return unsupported();
-    return String(value);
+    return this.scalars.key(source);
   }
 }
 
@@ -441,7 +433,7 @@ class FlowReader {
       } else {
         const [key, afterKey] = this.item(i, true);
         if (this.text[afterKey] !== ':' || this.text.charCodeAt(afterKey + 1) !== 32) unsupported();
-        if (key === null || typeof key === 'object' || Object.hasOwn(map, String(key))) unsupported();
+        if (typeof key !== 'string' || Object.hasOwn(map, key)) unsupported();
         const [value, after] = this.item(this.space(afterKey + 1));
         Object.defineProperty(map, String(key), { value, enumerable: true, writable: true, configurable: true });
         i = after;
@@ -483,6 +475,6 @@ class FlowReader {
     const source = this.text.slice(from, stop);
     // A colon inside stays (`containerd://2.1`); one before a space or a flow indicator ended the scalar above.
     if (source === '' || source.includes('\t') || source.endsWith(':')) unsupported();
-    return [this.scalars.resolve(source), this.space(i)];
+    return [isKey ? this.scalars.key(source) : this.scalars.resolve(source), this.space(i)];
   }
 }

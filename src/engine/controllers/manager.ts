@@ -16,6 +16,7 @@ import { PersistentVolumeController } from './persistentvolume';
 import { type ReplicaSetController, syncReplicaSet } from './replicaset';
 import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
+import { ControllerRateLimiter } from './rate-limiter';
 
 /**
  * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
@@ -28,8 +29,9 @@ export class WorkQueue {
   constructor(private readonly ctx: EngineContext, private readonly name: string) {}
 
   /**
-   * add queues a sync of key, unless one is already queued. With `after` it is AddAfter: the key waits that long,
-   * and a key already waiting to come sooner is not added again. A sync may return a delay to be synced again.
+   * add queues a sync of key, unless one is already queued. With `after` it is AddAfter: the key waits that long; a
+   * key waits once, for the sooner of its times (the delaying queue keeps the earliest readyAt), and once ready it
+   * is added as any key is. A sync may return a delay to be synced again.
    */
   add(key: string, sync: () => Steps<Millis | void>, after: Millis = 0): void {
     const self = this;
@@ -51,7 +53,10 @@ export class WorkQueue {
     if (sooner !== undefined && sooner <= at && sooner >= this.ctx.clock.now) return;
     this.waiting.set(key, at);
     this.ctx.schedule(after, `${this.name}: sync ${key} (after ${after} ms)`, function* () {
-      if (self.waiting.get(key) === at) self.waiting.delete(key);
+      // A time the key no longer waits for: it was moved sooner, or it came and went.
+      if (self.waiting.get(key) !== at) return;
+      self.waiting.delete(key);
+      if (self.queued.has(key)) return;
       yield* run();
     });
   }
@@ -72,6 +77,7 @@ export class Controllers {
   private readonly gc: WorkQueue;
   private readonly persistentVolumes: PersistentVolumeController;
   private readonly replicaSetController: ReplicaSetController;
+  private readonly replicaSetLimiter = new ControllerRateLimiter();
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -119,9 +125,22 @@ export class Controllers {
     const ctx = this.ctx;
     const api = this.api;
     const rsc = this.replicaSetController;
-    this.replicaSets.add(`${ns}/${name}`, function* () {
+    const limiter = this.replicaSetLimiter;
+    const key = `${ns}/${name}`;
+    this.replicaSets.add(key, function* () {
       const r = yield* syncReplicaSet(ctx, api, rsc, ns ?? 'default', name);
-      return r.requeueAfterMs;
+      // processNextWorkItem: an error is AddRateLimited, a success Forget.
+      if (r.error === undefined) {
+        limiter.forget(key);
+        return r.requeueAfterMs;
+      }
+      const delay = limiter.when(key, ctx.clock.now);
+      yield {
+        phase: 'controllers.replicaset', object: `ReplicaSet/${key}`,
+        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
+        detail: { error: r.error, requeueAfterMs: delay },
+      };
+      return delay;
     });
   }
 

@@ -13,6 +13,7 @@ import type { ApiServer } from '../apiserver/server';
 import { keyOf } from '../cluster/store';
 import type { ReplicaSetTallies } from './replicaset-tally';
 import type { ControllerExpectations } from './expectations';
+import { NAMESPACE_TERMINATING_CAUSE } from '../apiserver/admission/namespace-lifecycle';
 
 /** REPLICASET_CONTROLLER is the source of its events and the service account it acts as. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
@@ -39,47 +40,63 @@ export function podFromTemplate(owner: KubeObject, template: { metadata?: Pod['m
   };
 }
 
+/** CreatePodsResult is slowStartBatch's answer: the calls that succeeded and the first error, if any. */
+export interface CreatePodsResult {
+  successes: number;
+  error?: string;
+}
+
 /**
  * createPods creates `count` pods in slow-start batches of 1, 2, 4...; a batch with a failure ends the run, the
  * rest waits for the next sync. Events as RealPodControl records them: SuccessfulCreate "Created pod: <name>",
- * FailedCreate "Error creating: <err>". See controller_utils.go (slowStartBatch, RealPodControl.createPods).
+ * FailedCreate "Error creating: <err>" — none for a namespace being terminated, whose refusal the controllers count
+ * as a success ("any creation will fail"). See pkg/controller/replicaset/replica_set.go (manageReplicas,
+ * slowStartBatch) and pkg/controller/controller_utils.go (RealPodControl.createPods) at kubernetes v1.36.3.
  */
-export function* createPods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, count: number, make: () => Pod, phase: 'controllers.replicaset' | 'controllers.job', source: string): Steps<number> {
+export function* createPods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, count: number, make: () => Pod, phase: 'controllers.replicaset' | 'controllers.job', source: string): Steps<CreatePodsResult> {
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
-  let created = 0;
+  let successes = 0;
   let remaining = count;
   for (let batch = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE); batch > 0; batch = Math.min(2 * batch, remaining)) {
-    let failed = false;
+    let error: string | undefined;
     for (let i = 0; i < batch; i++) {
       const outcome = yield* client.create(make() as unknown as KubeObject);
       if (outcome.ok) {
         const podName = outcome.object?.metadata?.name ?? '';
-        created++;
+        successes++;
         ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulCreate', object: ref, source, message: `Created pod: ${podName}` });
         yield { phase, object: ref, step: { kind: 'object', name: podName }, result: `created pod ${podName} (batch of ${batch})`, detail: { pod: podName, batch } };
+      } else if (outcome.error.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)) {
+        // apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause): no event, and no failure of the batch.
+        successes++;
+        yield { phase, object: ref, result: `${outcome.error.message}: the namespace is being terminated, so no FailedCreate event and no failure (any creation will fail)`, detail: { status: outcome.error.status } };
       } else {
-        failed = true;
+        error ??= outcome.error.message;
         ctx.recorder.event({ type: 'Warning', reason: 'FailedCreate', object: ref, source, message: `Error creating: ${outcome.error.message}` });
         yield { phase, object: ref, result: `Error creating: ${outcome.error.message}`, detail: { status: outcome.error.status }, outcome: 'failed' };
       }
     }
     remaining -= batch;
-    if (failed) break;
+    if (error !== undefined) {
+      if (remaining > 0) yield { phase, object: ref, result: `slow start: a create of this batch failed, so the ${remaining} left are skipped until the next sync`, detail: { skipped: remaining } };
+      return { successes, error };
+    }
   }
-  return created;
+  return { successes };
 }
 
 /** deletePods deletes pods through the API server; event SuccessfulDelete "Deleted pod: <name>" (RealPodControl.DeletePod). */
 export function* deletePods(
   ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job', source: string, why: string,
-  failed: (pod: Pod) => void = () => undefined,
+  failed: (pod: Pod, message: string | undefined) => void = () => undefined,
 ): Steps<void> {
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
   for (const pod of pods) {
     const name = pod.metadata?.name ?? '';
     yield { phase, object: ref, step: { kind: 'object', name }, result: `deleting pod ${name}: ${why}`, detail: { pod: name } };
     const outcome = yield* client.delete(asObject(pod));
-    if (!outcome.ok) failed(pod);
+    // A pod already gone (404) is no error of the sync; any other failure is (manageReplicas' errCh).
+    if (!outcome.ok) failed(pod, outcome.error.status.code === 404 ? undefined : outcome.error.message);
     if (outcome.ok) ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulDelete', object: ref, source, message: `Deleted pod: ${name}` });
     else if (outcome.error.status.code !== 404) ctx.recorder.event({ type: 'Warning', reason: 'FailedDelete', object: ref, source, message: `Error deleting: ${outcome.error.message}` });
   }
@@ -91,9 +108,13 @@ export interface ReplicaSetController {
   expectations: ControllerExpectations;
 }
 
-/** ReplicaSetSyncResult says whether the controller should sync the ReplicaSet again later (minReadySeconds). */
+/**
+ * ReplicaSetSyncResult says whether the controller should sync the ReplicaSet again later (minReadySeconds), or
+ * whether manageReplicas failed: syncReplicaSet then returns its error and the key is requeued rate-limited.
+ */
 export interface ReplicaSetSyncResult {
   requeueAfterMs?: number;
+  error?: string;
 }
 
 /** syncReplicaSet brings a ReplicaSet's pods to its replicas and writes its status (phase controllers.replicaset). */
@@ -122,6 +143,7 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
   const diff = active - want;
   // A ReplicaSet being deleted only reports its status, and so does one still waiting to see the pods it last created
   // or deleted. See syncReplicaSet (rsNeedsSync: SatisfiedExpectations and rs.DeletionTimestamp == nil).
+  let error: string | undefined;
   if (!rs.metadata?.deletionTimestamp && diff !== 0 && expectations.satisfied(key)) {
     yield {
       phase: 'controllers.replicaset', object: ref, field: 'spec.replicas',
@@ -134,7 +156,9 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       const count = Math.min(-diff, BURST_REPLICAS);
       expectations.expectCreations(key, count);
       const created = yield* createPods(ctx, client, asObject(rs), count, () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
-      for (let i = created; i < count; i++) expectations.creationObserved(key);
+      // "Any skipped pods that we never attempted to start shouldn't be expected": diff - successfulCreations.
+      for (let i = created.successes; i < count; i++) expectations.creationObserved(key);
+      error = created.error;
     } else {
       // The claimed pods in key order: those it controlled that match, and those it adopted.
       const adoptedUids = new Set(adopted.map((a) => a.metadata?.uid));
@@ -144,10 +168,14 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       const victims = rankPodsForDeletion(ctx.clock, claimed, claimed).slice(0, Math.min(diff, BURST_REPLICAS));
       // The deletions are expected by pod; one that fails is observed at once (manageReplicas).
       expectations.expectDeletions(key, victims.map(podKey));
-      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod) => expectations.deletionObserved(key, podKey(pod)));
+      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod, message) => {
+        expectations.deletionObserved(key, podKey(pod));
+        if (message !== undefined) error ??= message;
+      });
     }
   }
-  return yield* updateReplicaSetStatus(ctx, tallies, namespace, name);
+  const result = yield* updateReplicaSetStatus(ctx, tallies, namespace, name, error === undefined ? undefined : { message: error, reason: diff < 0 ? 'FailedCreate' : 'FailedDelete' });
+  return error === undefined ? result : { error };
 }
 
 function byName(a: Pod, b: Pod): number {
@@ -161,7 +189,9 @@ function byName(a: Pod, b: Pod): number {
  * readyReplicas, availableReplicas (pods Ready for minReadySeconds), observedGeneration. Zero counts are omitted, as
  * the API's omitempty fields are. Asks for a resync after minReadySeconds while ready pods are not yet available.
  */
-function* updateReplicaSetStatus(ctx: EngineContext, tallies: ReplicaSetTallies, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
+function* updateReplicaSetStatus(
+  ctx: EngineContext, tallies: ReplicaSetTallies, namespace: string, name: string, failure?: { message: string; reason: 'FailedCreate' | 'FailedDelete' },
+): Steps<ReplicaSetSyncResult> {
   const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
   if (!rs) return {};
   const tally = tallies.counts(rs);
@@ -172,7 +202,9 @@ function* updateReplicaSetStatus(ctx: EngineContext, tallies: ReplicaSetTallies,
   const counts = { replicas: tally.active, fullyLabeledReplicas: tally.fullyLabeled, readyReplicas: tally.ready, availableReplicas: available };
   const status: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(counts)) if (v) status[k] = v;
-  if (rs.status?.conditions?.length) status['conditions'] = rs.status.conditions;
+  // calculateStatus: a failed manageReplicas adds the ReplicaFailure condition (once); a sync without one removes it.
+  const conditions = replicaFailure(ctx, rs.status?.conditions ?? [], failure);
+  if (conditions.length) status['conditions'] = conditions;
   // replicas is not omitempty in ReplicaSetStatus.
   status['replicas'] = counts.replicas;
   // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
@@ -190,6 +222,20 @@ function* updateReplicaSetStatus(ctx: EngineContext, tallies: ReplicaSetTallies,
   const want = rs.spec?.replicas ?? 1;
   if (minReady > 0 && counts.readyReplicas === want && counts.availableReplicas !== want) return { requeueAfterMs: minReady * 1000 };
   return {};
+}
+
+type ReplicaSetCondition = NonNullable<NonNullable<ReplicaSet['status']>['conditions']>[number];
+
+/**
+ * replicaFailure is calculateStatus' ReplicaFailure rule (pkg/controller/replicaset/replica_set_utils.go, v1.36.3):
+ * NewReplicaSetCondition(ReplicaFailure, True, FailedCreate or FailedDelete, err.Error()) when manageReplicas failed
+ * and the condition is not there yet; RemoveCondition when it did not fail.
+ */
+function replicaFailure(ctx: EngineContext, conditions: ReplicaSetCondition[], failure: { message: string; reason: string } | undefined): ReplicaSetCondition[] {
+  const present = conditions.some((c) => c.type === 'ReplicaFailure');
+  if (failure && !present) return [...conditions, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: ctx.clock.timestamp(), reason: failure.reason, message: failure.message }];
+  if (!failure && present) return conditions.filter((c) => c.type !== 'ReplicaFailure');
+  return conditions;
 }
 
 /** k8sEqual compares two JSON values. */

@@ -36,6 +36,21 @@ export interface KubectlOutcome {
 const STOP_VALIDATE = 'if you choose to ignore these errors, turn validation off with --validate=false';
 
 /**
+ * NO_OBJECTS is the error `kubectl apply -f` returns when the files hold no object (an empty file, only comments, an
+ * empty List); cmdutil.CheckErr prints it with "error: " and exits 1. See kubernetes/kubectl pkg/cmd/apply/apply.go
+ * (ApplyOptions.Run: `if len(infos) == 0 && len(errs) == 0 { return fmt.Errorf("no objects passed to apply") }`) at
+ * tag v0.36.0, and pkg/cmd/util/helpers.go (checkErr, DefaultErrorExitCode 1).
+ */
+export const NO_OBJECTS = 'no objects passed to apply';
+
+/** applyNothing is `kubectl apply -f FILE` on a file with no object: it sends nothing and fails (phase kubectl.validate). */
+export function* applyNothing(file: string | undefined): Steps<KubectlOutcome> {
+  const printed = `error: ${NO_OBJECTS}`;
+  yield { phase: 'kubectl.validate', result: printed, detail: { ...(file !== undefined ? { file } : {}), objects: 0 }, outcome: 'rejected' };
+  return { ok: false, printed, clientError: 'NoObjects' };
+}
+
+/**
  * apply runs `kubectl apply -f FILE` for one document, in kubectl's order: the resource builder validates it
  * (OpenAPI), decodes it and maps its kind (discovery); apply then GETs the object and, as it is absent, POSTs it
  * with the last-applied-configuration annotation. Documents fetched once are kept for the rest of the run.

@@ -42,6 +42,7 @@ export const PHASES = [
   { name: 'controllers.endpoints', component: 'kube-controller-manager', stage: 'both', summary: 'the endpoints of the Services that select the pod are updated' },
   { name: 'controllers.nodeLifecycle', component: 'kube-controller-manager', stage: 'both', summary: 'a node that stopped sending heartbeats turns Unknown, its pods lose Ready and it is tainted unreachable' },
   { name: 'controllers.taintEviction', component: 'kube-controller-manager', stage: 'both', summary: 'pods that do not tolerate (or no longer tolerate) a NoExecute taint are deleted' },
+  { name: 'controllers.podgc', component: 'kube-controller-manager', stage: 'both', summary: 'pods bound to a node that no longer exists are marked Failed and force-deleted' },
   { name: 'apiserver.delete', component: 'kube-apiserver', stage: 'delete', summary: 'the delete request marks the pod with its deletion time and grace period' },
   { name: 'kubelet.preStop', component: 'kubelet', stage: 'delete', summary: 'the preStop hooks run inside the grace period' },
   { name: 'kubelet.terminate', component: 'kubelet', stage: 'delete', summary: 'SIGTERM, the grace period and SIGKILL' },

@@ -101,37 +101,63 @@ export class Recorder {
   }
 
   /**
-   * event records a Kubernetes Event, as the event recorder's correlator does. A repeat of an event with the same
-   * source, object (its fieldPath included), type, reason and message counts up instead: getEventKey, so `Pulled` for
-   * two containers of a pod is two Events. Each source may send 25 events about one object (its fieldPath left out:
-   * getSpamKey), then one more every 5 minutes: a repeat over that budget is still counted, and shows with its count
-   * once one gets through. The aggregation of 10 events that differ only in their message (EventAggregatorByReasonFunc,
-   * whose key leaves the fieldPath out too) is not modelled.
-   * See staging/src/k8s.io/client-go/tools/record/events_cache.go at v0.36.0 (getEventKey, getSpamKey,
-   * EventCorrelate, EventSourceObjectSpamFilter, defaultSpamBurst, defaultSpamQPS).
+   * event records a Kubernetes Event, as client-go's event correlator does (tools/record/events_cache.go at
+   * k8s.io/client-go v0.36.0, EventCorrelate): the aggregator first — from the 10th distinct message of one source,
+   * object, type and reason within 10 minutes of the last, the event is one "(combined from similar events): ..."
+   * event, counted up — then the logger, which counts up a repeat of the same event (getEventKey: the object with its
+   * fieldPath, so `Pulled` for two containers of a pod is two Events), then the spam filter: each source may send 25
+   * events about one object and type (getSpamKey: without the fieldPath), then one more every 5 minutes; a repeat over
+   * that budget is still counted, and shows with its count once one gets through. `api` 'events.k8s.io' is the events
+   * API's recorder (kube-scheduler's), which has no aggregator.
    */
-  event(input: EventInput): KubeEvent | undefined {
+  event(input: EventInput, api: 'record' | 'events.k8s.io' = 'record'): KubeEvent | undefined {
     const now = this.now();
-    // getEventKey: source component and host, the involved object with its fieldPath, type, reason and message.
-    const key = [input.source, input.host ?? '', input.object, input.fieldPath ?? '', input.type, input.reason, input.message].join('\u0000');
+    // EventAggregatorByReasonFunc's key: the source, the involved object (without its fieldPath), the type, the reason.
+    const source = [input.source, input.host ?? '', input.object, input.type, input.reason].join('\u0000');
+    let ev = input;
+    // getEventKey: the source, the involved object with its fieldPath, the type, the reason and the message.
+    let key = `${source}\u0000${input.fieldPath ?? ''}\u0000${input.message}`;
+    if (api === 'record' && this.aggregate(source, input.message, now)) {
+      // EventAggregate: the aggregate event is keyed by the aggregate key, whatever its message and fieldPath.
+      ev = { ...input, message: `${AGGREGATE_PREFIX}${input.message}` };
+      key = `${source}\u0000\u0000aggregate`;
+    }
     const observed = (this.observed.get(key) ?? 0) + 1;
     this.observed.set(key, observed);
-    // getSpamKey: source component and host and the involved object, without its fieldPath.
-    if (!this.tryAccept([input.source, input.host ?? '', input.object].join('\u0000'), now)) return undefined;
+    // getSpamKey: the source, the involved object (without its fieldPath) and the type.
+    if (!this.tryAccept([input.source, input.host ?? '', input.object, input.type].join('\u0000'), now)) return undefined;
     // The event key is a map lookup, O(1) per event, as the correlator's LRU cache is.
     const same = this.latest.get(key);
     if (same) {
       same.event.firstAt ??= same.event.at;
       same.event.count = Math.max(same.event.count + 1, observed);
       same.event.at = toSeconds(now);
+      // The logger's patch carries the message: an aggregate event shows its latest one.
+      same.event.message = ev.message;
       this.changes.push(same.index);
       return same.event;
     }
-    const ev: KubeEvent = { ...input, at: toSeconds(now), count: observed };
-    this.latest.set(key, { event: ev, index: this.events.length });
+    const recorded: KubeEvent = { ...ev, at: toSeconds(now), count: observed };
+    this.latest.set(key, { event: recorded, index: this.events.length });
     this.changes.push(this.events.length);
-    this.events.push(ev);
-    return ev;
+    this.events.push(recorded);
+    return recorded;
+  }
+
+  /**
+   * aggregate is EventAggregate's record of one aggregate key: the distinct messages seen since the last gap of more
+   * than 10 minutes. At 10 of them the event is aggregated, and one message leaves the set (PopAny: Go picks any;
+   * here the oldest), so every new message after it is aggregated too.
+   */
+  private aggregate(source: string, message: string, now: Millis): boolean {
+    let record = this.aggregates.get(source);
+    if (!record || now - record.last > AGGREGATE_INTERVAL_MS) record = { messages: new Set(), last: now };
+    record.messages.add(message);
+    record.last = now;
+    this.aggregates.set(source, record);
+    if (record.messages.size < AGGREGATE_MAX_EVENTS) return false;
+    record.messages.delete(record.messages.values().next().value as string);
+    return true;
   }
 
   /**
@@ -156,6 +182,7 @@ export class Recorder {
   /** changes are the places of the events recorded or counted up, one per accepted event. */
   private readonly changes: number[] = [];
   private readonly observed = new Map<string, number>();
+  private readonly aggregates = new Map<string, { messages: Set<string>; last: Millis }>();
   private readonly buckets = new Map<string, { tokens: number; at: Millis }>();
 
   /** tryAccept takes a token from the source and object's bucket: 25 to start, refilled at one per 300 s. */
@@ -169,6 +196,13 @@ export class Recorder {
     return true;
   }
 }
+
+/** AGGREGATE_MAX_EVENTS is defaultAggregateMaxEvents: the distinct messages of one reason before they are combined. */
+export const AGGREGATE_MAX_EVENTS = 10;
+/** AGGREGATE_INTERVAL_MS is defaultAggregateIntervalInSeconds (600): a longer quiet spell starts the count again. */
+export const AGGREGATE_INTERVAL_MS = 600_000;
+/** AGGREGATE_PREFIX is EventAggregatorByReasonMessageFunc's prefix of a combined event's message. */
+export const AGGREGATE_PREFIX = '(combined from similar events): ';
 
 /** EVENT_SPAM_BURST is how many events a source may send about one object at once (defaultSpamBurst). */
 export const EVENT_SPAM_BURST = 25;

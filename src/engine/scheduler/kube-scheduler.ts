@@ -267,7 +267,7 @@ export class KubeScheduler {
 
   /** event records an event whose source is the profile's scheduler name, as each profile's recorder does. */
   private event(fw: Framework, ref: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.ctx.recorder.event({ type, reason, object: ref, source: fw.profile.schedulerName, message });
+    this.ctx.recorder.event({ type, reason, object: ref, source: fw.profile.schedulerName, message }, 'events.k8s.io');
   }
 }
 

@@ -105,8 +105,11 @@ export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocu
   const seen = new Set<string>();
   for (const event of result.events) {
     const known = PHASE_OF_EVENT[event.reason];
-    if (event.type !== 'Warning' || !known || seen.has(event.message)) continue;
-    seen.add(event.message);
+    // A controller retries a refused create under a new generated name, and the event correlator combines the 10th and
+    // later refusals: one refusal is one finding, with the first message.
+    const refusal = event.message.replace(/^\(combined from similar events\): /, '').replace(/pods "([a-z0-9.-]+)-[a-z0-9]{5}"/g, 'pods "$1-*"');
+    if (event.type !== 'Warning' || !known || seen.has(refusal)) continue;
+    seen.add(refusal);
     const fields = new Set<string>();
     for (const entry of result.trace) {
       if (entry.object !== event.object || entry.phase !== known.phase || entry.outcome !== 'rejected') continue;

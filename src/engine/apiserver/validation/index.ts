@@ -1,11 +1,13 @@
-// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments and ReplicaSets get their full
-// rules; other kinds get their metadata checked with the name rule their own validation uses.
+// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, Jobs and Nodes get
+// their full rules (Nodes but for a few status fields, see node.ts); other kinds get their metadata checked with the
+// name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
 import { validateJob } from './batch';
 import type { FieldError } from './field-errors';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
+import { validateNode } from './node';
 import { validatePod } from './pod';
 
 /**
@@ -36,6 +38,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateReplicaSet(obj as ReplicaSet);
     case 'Job':
       return validateJob(obj);
+    case 'Node':
+      return validateNode(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);

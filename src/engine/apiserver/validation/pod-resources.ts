@@ -85,7 +85,7 @@ function validatePodResourceName(name: string, path: string): FieldError[] {
 }
 
 /** validateResourceQuantityValue is ValidateResourceQuantityValue: not negative, and whole for integer resources. */
-function validateResourceQuantityValue(name: string, q: Quantity, path: string): FieldError[] {
+export function validateResourceQuantityValue(name: string, q: Quantity, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (q.sign() < 0) errs.push(invalidValue(path, q.toString(), 'must be greater than or equal to 0'));
   // The value is a resource.Quantity, which json.Marshal prints as its string.

@@ -83,6 +83,6 @@ export class PreemptionExecutor {
       resource: 'pods', namespace: v.namespace, name: v.name, credentials: { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: SCHEDULER_USER, groups: [] } },
     }, victimRef);
     if (!out.ok) return;
-    this.ctx.recorder.event({ type: 'Normal', reason: 'Preempted', object: victimRef, source: schedulerName, message: `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${node}` });
+    this.ctx.recorder.event({ type: 'Normal', reason: 'Preempted', object: victimRef, source: schedulerName, message: `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${node}` }, 'events.k8s.io');
   }
 }

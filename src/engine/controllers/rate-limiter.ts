@@ -1,0 +1,39 @@
+// The work queue's rate limiter of a controller whose sync failed: the key comes back after 5 ms, 10 ms, 20 ms...
+// (at most 1000 s) until a sync of it succeeds, and never faster than the queue's bucket of 10 per second, 100 at
+// once allows. See k8s.io/client-go v0.36.0 util/workqueue/default_rate_limiters.go (DefaultTypedControllerRateLimiter:
+// MaxOf(ItemExponentialFailureRateLimiter(5ms, 1000s), BucketRateLimiter(10 qps, 100 burst))).
+import type { Millis } from '../runtime/clock';
+
+/** BASE_DELAY_MS and MAX_DELAY_MS are the item exponential failure rate limiter's bounds. */
+export const BASE_DELAY_MS = 5;
+export const MAX_DELAY_MS = 1000 * 1000;
+const BUCKET_QPS = 10;
+const BUCKET_BURST = 100;
+
+/** ControllerRateLimiter is DefaultTypedControllerRateLimiter for the keys of one work queue. */
+export class ControllerRateLimiter {
+  private readonly failures = new Map<string, number>();
+  private tokens = BUCKET_BURST;
+  private at: Millis | undefined;
+
+  /** when is When: how long the key waits before its next sync, counting this failure. */
+  when(key: string, now: Millis): Millis {
+    const exp = this.failures.get(key) ?? 0;
+    this.failures.set(key, exp + 1);
+    const backoff = Math.min(BASE_DELAY_MS * 2 ** exp, MAX_DELAY_MS);
+    return Math.max(backoff, this.reserve(now));
+  }
+
+  /** forget is Forget: a successful sync starts the key's back-off again. */
+  forget(key: string): void {
+    this.failures.delete(key);
+  }
+
+  /** reserve is rate.Limiter.Reserve().Delay(): a token now, or the wait until one is there. */
+  private reserve(now: Millis): Millis {
+    if (this.at !== undefined) this.tokens = Math.min(BUCKET_BURST, this.tokens + ((now - this.at) / 1000) * BUCKET_QPS);
+    this.at = now;
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : (-this.tokens / BUCKET_QPS) * 1000;
+  }
+}
