@@ -116,6 +116,20 @@ const GENERATED = {
   'anti-affinity-3': deploy('web', 3, `  affinity:\n    podAntiAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n      - labelSelector: {matchLabels: {app: web}}\n        topologyKey: kubernetes.io/hostname\n${app()}`),
   'spread-4': deploy('web', 4, `  topologySpreadConstraints:\n  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}\n${app('', cpu('1'))}`),
   'fill-workers': deploy('web', 5, app('', cpu('1500m'))),
+  // stored forms: quantities in several notations, the deprecated serviceAccount alias, Service defaults and allocation
+  'quantity-notations': pod('web', `  containers:\n  - name: a\n    image: nginx:1.27\n    resources:\n      requests: {cpu: "0.100", memory: "2048Ki", ephemeral-storage: "1e3"}\n`
+    + '  - name: b\n    image: nginx:1.27\n    resources:\n      requests: {cpu: ".5", memory: "1.5Gi"}\n      limits: {cpu: "1000m", memory: "1536Mi"}\n'
+    + '  - name: c\n    image: nginx:1.27\n    resources:\n      requests: {cpu: "5e-1", memory: "0.5Gi"}\n'
+    + '  - name: d\n    image: nginx:1.27\n    resources:\n      limits: {cpu: "1500u", memory: "+64Mi"}\n'
+    + '    volumeMounts:\n    - {name: scratch, mountPath: /scratch}\n  volumes:\n  - name: scratch\n    emptyDir: {sizeLimit: "1024Mi"}\n'),
+  'deploy-service-account': `${deploy('web', 1, `  serviceAccountName: default\n  initContainers:\n  - {name: init, image: busybox:1.36}\n${app()}`)}---\n`
+    + `${deploy('alias', 1, `  serviceAccount: default\n${app()}`)}`,
+  'service-types': ['apiVersion: v1\nkind: Service\nmetadata: {name: node-port}\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports:\n  - {name: http, port: 80, targetPort: http}\n  - {name: dns, port: 53, protocol: UDP}\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec:\n  clusterIP: None\n  selector: {app: web}\n  ports:\n  - port: 80\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: headless-selectorless}\nspec:\n  clusterIP: None\n  ports:\n  - port: 80\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: external}\nspec:\n  type: ExternalName\n  externalName: example.com\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: lb-local}\nspec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  selector: {app: web}\n  ports:\n  - port: 80\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: sticky}\nspec:\n  clusterIP: 10.96.5.5\n  sessionAffinity: ClientIP\n  ports:\n  - {port: 80, targetPort: 0}\n'].join('---\n'),
 };
 for (const name of Object.keys(GENERATED)) CASES.push({ manifest: `.cache/oracle/gen/${name}.yaml` });
 
@@ -177,6 +191,14 @@ function diffValues(a, b, path, out) {
   return out;
 }
 
+/** allocatedIP tells an address of the dynamic part of 10.96.0.0/12: 10.96.1.1 (the first 256 are for static use) to 10.111.255.254. */
+function allocatedIP(ip) {
+  const o = String(ip).split('.').map(Number);
+  if (o.length !== 4 || o[0] !== 10 || o[1] < 96 || o[1] > 111) return false;
+  const n = ((o[1] - 96) * 256 + o[2]) * 256 + o[3];
+  return n >= 257 && n <= 16 * 65536 - 2;
+}
+
 /** comparable keeps what both sides define of a stored object: metadata without server fields, spec, and a Pod's qosClass. */
 function comparable(o) {
   const metadata = { ...(o.metadata ?? {}) };
@@ -184,6 +206,16 @@ function comparable(o) {
   if (metadata.ownerReferences) metadata.ownerReferences = metadata.ownerReferences.map(({ uid, ...r }) => r);
   const spec = o.spec ? { ...o.spec } : undefined;
   if (o.kind === 'Pod' && spec) delete spec.nodeName; // the scheduler's choice: compared on its own
+  // kube-apiserver draws a Service's cluster IP and node ports at random from the upper part of their ranges; the
+  // engine takes the lowest free one there (a deliberate departure, docs/fidelity.md): compared as "allocated".
+  if (o.kind === 'Service' && spec) {
+    const ip = (x) => (allocatedIP(x) ? '(allocated from 10.96.1.1-10.111.255.254)' : x);
+    if (spec.clusterIP) spec.clusterIP = ip(spec.clusterIP);
+    if (Array.isArray(spec.clusterIPs)) spec.clusterIPs = spec.clusterIPs.map(ip);
+    const port = (n) => (n >= 30086 && n <= 32767 ? '(allocated from 30086-32767)' : n);
+    if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (p.nodePort ? { ...p, nodePort: port(p.nodePort) } : p));
+    if (spec.healthCheckNodePort) spec.healthCheckNodePort = port(spec.healthCheckNodePort);
+  }
   if (o.kind === 'Job' && spec?.selector?.matchLabels) spec.selector = '(controller-uid selector)';
   if (o.kind === 'Job' && spec?.template?.metadata?.labels) {
     const { 'controller-uid': _a, 'batch.kubernetes.io/controller-uid': _b, ...labels } = spec.template.metadata.labels;

@@ -44,7 +44,8 @@ test('The PodSecurity step of the trace shows the namespace policy and every che
   const step = podSecurityStep(report);
   assert.equal(step?.outcome, 'rejected');
   assert.deepEqual(step?.detail['labels'], { 'pod-security.kubernetes.io/enforce': 'restricted' });
-  assert.deepEqual(step?.detail['policy'], { enforce: 'restricted:latest', audit: 'privileged:latest', warn: 'privileged:latest' });
+  // api/helpers.go PolicyToEvaluate (v0.36.3): without a warn label, warn takes the stricter enforce level.
+  assert.deepEqual(step?.detail['policy'], { enforce: 'restricted:latest', audit: 'privileged:latest', warn: 'restricted:latest' });
   assert.deepEqual(step?.detail['auditAnnotations'], { 'pod-security.kubernetes.io/enforce-policy': 'restricted:latest' });
   const [enforce] = step?.detail['evaluations'] as { modes: string[]; checks: { id: string; allowed: boolean }[] }[];
   assert.deepEqual(enforce?.modes, ['enforce']);
@@ -62,12 +63,13 @@ test('A namespace that only warns at restricted admits the pod and kubectl print
   assert.equal(podSecurityStep(report)?.outcome, 'ok');
 });
 
-test('A Deployment in the enforcing namespace is created, but the ReplicaSet cannot create its pods', () => {
+test('A Deployment in the enforcing namespace is created with a warning, but the ReplicaSet cannot create its pods', () => {
   const { status, report, stderr } = run('deployment-secure.yaml');
   assert.equal(status, 1, stderr);
   assert.equal(report.outcome, 'Pending');
-  // A template is warned and audited, never enforced (admission.go ValidatePodController); this namespace only enforces.
-  assert.equal(report.kubectl, 'deployment.apps/web created');
+  // A template is warned and audited, never enforced (admission.go ValidatePodController); warn defaults to the enforce
+  // level of a namespace that only enforces (api/helpers.go PolicyToEvaluate). The reference cluster prints exactly this.
+  assert.equal(report.kubectl, `Warning: would violate PodSecurity "restricted:latest": ${VIOLATIONS}\ndeployment.apps/web created`);
   const failed = report.events.find((e) => e.reason === 'FailedCreate');
   assert.equal(failed?.type, 'Warning');
   assert.match(failed?.object ?? '', /^ReplicaSet\/secure\/web-[a-z0-9]+$/);

@@ -1,6 +1,7 @@
 // The create handler: decode and default, mutating admission, the registry's preparation and validation,
 // validating admission, then storage. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go
 // and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create).
+import { convertToV1 } from '../api/conversion';
 import { deepClone, type KubeObject, type Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
@@ -8,8 +9,10 @@ import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import { decodeBody } from './decode';
 import type { AdmissionAttributes } from './admission/plugin';
+import { internalError } from './admission/errors';
 import { applyDefaults } from './defaulting';
 import { prepareObjectForCreate } from './registry';
+import { allocateServiceCreate } from './service-alloc';
 import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
 import { toCauses } from './validation/field-errors';
@@ -23,7 +26,8 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const decoded = yield* decodeBody(req, ref);
   if ('error' in decoded) return { ok: false, error: decoded.error, phase: 'apiserver.admit.mutating' };
   const defaulted = applyDefaults(deepClone(decoded.object));
-  const obj = defaulted.object;
+  // Admission sees the object as v1 (its webhooks get it so): convertToV1 (api/conversion.ts).
+  const obj = convertToV1(defaulted.object);
   if (req.namespace && obj.metadata) obj.metadata.namespace = req.namespace;
   // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.
   // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate).
@@ -39,7 +43,21 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
   if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
-  const prepared = prepareObjectForCreate(ctx, attrs.object, generatedName);
+  // The registry's BeginCreate comes before PrepareForCreate and validation: a Service's cluster IPs and node ports.
+  // See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create) and service-alloc.ts.
+  let admitted = attrs.object;
+  if (req.kind === 'Service') {
+    const alloc = allocateServiceCreate(admitted, ctx.store.list('Service'));
+    const failed = 'errors' in alloc ? invalid(req.kind, req.group, admitted.metadata?.name ?? '', toCauses(alloc.errors)) : 'internal' in alloc ? internalError(alloc.internal) : undefined;
+    yield {
+      phase: 'apiserver.validate', object: ref, step: { kind: 'plugin', name: 'allocate' }, field: 'spec.clusterIPs',
+      result: failed ? failed.message : 'allocated' in alloc && alloc.allocated.length ? `allocated ${alloc.allocated.join(', ')}` : 'nothing to allocate',
+      detail: failed ? { status: failed.status } : {}, ...(failed ? { outcome: 'rejected' as const } : {}),
+    };
+    if (failed) return { ok: false, error: failed, phase: 'apiserver.validate', warnings: mutating.warnings };
+    if ('object' in alloc) admitted = alloc.object;
+  }
+  const prepared = convertToV1(prepareObjectForCreate(ctx, admitted, generatedName));
   const errors = validateObject(prepared);
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,

@@ -1,5 +1,6 @@
 // kube-apiserver's decoding of a create request's body into the Go type of its kind, before admission: the type
 // errors, quantity and time errors and strict unknown-field errors of the JSON serializer, as one 400 BadRequest.
+import { convertFromV1 } from '../api/conversion';
 import { formatFieldPath, type PathSegment } from '../api/fieldpath';
 import { parseQuantity, QuantityError } from '../api/quantity';
 import { SCHEMA_KINDS, SCHEMA_TYPES } from '../api/schema/schema.generated';
@@ -224,25 +225,22 @@ class Decoder {
   }
 
   /**
-   * quantity checks a resource.Quantity as UnmarshalJSON parses it: the JSON text, unquoted, trimmed. A string is kept
-   * as written (not canonicalized) but for the white space around it, which Go drops and the engine's parser refuses;
-   * a number becomes the string the API server returns for it (`1` → "1", `0.5` → "500m"): a Quantity always
-   * marshals as a string (apimachinery/pkg/api/resource/quantity.go MarshalJSON; the reference cluster stores
-   * `nvidia.com/gpu: 1` as "1").
+   * quantity decodes a resource.Quantity as UnmarshalJSON parses it: the JSON text, unquoted, trimmed, then
+   * ParseQuantity. What is stored is what the Quantity marshals as, always a string: the parsed text when
+   * ParseQuantity found it canonical and kept it (`"1e3"`, `"+1"`, `"1.500k"`), else the canonical form
+   * CanonicalizeBytes writes (`"0.100"` → "100m", `"1000m"` → "1", `"2048Ki"` → "2Mi", `1` → "1", `0.5` → "500m").
+   * See apimachinery/pkg/api/resource/quantity.go (v0.36.3: ParseQuantity, MarshalJSON, String, CanonicalizeBytes);
+   * the reference cluster returns each of these so (test/engine/apiserver/decode.test.ts).
    */
   private quantity(v: unknown): unknown {
     const text = typeof v === 'string' ? goJsonStringBody(v) : typeof v === 'number' ? goNumberText(v)
       : typeof v === 'boolean' ? String(v) : Array.isArray(v) ? '[' : '{';
-    const trimmed = goTrimSpace(text);
-    let parsed;
     try {
-      parsed = parseQuantity(trimmed);
+      return parseQuantity(goTrimSpace(text)).toString();
     } catch (err) {
       if (err instanceof QuantityError) throw new Fatal(err.message, this.here());
       throw err;
     }
-    if (typeof v === 'number') return parsed.toString();
-    return typeof v === 'string' && trimmed !== v ? trimmed : v;
   }
 
   /** typeError saves an UnmarshalTypeError (the first one is reported) and leaves the field unset. */
@@ -376,10 +374,14 @@ export function* decodeBody(req: ApiRequest, ref: string): Steps<DecodeResult> {
     return decoded;
   }
   const warnings = validation === 'Ignore' ? [] : decoded.warnings;
+  // The codec converts what it decoded to the internal type (pkg/apis/core/v1/conversion.go, v1.36.3).
+  const converted = convertFromV1(decoded.object);
+  const conversion = converted.map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);
   yield {
     phase, object: ref, step: { kind: 'plugin', name: 'decode' },
-    result: `decoded the body as ${req.apiVersion} ${req.kind} (fieldValidation=${validation})${warnings.length ? `; warnings: ${warnings.join(', ')}` : ''}`,
-    detail: { fieldValidation: validation, warnings },
+    result: `decoded the body as ${req.apiVersion} ${req.kind} (fieldValidation=${validation})${warnings.length ? `; warnings: ${warnings.join(', ')}` : ''}`
+      + (conversion.length ? `; conversion set ${conversion.join(', ')}` : ''),
+    detail: { fieldValidation: validation, warnings, ...(converted.length ? { conversion: converted } : {}) },
   };
   return { object: decoded.object, warnings };
 }

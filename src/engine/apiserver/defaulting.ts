@@ -1,5 +1,6 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
 import { defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, type Defaulted } from '../api/defaults';
+import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
 /** applyDefaults runs the scheme defaulting of an object's kind; kinds without defaults come back unchanged. */
@@ -13,6 +14,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
     case 'Job':
       return defaultJob(obj) as Defaulted<KubeObject>;
+    case 'Service':
+      return defaultService(obj);
     default:
       return { object: obj, changes: [] };
   }

@@ -20,6 +20,9 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
     return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
   }
   if (named.kind === 'Job') return prepareJobForCreate(withMeta);
+  // A Service's status starts empty (svcStrategy.PrepareForCreate); its loadBalancer is a struct, written `{}`.
+  // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
+  if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
   return withMeta;
 }
 

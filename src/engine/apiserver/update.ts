@@ -1,6 +1,7 @@
 // The update and patch handlers: the stored object, the patch merged into it (PATCH) or the body (PUT), defaulting,
 // mutating admission (UPDATE), the strategy's PrepareForUpdate and ValidateUpdate, validating admission, storage.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
+import { convertFromV1, convertToV1 } from '../api/conversion';
 import { applyStrategicMergePatch, type JsonMap } from '../api/strategic-merge';
 import { deepClone, type KubeObject } from '../api/types';
 import type { EngineContext } from '../context';
@@ -66,7 +67,10 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
       detail: { patch: options.patch },
     };
   }
+  // The body (or the patched object) is decoded and converted as a create's is (api/conversion.ts).
+  convertFromV1(merged);
   const defaulted = applyDefaults(merged);
+  convertToV1(defaulted.object);
   yield {
     phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'defaulting' },
     result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
@@ -78,10 +82,10 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
   if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
-  const prepared = prepareForUpdate(attrs.object, current);
+  const prepared = convertToV1(prepareForUpdate(attrs.object, current));
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.
-  const errors = [...validateObject(prepared), ...validateUpdate(prepared, applyDefaults(deepClone(current)).object)];
+  const errors = [...validateObject(prepared), ...validateUpdate(prepared, convertToV1(applyDefaults(deepClone(current)).object))];
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;

@@ -1,7 +1,8 @@
 // Loading the cluster into the store: every object gets the system fields the API server would have given it,
 // and every namespace its `default` ServiceAccount and kube-root-ca.crt ConfigMap, as their controllers would.
+import { convertToV1, podSpecsOf } from '../api/conversion';
 import type { KubeObject, ServiceAccount } from '../api/types';
-import { refOf } from '../api/types';
+import { deepClone, refOf } from '../api/types';
 import type { SourceIndex } from '../context';
 import type { VirtualClock } from '../runtime/clock';
 import type { Random } from '../runtime/random';
@@ -22,8 +23,10 @@ export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: Vir
   const created = clock.timestamp(-3600_000);
   for (const doc of cluster.objects) {
     // Workloads read back from storage are defaulted, as the API server's decoding does; the controllers compare
-    // their templates as stored. See pkg/apis/apps/v1/defaults.go and pkg/apis/batch/v1/defaults.go.
-    const obj = withSystemFields(WORKLOAD_KINDS.has(String(doc.object.kind)) ? applyDefaults(doc.object).object : doc.object, rng, created);
+    // their templates as stored. See pkg/apis/apps/v1/defaults.go and pkg/apis/batch/v1/defaults.go. Every pod spec
+    // reads back in its v1 form (serviceAccount, empty resources): pkg/apis/core/v1/conversion.go, v1.36.3.
+    const read = WORKLOAD_KINDS.has(String(doc.object.kind)) ? applyDefaults(doc.object).object : doc.object;
+    const obj = withSystemFields(podSpecsOf(read).length ? convertToV1(deepClone(read)) : read, rng, created);
     store.put(obj);
     sources.add(refOf(obj), doc);
   }

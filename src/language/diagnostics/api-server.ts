@@ -1,6 +1,7 @@
 // What kube-apiserver itself would refuse in a document, whatever the cluster: the body it cannot decode (unknown
 // fields, wrong types) and the validation errors, each with the server's own message. The engine's decoder,
 // defaulting and validation do the work; this file only places their results.
+import { convertFromV1 } from '../../engine/api/conversion';
 import { nearestName, parseFieldPath } from '../../engine/api/fieldpath';
 import { SCHEMA_TYPES } from '../../engine/api/schema/schema.generated';
 import type { KubeObject } from '../../engine/api/types';
@@ -55,7 +56,9 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
       });
     }
   }
-  // The decoder returns a fresh object: defaulting may change it in place.
+  // The decoder returns a fresh object: conversion and defaulting may change it in place (a Pod's negative grace
+  // period is 1 by the time it is validated: pkg/apis/core/v1/conversion.go, v1.36.3).
+  convertFromV1(lenient.object);
   const defaulted = applyDefaults(lenient.object).object;
   const kind = String(object.kind);
   const namespaced = RESOURCES[kind]?.namespaced ?? true;

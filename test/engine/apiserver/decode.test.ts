@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KubeObject } from '../../../src/engine/api/types';
+import { parseQuantity } from '../../../src/engine/api/quantity';
 import { decodeObject, fieldValidationOf } from '../../../src/engine/apiserver/decode';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
@@ -108,7 +109,7 @@ const fullPod: KubeObject = {
       name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', args: ['--port', '8080'],
       ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
       env: [{ name: 'A', value: '1' }, { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1m' } } }],
-      resources: { requests: { cpu: '0.5', memory: '128Mi' }, limits: { cpu: '1', memory: '268435456', 'nvidia.com/gpu': '1' } },
+      resources: { requests: { cpu: '500m', memory: '128Mi' }, limits: { cpu: '1', memory: '268435456', 'nvidia.com/gpu': '1' } },
       readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
       livenessProbe: { tcpSocket: { port: 8080 }, failureThreshold: 3 },
       lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
@@ -121,7 +122,7 @@ const fullPod: KubeObject = {
 };
 
 const passCases: { name: string; obj: KubeObject }[] = [
-  { name: 'a Pod with most of its fields, quantities in several notations, ports both names and numbers', obj: fullPod },
+  { name: 'a Pod with most of its fields, canonical quantities in several notations, ports both names and numbers', obj: fullPod },
   { name: 'a Deployment with a rolling update of 25% surge and 1 unavailable', obj: deployment({ replicas: 3, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } }) },
   { name: 'a Service with a named and a numbered target port', obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }, { port: 443, targetPort: 8443 }] } } },
   { name: 'a Secret with base64 data and string data', obj: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', data: { password: 'aHVudGVyMg==' }, stringData: { user: 'bob' } } },
@@ -137,13 +138,30 @@ for (const c of passCases) {
   });
 }
 
-test('The decoder passes the example manifests and every object of the embedded cluster unchanged', () => {
+/** canonicalQuantities rewrites every string of a JSON value that is a non-canonical quantity (`4091904Ki`) canonically (`3996Mi`). */
+function canonicalQuantities(decoded: unknown, original: unknown): unknown {
+  if (typeof original === 'string' && typeof decoded === 'string' && decoded !== original) {
+    return parseQuantity(original).toString() === decoded ? decoded : original;
+  }
+  if (Array.isArray(original)) return original.map((v, i) => canonicalQuantities((decoded as unknown[] | undefined)?.[i], v));
+  if (original && typeof original === 'object') {
+    return Object.fromEntries(Object.entries(original).map(([k, v]) => [k, canonicalQuantities((decoded as Record<string, unknown> | undefined)?.[k], v)]));
+  }
+  return original;
+}
+
+test('The decoder passes the example manifests and every object of the embedded cluster unchanged but for canonical quantities', () => {
   const objects = ['pod.yaml', 'deployment.yaml'].flatMap((file) => parseDocuments(readFileSync(join(root, 'examples', file), 'utf8'), file).map((d) => d.object));
   for (const obj of [...objects, ...embeddedCluster().map((d) => d.object)]) {
     const result = decodeObject(obj, { strict: true });
     assert.ok(!('error' in result), `${obj.kind}/${obj.metadata?.name}: ${'error' in result ? result.error.message : ''}`);
-    assert.deepEqual(result.object, obj, `${obj.kind}/${obj.metadata?.name}`);
+    assert.deepEqual(result.object, canonicalQuantities(result.object, obj), `${obj.kind}/${obj.metadata?.name}`);
   }
+  // The embedded nodes write their memory in Ki, as a kubelet's cAdvisor figure; the API server would return 3996Mi.
+  const node = embeddedCluster().map((d) => d.object).find((o) => o.kind === 'Node')!;
+  const decoded = decodeObject(node, { strict: true });
+  assert.ok(!('error' in decoded));
+  assert.deepEqual((decoded.object['status'] as { allocatable: Record<string, string> }).allocatable['memory'], '3996Mi');
 });
 
 test('The decoder turns unknown fields into warnings and drops them when validation is not strict', () => {
@@ -159,10 +177,45 @@ test('The decoder drops null fields and gives null list items and map values the
   assert.deepEqual(result.object, pod({ containers: [{ name: 'app', args: ['a', ''], ports: [{}] }] }, { metadata: { name: 'web', labels: { a: '' } } }));
 });
 
-test('The decoder trims the spaces around a quantity, as UnmarshalJSON does, and keeps its notation', () => {
+test('The decoder trims the spaces around a quantity, as UnmarshalJSON does, before it reads it', () => {
   const result = decodeObject(pod(app({ resources: { requests: { cpu: ' 0.100 ', memory: '\u00a0128Mi' } } })), { strict: true });
   assert.ok(!('error' in result));
-  assert.deepEqual(result.object, pod(app({ resources: { requests: { cpu: '0.100', memory: '128Mi' } } })));
+  assert.deepEqual(result.object, pod(app({ resources: { requests: { cpu: '100m', memory: '128Mi' } } })));
+});
+
+// A quantity string is stored as the Quantity marshals: the text as written when ParseQuantity kept it as canonical, else
+// the canonical form (apimachinery/pkg/api/resource/quantity.go v0.36.3, ParseQuantity and CanonicalizeBytes).
+// Pinned from the reference cluster (kube-apiserver v1.36.3): each value as `requests.cpu` of a Pod, read back with
+// `kubectl get -o json` (memory and ephemeral-storage come back the same). The last ones are also rounded up to milli
+// units by SetDefaults_ResourceList, which decoding does not do: decoding alone keeps "1500u".
+const quantityStrings: [string, string][] = [
+  ['0.100', '100m'], ['1000m', '1'], ['1e3', '1e3'], ['.5', '500m'], ['1.5Gi', '1536Mi'], ['2048Ki', '2Mi'], ['+1', '+1'],
+  ['01', '01'], ['1.500k', '1.500k'], ['100000000n', '100m'], ['1024Mi', '1Gi'], ['0.5Gi', '512Mi'], ['1E3', '1E3'],
+  ['12e2', '1200'], ['0', '0'], ['100m', '100m'], ['1', '1'], ['128Mi', '128Mi'], ['1.5', '1500m'], ['2000', '2k'],
+  ['1e-3', '1e-3'], ['5e-1', '500e-3'], ['0.1Gi', '107374182400m'], ['1Ki', '1Ki'], ['1k', '1k'], ['+64Mi', '64Mi'],
+];
+
+test('The decoder stores a quantity string as the API server returns it, canonical unless written canonically', () => {
+  for (const [written, stored] of quantityStrings) {
+    const result = decodeObject(pod(app({ resources: { requests: { cpu: written } } })), { strict: true });
+    assert.ok(!('error' in result), written);
+    assert.deepEqual(result.object, pod(app({ resources: { requests: { cpu: stored } } })), written);
+  }
+  const result = decodeObject(pod(app({ resources: { requests: { cpu: '1500u' } } })), { strict: true });
+  assert.ok(!('error' in result));
+  assert.deepEqual(result.object, pod(app({ resources: { requests: { cpu: '1500u' } } })));
+});
+
+test('A created pod stores its quantities as the reference cluster does, rounded up to milli units', () => {
+  const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: app\n    image: nginx:1.27\n'
+    + '    resources:\n      requests: {cpu: "1500u", memory: "0.5Gi", ephemeral-storage: "2048Ki"}\n      limits: {cpu: "0.100"}\n';
+  const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: manifest }, clusters: [], identity: { kind: 'default' } });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  const sim = new Simulation(inputs, {});
+  sim.run();
+  const stored = sim.store.get('Pod', 'default', 'web') as { spec: { containers: { resources: unknown }[] } };
+  // Reference (kube-apiserver v1.36.3): requests cpu "1500u" is 2m after SetDefaults_ResourceList, limits "0.100" is 100m.
+  assert.deepEqual(stored.spec.containers[0]!.resources, { requests: { cpu: '2m', memory: '512Mi', 'ephemeral-storage': '2Mi' }, limits: { cpu: '100m' } });
 });
 
 // A Quantity marshals as a string: a number in the manifest is stored as the text the API server returns for it.

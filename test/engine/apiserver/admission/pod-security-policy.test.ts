@@ -45,7 +45,23 @@ const policyCases: { name: string; labels: Record<string, string>; want: [string
     name: 'A bad version is latest', labels: { [`${P}audit`]: 'baseline', [`${P}audit-version`]: 'v1' }, want: ['privileged:latest', 'baseline:latest', 'privileged:latest'],
     errors: ['metadata.labels[pod-security.kubernetes.io/audit-version]: Invalid value: "v1": must be "latest" or "v1.x"'],
   },
+  // api/helpers.go PolicyToEvaluate (v0.36.3): "Default warn to the enforce level when explicitly set to a more
+  // restrictive level". The reference cluster warns on a Deployment in a namespace labelled enforce=restricted alone.
+  { name: 'An enforce label alone makes warn the same level and version', labels: { [`${P}enforce`]: 'restricted' }, want: ['restricted:latest', 'privileged:latest', 'restricted:latest'], errors: [] },
+  { name: 'Warn takes the enforce version too', labels: { [`${P}enforce`]: 'baseline', [`${P}enforce-version`]: 'v1.30' }, want: ['baseline:v1.30', 'privileged:latest', 'baseline:v1.30'], errors: [] },
+  { name: 'A warn-version label keeps its version under the enforce level', labels: { [`${P}enforce`]: 'restricted', [`${P}warn-version`]: 'v1.29' }, want: ['restricted:latest', 'privileged:latest', 'restricted:v1.29'], errors: [] },
+  { name: 'A warn label stops the defaulting, even a less strict one', labels: { [`${P}enforce`]: 'restricted', [`${P}warn`]: 'privileged' }, want: ['restricted:latest', 'privileged:latest', 'privileged:latest'], errors: [] },
+  {
+    name: 'A bad enforce level does not default warn', labels: { [`${P}enforce`]: 'x' }, want: ['restricted:latest', 'privileged:latest', 'privileged:latest'],
+    errors: ['metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "x": must be one of privileged, baseline, restricted'],
+  },
 ];
+test('Warn is not lowered to an enforce level less strict than the configured one', () => {
+  const defaults: Policy = { ...PRIVILEGED, warn: { level: 'restricted', version: LATEST } };
+  const { policy } = policyToEvaluate({ [`${P}enforce`]: 'baseline' }, defaults);
+  assert.equal(levelVersionString(policy.warn), 'restricted:latest');
+});
+
 for (const c of policyCases) {
   test(c.name, () => {
     const { policy, errors } = policyToEvaluate(c.labels, PRIVILEGED);

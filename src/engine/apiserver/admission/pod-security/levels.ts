@@ -146,7 +146,10 @@ export interface PolicyEvaluation {
 /**
  * policyToEvaluate resolves a namespace's labels to its policy over the defaults. A bad enforce level
  * becomes restricted (fail closed), a bad audit or warn level privileged (fail open), a bad version latest;
- * each bad label is one Invalid error (api.PolicyToEvaluate).
+ * each bad label is one Invalid error. Without a warn label, a valid enforce label stricter than the warn level
+ * sets warn to the enforce level (and version, without a warn-version label): a namespace that only enforces
+ * restricted warns of a pod template that would break it (api.PolicyToEvaluate in
+ * k8s.io/pod-security-admission api/helpers.go, v0.36.3).
  */
 export function policyToEvaluate(labels: Readonly<Record<string, string>> | undefined, defaults: Policy): PolicyEvaluation {
   const errors: FieldError[] = [];
@@ -171,6 +174,13 @@ export function policyToEvaluate(labels: Readonly<Record<string, string>> | unde
       modes[mode].version = parsed.value;
       if (parsed.error) errors.push(invalidValue(labelPath(VERSION_LABELS[mode]), version, parsed.error));
     }
+  }
+  // "Default warn to the enforce level when explicitly set to a more restrictive level." (api/helpers.go, v0.36.3)
+  const enforceLevel = labels[LEVEL_LABELS.enforce];
+  const hasEnforceLevel = enforceLevel !== undefined && !parseLevel(enforceLevel).error;
+  if (labels[LEVEL_LABELS.warn] === undefined && hasEnforceLevel && compareLevels(modes.enforce.level, modes.warn.level) > 0) {
+    modes.warn.level = modes.enforce.level;
+    if (labels[VERSION_LABELS.warn] === undefined) modes.warn.version = modes.enforce.version;
   }
   return { policy: modes, errors };
 }

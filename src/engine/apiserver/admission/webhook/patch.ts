@@ -1,5 +1,6 @@
 // A mutating webhook's JSONPatch applied as the mutating dispatcher applies it: decoded, applied to the object's JSON,
 // decoded back into the kind's Go type and defaulted. See webhook/mutating/dispatcher.go (callAttrMutatingHook).
+import { convertFromV1, convertToV1 } from '../../../api/conversion';
 import { formatFieldPath } from '../../../api/fieldpath';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchError, type JsonPatchOperation, patchedPointers, pointerTokens } from '../../../api/json-patch';
 import { isObject, type KubeObject } from '../../../api/types';
@@ -69,7 +70,9 @@ export function applyWebhookPatch(object: KubeObject, patch: unknown): PatchOutc
     const message = decoded.error.message.replace(/^\S+ in version "[^"]*" cannot be handled as a \S+: /, '');
     return { error: internalError(message) };
   }
-  const defaulted = applyDefaults(decoded.object).object;
+  // Decoded, defaulted and converted as a request body is, then seen as v1 again (api/conversion.ts).
+  convertFromV1(decoded.object);
+  const defaulted = convertToV1(applyDefaults(decoded.object).object);
   const paths = [...new Set(patchedPointers(operations).map((p) => fieldPathOf(p, patched)))];
   return { object: defaulted, changed: !semanticEqual(object, defaulted), paths };
 }
