@@ -77,6 +77,8 @@ const optionCases: { name: string; type: string | string[]; default?: unknown }[
   { name: 'stopOnEntry', type: 'boolean', default: true },
   { name: 'seed', type: 'integer' },
   { name: 'for', type: 'string' },
+  { name: 'maxSteps', type: 'integer', default: 1000000 },
+  { name: 'maxObjects', type: 'integer', default: 20000 },
   { name: 'delete', type: ['boolean', 'object'] },
   { name: 'gracePeriod', type: 'integer' },
   { name: 'force', type: 'boolean' },
