@@ -107,6 +107,7 @@ const GENERATED = {
   'fits-3-cpu': pod('web', app('', cpu('3'))),
   'too-much-cpu': pod('web', app('', cpu('5'))),
   'too-much-memory': pod('web', app('', cpu('100m', '9Gi'))),
+  'absurd-memory': pod('web', app('', '    resources:\n      requests: {memory: 99999999999999999999999Ei}\n')),
   'gpu': pod('web', app('', '    resources:\n      limits: {nvidia.com/gpu: 1}\n')),
   'control-plane-only': pod('web', `${app()}  nodeSelector: {node-role.kubernetes.io/control-plane: ""}\n  tolerations:\n  - {key: node-role.kubernetes.io/control-plane, effect: NoSchedule}\n`),
   'control-plane-untolerated': pod('web', `${app()}  nodeSelector: {node-role.kubernetes.io/control-plane: ""}\n`),

@@ -53,11 +53,28 @@ export function milliValueOf(q: string | number): number {
   return milli;
 }
 
-/** resourceListOf parses a requests (or limits) map into milli-units. */
+const valueCache = new Map<string | number, number>();
+
+/**
+ * wholeValueOf is parseQuantity(q).value() in milli-units, remembered like milliValueOf: the scheduler reads every
+ * resource but cpu with Quantity.Value (pkg/scheduler/framework/types.go Resource.Add, v1.36.3), which a quantity
+ * capped at the int64 maximum (`99999999999999999999999Ei`) keeps, where MilliValue would overflow.
+ */
+function wholeValueOf(q: string | number): number {
+  let milli = valueCache.get(q);
+  if (milli === undefined) {
+    milli = parseQuantity(q).value() * MILLI;
+    if (valueCache.size >= MILLI_CACHE_SIZE) valueCache.clear();
+    valueCache.set(q, milli);
+  }
+  return milli;
+}
+
+/** resourceListOf parses a requests (or limits) map into milli-units: cpu by MilliValue, the rest by Value. */
 export function resourceListOf(quantities: Readonly<Record<string, string | number>> | undefined): ResourceList {
   const list: ResourceList = new Map();
   if (!quantities) return list;
-  for (const [name, q] of Object.entries(quantities)) list.set(name, milliValueOf(q));
+  for (const [name, q] of Object.entries(quantities)) list.set(name, name === ResourceName.CPU ? milliValueOf(q) : wholeValueOf(q));
   return list;
 }
 
