@@ -1,6 +1,7 @@
 // What sigs.k8s.io/yaml v1.6.0 (Kubernetes 1.36) does with go-yaml's values on the way to JSON: map keys are written
 // out as strings (yaml.go convertToJSONableObject), and the values it cannot write are refused with Go's own words
 // (fmt's %#v of the value, strconv.FormatFloat for floats).
+import { goQuote } from '../apiserver/decode-go';
 import type { GoScalar } from './go-yaml';
 
 /** GoValue is a value as go-yaml decodes it into interface{}: a scalar, a []interface{} or a map[interface{}]interface{}. */
@@ -110,15 +111,3 @@ function compareKeys(a: GoValue, b: GoValue): number {
   return s < t ? -1 : s > t ? 1 : 0;
 }
 
-/** goQuote is strconv.Quote: Go's escapes for quotes, backslashes and control characters; printable text as it is. */
-function goQuote(s: string): string {
-  const named: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0)!;
-    if (named[ch]) out += named[ch];
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
