@@ -5,7 +5,7 @@ import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
-import { DEFAULT_BUDGET, Simulation, type BudgetStop, type SimulationResult } from '../engine/simulation';
+import { budgetReached, DEFAULT_BUDGET, Simulation, type BudgetStop, type SimulationResult } from '../engine/simulation';
 import { SUMMARY_LIMIT, writeResultJson } from '../engine/report/json';
 import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
@@ -26,8 +26,7 @@ const BUDGET_FLAGS = { steps: '--max-steps', objects: '--max-objects' } as const
 
 /** budgetNote says that the run stopped at its budget, and how to raise it. */
 function budgetNote(stop: BudgetStop): string {
-  const what = stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`;
-  return `stopped: the run reached its budget of ${what} before the workload settled; raise it with ${BUDGET_FLAGS[stop.budget]} N\n`;
+  return `stopped: ${budgetReached(stop)}; raise it with ${BUDGET_FLAGS[stop.budget]} N\n`;
 }
 
 /** runCli runs the command line and returns the exit status; output goes to the given writers. */

@@ -1,7 +1,7 @@
 // What the session prints to the Debug Console: Kubernetes events and pod status changes as they happen, and at
 // the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
-import type { SimulationResult } from '../engine/simulation';
+import { budgetReached, type SimulationResult } from '../engine/simulation';
 import { renderHuman, style } from '../cli/render';
 
 /** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
@@ -44,8 +44,8 @@ export function endLines(result: SimulationResult, manifest: string, deleting: b
 /** budgetLine says that the run stopped at its budget, and the launch attribute that raises it. */
 function budgetLine(result: SimulationResult): string {
   const stop = result.stopped!;
-  const what = stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`;
-  return `The run reached its budget of ${what} before the workload settled: raise "${stop.budget === 'steps' ? 'maxSteps' : 'maxObjects'}" in the launch configuration.\n`;
+  const reached = budgetReached(stop);
+  return `${reached[0]!.toUpperCase()}${reached.slice(1)}: raise "${stop.budget === 'steps' ? 'maxSteps' : 'maxObjects'}" in the launch configuration.\n`;
 }
 
 /** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */

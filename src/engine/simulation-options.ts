@@ -56,6 +56,11 @@ export interface BudgetStop {
   limit: number;
 }
 
+/** budgetReached says, for every front, which budget a run reached: `its budget of 1000 steps (trace entries)`. */
+export function budgetReached(stop: BudgetStop): string {
+  return `the run reached its budget of ${stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`} before the workload settled`;
+}
+
 /** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
 export const DEFAULT_MAX_MS = 10 * 60 * 1000;
 

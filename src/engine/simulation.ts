@@ -27,7 +27,7 @@ export type { FurtherDelete } from './further-deletes';
 
 import { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type SimulationOptions, type SimulationResult } from './simulation-options';
 
-export { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type LaterApply, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
+export { budgetReached, DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type LaterApply, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
 
 type Stage = 'create' | 'delete' | 'done';
 

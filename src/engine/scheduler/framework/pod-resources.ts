@@ -34,26 +34,29 @@ interface PodSpecResources {
   overhead?: Record<string, string | number>;
 }
 
-/** MILLI_CACHE_SIZE bounds the cache of parsed quantities; it starts over when full. */
+/** MILLI_CACHE_SIZE bounds each cache of parsed quantities; a cache starts over when full. */
 const MILLI_CACHE_SIZE = 4096;
 const milliCache = new Map<string | number, number>();
+const valueCache = new Map<string | number, number>();
+
+/** remembered reads a quantity through a bounded cache; invalid ones throw as before and are not kept. */
+function remembered(cache: Map<string | number, number>, q: string | number, read: (q: string | number) => number): number {
+  let n = cache.get(q);
+  if (n === undefined) {
+    n = read(q);
+    if (cache.size >= MILLI_CACHE_SIZE) cache.clear();
+    cache.set(q, n);
+  }
+  return n;
+}
 
 /**
  * milliValueOf is parseQuantity(q).milliValue(), remembered: a cluster's pods repeat a few quantities ("100m", "500Mi"),
- * and every cycle parses the pod's requests in PreFilter and PreScore and again when it is assumed. Invalid ones throw
- * as before and are not kept.
+ * and every cycle parses the pod's requests in PreFilter and PreScore and again when it is assumed.
  */
 export function milliValueOf(q: string | number): number {
-  let milli = milliCache.get(q);
-  if (milli === undefined) {
-    milli = parseQuantity(q).milliValue();
-    if (milliCache.size >= MILLI_CACHE_SIZE) milliCache.clear();
-    milliCache.set(q, milli);
-  }
-  return milli;
+  return remembered(milliCache, q, (x) => parseQuantity(x).milliValue());
 }
-
-const valueCache = new Map<string | number, number>();
 
 /**
  * wholeValueOf is parseQuantity(q).value() in milli-units, remembered like milliValueOf: the scheduler reads every
@@ -61,13 +64,7 @@ const valueCache = new Map<string | number, number>();
  * capped at the int64 maximum (`99999999999999999999999Ei`) keeps, where MilliValue would overflow.
  */
 function wholeValueOf(q: string | number): number {
-  let milli = valueCache.get(q);
-  if (milli === undefined) {
-    milli = parseQuantity(q).value() * MILLI;
-    if (valueCache.size >= MILLI_CACHE_SIZE) valueCache.clear();
-    valueCache.set(q, milli);
-  }
-  return milli;
+  return remembered(valueCache, q, (x) => parseQuantity(x).value() * MILLI);
 }
 
 /** resourceListOf parses a requests (or limits) map into milli-units: cpu by MilliValue, the rest by Value. */
