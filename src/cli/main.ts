@@ -11,6 +11,8 @@ import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
 import { renderExplain } from './explain';
 import { renderHuman, style, type Style, useColor } from './render';
 import { StdoutClosed, writeAll } from './stdout';
+import { DISCARD, FileSpill, PhaseKeeper } from './trace-spill';
+import type { TraceSink } from '../engine/runtime/recorder';
 
 /** EXIT codes of the CLI contract: completed, stopped short, unusable input. */
 export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
@@ -46,11 +48,35 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
     }
     throw e;
   }
+  const sink = args.command === 'run' ? openSink(args) : undefined;
+  try {
+    return runWith(args, sink, out, err, env, isTTY);
+  } finally {
+    if (sink instanceof FileSpill) sink.close();
+  }
+}
+
+/**
+ * openSink picks where `run` puts its trace as it goes: the phases the timeline prints, the laid-out --json trace in a
+ * temporary file, or nowhere for --trace none. Without a temporary directory to write to, the trace stays in memory.
+ */
+function openSink(args: RunArgs): TraceSink | undefined {
+  if (!args.json) return new PhaseKeeper();
+  if (args.trace === 'none') return DISCARD;
+  try {
+    return new FileSpill(args.trace);
+  } catch {
+    return undefined;
+  }
+}
+
+function runWith(args: RunArgs, sink: TraceSink | undefined, out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
   let sim: Simulation;
   try {
     const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readInputFile(p));
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(sink ? { traceSink: sink } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, file: l.file, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
@@ -67,17 +93,17 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
     throw e;
   }
   const st = style(useColor(env, isTTY));
-  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, out, st);
+  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, out, st);
   if (result.stopped) err(budgetNote(result.stopped));
   return exitCodeOf(result, args.delete !== undefined);
 }
 
 /** run runs the simulation and prints its report. */
-function run(sim: Simulation, args: RunArgs, out: (s: string) => void, st: Style): SimulationResult {
+function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, out: (s: string) => void, st: Style): SimulationResult {
   const result = sim.run();
   // The report is streamed: valid JSON at any size, never one string of the whole run.
-  if (args.json) writeResultJson(result, args.trace, out);
-  else out(`${renderHuman(result, args.manifest, st)}\n`);
+  if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined);
+  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st)}\n`);
   return result;
 }
 

@@ -4,7 +4,7 @@ import type { SourceDocument } from './cluster/inputs';
 import type { FurtherDelete } from './further-deletes';
 import type { Outcome, Rejection } from './outcome';
 import type { Millis } from './runtime/clock';
-import type { KubeEvent, TraceEntry } from './runtime/recorder';
+import type { KubeEvent, TraceEntry, TraceSink } from './runtime/recorder';
 
 /** LaterApply is one more `kubectl apply -f FILE` in the run: its documents, that many virtual seconds after the first. */
 export interface LaterApply {
@@ -33,6 +33,11 @@ export interface SimulationOptions {
    * cluster its trace entries say the table's size instead, so a run whose tables no one reads costs R + N, not R × N.
    */
   tableLimit?: number;
+  /**
+   * traceSink takes the trace as the run goes instead of the run keeping it: the result's trace is then empty. The CLI
+   * spills a big run's trace to a file this way, so memory holds the cluster, not every decision about it.
+   */
+  traceSink?: TraceSink;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }
@@ -73,5 +78,6 @@ export interface SimulationResult {
   stopped?: BudgetStop;
   objects: KubeObject[];
   events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];
+  /** trace is every decision, in order; empty when a traceSink took it. */
   trace: TraceEntry[];
 }

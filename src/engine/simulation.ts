@@ -112,6 +112,8 @@ export class Simulation {
     }
     controllers.resync();
     this.warmUp();
+    // A run too big to hold its trace hands it on as it goes (the warm-up's entries are not part of it).
+    if (options.traceSink) this.recorder.spillTo(options.traceSink);
     // Stepping back reads the store as it was after any entry: from here on, every write is kept.
     if (options.snapshots) this.store.keepHistory();
     this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
@@ -231,6 +233,7 @@ export class Simulation {
   /** run goes to the end and returns the result. */
   run(): SimulationResult {
     while (this.step());
+    this.recorder.drain();
     return this.result();
   }
 

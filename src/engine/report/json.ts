@@ -3,6 +3,7 @@
 // per-node tables of a scheduling cycle on a cluster of over 100 nodes, `full` writes everything, `none` no trace.
 import { lazySize, readTransiently } from '../scheduler/framework/lazy';
 import { cutList, isCut, tableLeftOut } from '../scheduler/framework/trace';
+import type { TraceEntry } from '../runtime/recorder';
 import type { SimulationResult } from '../simulation';
 
 /** TraceDetail is how much of the trace --json writes. */
@@ -17,11 +18,18 @@ export const SUMMARY_LIMIT = 100;
 /** FLUSH_BYTES is how much text is gathered before it is handed to the writer. */
 const FLUSH_BYTES = 1 << 16;
 
+/** SpilledTrace is a trace laid out by layOutTrace as the run went, kept outside memory: it copies itself to `emit`. */
+export interface SpilledTrace {
+  readonly entries: number;
+  copy(emit: (text: string) => void): void;
+}
+
 /**
  * writeResultJson writes the report as `JSON.stringify(result, null, 2)` would lay it out (with the trace cut as
- * `detail` says), in chunks of about 64 KiB handed to `write`, and returns how many characters it wrote.
+ * `detail` says), in chunks of about 64 KiB handed to `write`, and returns how many characters it wrote. A run whose
+ * trace went to a sink passes it as `spilled`: laid out already, it is copied in place of the result's.
  */
-export function writeResultJson(result: SimulationResult, detail: TraceDetail, write: (chunk: string) => void): number {
+export function writeResultJson(result: SimulationResult, detail: TraceDetail, write: (chunk: string) => void, spilled?: SpilledTrace): number {
   let buffer = '';
   let total = 0;
   const emit = (text: string) => {
@@ -44,7 +52,7 @@ export function writeResultJson(result: SimulationResult, detail: TraceDetail, w
     ['objects', result.objects, (o) => o],
     ['events', result.events, (e) => e],
   ];
-  if (detail !== 'none') lists.push(['trace', result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
+  if (detail !== 'none' && !spilled) lists.push(['trace', result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
   for (const [key, items, view] of lists) {
     emit(`,\n  ${JSON.stringify(key)}: [`);
     // Lazy tables are laid out for the writer and not kept: memory stays what the run holds.
@@ -53,9 +61,27 @@ export function writeResultJson(result: SimulationResult, detail: TraceDetail, w
     });
     emit(items.length ? '\n  ]' : ']');
   }
+  if (detail !== 'none' && spilled) {
+    emit(',\n  "trace": [');
+    spilled.copy(emit);
+    emit(spilled.entries ? '\n  ]' : ']');
+  }
   emit('\n}\n');
   flush();
   return total;
+}
+
+/**
+ * layOutTrace lays out trace entries as the report's trace holds them (`\n    entry,\n    entry`, cut as `detail`
+ * says), for a sink that writes the trace as the run goes; a later batch follows an earlier one after a comma.
+ */
+export function layOutTrace(entries: readonly TraceEntry[], detail: TraceDetail): string {
+  const limit = detail === 'summary' ? SUMMARY_LIMIT : Infinity;
+  let text = '';
+  readTransiently(() => {
+    for (let from = 0; from < entries.length; from += BATCH) text += (from ? ',' : '') + layOutItems(entries.slice(from, from + BATCH).map((e) => plain(e, limit)));
+  });
+  return text;
 }
 
 /** BATCH is how many items of a list are laid out at once. */

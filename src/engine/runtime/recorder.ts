@@ -57,31 +57,78 @@ export type TraceInput = Omit<TraceEntry, 'seq' | 'at' | 'detail'> & { detail?: 
 /** EventInput is what a component hands the recorder for a Kubernetes Event. */
 export type EventInput = Omit<KubeEvent, 'at' | 'count'>;
 
+/**
+ * TraceSink takes the trace of a run too big to hold: each entry once, in order, once it is SINK_LAG entries old (a
+ * phase still finishing its step can add to its entry), and the rest when the run ends.
+ */
+export interface TraceSink {
+  accept(entries: readonly TraceEntry[]): void;
+}
+
+/** SINK_LAG is how many of the latest entries a recorder with a sink keeps before handing them on. */
+export const SINK_LAG = 1024;
+
 /** Recorder keeps the trace and the events in the order they happened. */
 export class Recorder {
+  /** trace is every entry recorded; with a sink, only the latest ones, the others having been handed to it. */
   readonly trace: TraceEntry[] = [];
   readonly events: KubeEvent[] = [];
+  /** handedOn counts the entries handed to the sink: the seq of trace[0]. */
+  private handedOn = 0;
+  private sink: TraceSink | undefined;
 
   constructor(private readonly now: () => Millis) {}
 
+  /** spillTo hands every entry from here on to `sink` instead of keeping it; drain hands over the last ones. */
+  spillTo(sink: TraceSink): void {
+    this.sink = sink;
+  }
+
+  /** drain hands the entries still kept to the sink, if there is one. */
+  drain(): void {
+    if (!this.sink || this.trace.length === 0) return;
+    this.sink.accept(this.trace);
+    this.handedOn += this.trace.length;
+    this.trace.length = 0;
+  }
+
+  /** count is how many entries have been recorded, kept or handed on. */
+  get count(): number {
+    return this.handedOn + this.trace.length;
+  }
+
   /** record appends a trace entry stamped with the current virtual time and returns it. */
   record(input: TraceInput): TraceEntry {
-    const entry: TraceEntry = { ...input, seq: this.trace.length, at: toSeconds(this.now()), detail: input.detail ?? {} };
+    if (this.sink && this.trace.length >= 2 * SINK_LAG) {
+      const old = this.trace.splice(0, SINK_LAG);
+      this.sink.accept(old);
+      this.handedOn += old.length;
+    }
+    const entry: TraceEntry = { ...input, seq: this.count, at: toSeconds(this.now()), detail: input.detail ?? {} };
     // The object and field an entry names repeat across thousands of entries: each is kept once, and so is each step.
     if (entry.object !== undefined) entry.object = this.intern(entry.object);
     if (entry.field !== undefined) entry.field = this.intern(entry.field);
     if (entry.step !== undefined) entry.step = this.internStep(entry.step);
     // A result built by concatenation is a tree of pieces until read: reading one character makes it one string, at
     // less than half the memory.
-    this.flattened ^= entry.result.charCodeAt(0);
+    this.flat(entry.result);
     this.trace.push(entry);
     return entry;
   }
 
   private readonly strings = new Map<string, string>();
   private readonly steps = new Map<string, { kind: SubStepKind; name: string }>();
-  /** flattened only keeps the flattening read of record from being optimized away. */
+  /** flattened only keeps the flattening reads from being optimized away. */
   private flattened = 0;
+
+  /**
+   * flat returns a string built by concatenation as one piece: V8 keeps it as a tree of its pieces (32 bytes a piece)
+   * until a character of it is read. The keys and messages the recorder keeps for thousands of pods are read once here.
+   */
+  private flat(s: string): string {
+    this.flattened ^= s.charCodeAt(0);
+    return s;
+  }
 
   private internStep(step: { kind: SubStepKind; name: string }): { kind: SubStepKind; name: string } {
     if (Object.keys(step).length !== 2) return step;
@@ -112,36 +159,53 @@ export class Recorder {
    */
   event(input: EventInput, api: 'record' | 'events.k8s.io' = 'record'): KubeEvent | undefined {
     const now = this.now();
+    const correlator = this.correlatorOf(input);
     // EventAggregatorByReasonFunc's key: the source, the involved object (without its fieldPath), the type, the reason.
-    const source = [input.source, input.host ?? '', input.object, input.type, input.reason].join('\u0000');
+    const source = this.flat(`${input.source}\u0000${input.host ?? ''}\u0000${input.object}\u0000${input.type}\u0000${input.reason}`);
     let ev = input;
     // getEventKey: the source, the involved object with its fieldPath, the type, the reason and the message.
-    let key = `${source}\u0000${input.fieldPath ?? ''}\u0000${input.message}`;
-    if (api === 'record' && this.aggregate(source, input.message, now)) {
+    let key = this.flat(`${source}\u0000${input.fieldPath ?? ''}\u0000${input.message}`);
+    if (api === 'record' && this.aggregate(correlator, source, input.message, now)) {
       // EventAggregate: the aggregate event is keyed by the aggregate key, whatever its message and fieldPath.
       ev = { ...input, message: `${AGGREGATE_PREFIX}${input.message}` };
       key = `${source}\u0000\u0000aggregate`;
     }
-    const observed = (this.observed.get(key) ?? 0) + 1;
-    this.observed.set(key, observed);
+    // eventObserve: the logger counts every repeat it still remembers, even one the spam filter then drops.
+    const logged = correlator.logger.get(key) ?? { observed: 0 };
+    logged.observed++;
+    correlator.logger.set(key, logged);
     // getSpamKey: the source, the involved object (without its fieldPath) and the type.
-    if (!this.tryAccept([input.source, input.host ?? '', input.object, input.type].join('\u0000'), now)) return undefined;
+    if (!this.tryAccept(correlator, this.flat(`${input.source}\u0000${input.host ?? ''}\u0000${input.object}\u0000${input.type}`), now)) return undefined;
     // The event key is a map lookup, O(1) per event, as the correlator's LRU cache is.
-    const same = this.latest.get(key);
+    const same = logged.latest;
     if (same) {
       same.event.firstAt ??= same.event.at;
-      same.event.count = Math.max(same.event.count + 1, observed);
+      same.event.count = Math.max(same.event.count + 1, logged.observed);
       same.event.at = toSeconds(now);
       // The logger's patch carries the message: an aggregate event shows its latest one.
       same.event.message = ev.message;
       this.changes.push(same.index);
       return same.event;
     }
-    const recorded: KubeEvent = { ...ev, at: toSeconds(now), count: observed };
-    this.latest.set(key, { event: recorded, index: this.events.length });
+    const recorded: KubeEvent = { ...ev, message: this.flat(ev.message), at: toSeconds(now), count: logged.observed };
+    logged.latest = { event: recorded, index: this.events.length };
     this.changes.push(this.events.length);
     this.events.push(recorded);
     return recorded;
+  }
+
+  /**
+   * correlatorOf is the event correlator of the component that sends the event: each kubelet, scheduler and controller
+   * has its own (NewEventCorrelatorWithOptions), whose three caches each remember the latest 4096 keys.
+   */
+  private correlatorOf(input: EventInput): Correlator {
+    const component = `${input.source}\u0000${input.host ?? ''}`;
+    let correlator = this.correlators.get(component);
+    if (!correlator) {
+      correlator = { logger: new Lru(), aggregates: new Lru(), spam: new Lru() };
+      this.correlators.set(component, correlator);
+    }
+    return correlator;
   }
 
   /**
@@ -149,12 +213,12 @@ export class Recorder {
    * than 10 minutes. At 10 of them the event is aggregated, and one message leaves the set (PopAny: Go picks any;
    * here the oldest), so every new message after it is aggregated too.
    */
-  private aggregate(source: string, message: string, now: Millis): boolean {
-    let record = this.aggregates.get(source);
+  private aggregate(correlator: Correlator, source: string, message: string, now: Millis): boolean {
+    let record = correlator.aggregates.get(source);
     if (!record || now - record.last > AGGREGATE_INTERVAL_MS) record = { messages: new Set(), last: now };
     record.messages.add(message);
     record.last = now;
-    this.aggregates.set(source, record);
+    correlator.aggregates.set(source, record);
     if (record.messages.size < AGGREGATE_MAX_EVENTS) return false;
     record.messages.delete(record.messages.values().next().value as string);
     return true;
@@ -172,29 +236,66 @@ export class Recorder {
   /** clear forgets the trace and the events recorded so far (the cluster's warm-up); the spam budgets stay spent. */
   clear(): void {
     this.trace.length = 0;
+    this.handedOn = 0;
     this.events.length = 0;
-    this.latest.clear();
+    // The logger's records point into the events: they go with them; its counts, like the spam budgets, stay.
+    for (const correlator of this.correlators.values()) for (const logged of correlator.logger.values()) delete logged.latest;
     this.changes.length = 0;
   }
 
-  /** latest is the one Event of each event key (getEventKey), which a repeat counts up, and its place. */
-  private readonly latest = new Map<string, { event: KubeEvent; index: number }>();
+  /** correlators are the event correlators by component: the source and its host. */
+  private readonly correlators = new Map<string, Correlator>();
   /** changes are the places of the events recorded or counted up, one per accepted event. */
   private readonly changes: number[] = [];
-  private readonly observed = new Map<string, number>();
-  private readonly aggregates = new Map<string, { messages: Set<string>; last: Millis }>();
-  private readonly buckets = new Map<string, { tokens: number; at: Millis }>();
 
   /** tryAccept takes a token from the source and object's bucket: 25 to start, refilled at one per 300 s. */
-  private tryAccept(spamKey: string, now: Millis): boolean {
-    const bucket = this.buckets.get(spamKey) ?? { tokens: EVENT_SPAM_BURST, at: now };
+  private tryAccept(correlator: Correlator, spamKey: string, now: Millis): boolean {
+    const bucket = correlator.spam.get(spamKey) ?? { tokens: EVENT_SPAM_BURST, at: now };
     bucket.tokens = Math.min(EVENT_SPAM_BURST, bucket.tokens + ((now - bucket.at) / 1000) * EVENT_SPAM_QPS);
     bucket.at = now;
-    this.buckets.set(spamKey, bucket);
+    correlator.spam.set(spamKey, bucket);
     if (bucket.tokens < 1 - 1e-9) return false;
     bucket.tokens -= 1;
     return true;
   }
+}
+
+/** LRU_CACHE_ENTRIES is maxLruCacheEntries: how many keys each cache of a correlator remembers. */
+export const LRU_CACHE_ENTRIES = 4096;
+
+/**
+ * Lru is golang-lru's Cache as the correlator uses it: a read or a write makes a key the newest, and a write past the
+ * size forgets the oldest. A Map keeps its keys in insertion order: the first is the oldest.
+ */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > LRU_CACHE_ENTRIES) this.map.delete(this.map.keys().next().value!);
+  }
+
+  values(): IterableIterator<V> {
+    return this.map.values();
+  }
+}
+
+/** Correlator is one component's EventCorrelator: the logger, the aggregator and the spam filter, each an LRU cache. */
+interface Correlator {
+  /** logger holds, by event key (getEventKey), how often it was seen and the Event it made with its place. */
+  logger: Lru<{ observed: number; latest?: { event: KubeEvent; index: number } }>;
+  aggregates: Lru<{ messages: Set<string>; last: Millis }>;
+  spam: Lru<{ tokens: number; at: Millis }>;
 }
 
 /** AGGREGATE_MAX_EVENTS is defaultAggregateMaxEvents: the distinct messages of one reason before they are combined. */
