@@ -1,7 +1,7 @@
-// docs/fidelity.md lists every Event the engine records with its message as a template and the Kubernetes source that
-// writes it. This keeps the table in step with the code: a set of runs that between them record every event of the
-// table; each event recorded must match a row (a new or changed message fails), and each row must match an event (a
-// stale row fails). A row's `<...>` stands for any text.
+// docs/fidelity.md lists every Event the engine records, and every reason and message it writes into a pod's status,
+// with the message as a template and the Kubernetes source that writes it. This keeps the tables in step with the code:
+// a set of runs that between them produce every row; each event or status recorded must match a row (a new or changed
+// message fails), and each row must match one (a stale row fails). A row's `<...>` stands for any text.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,13 +28,22 @@ function template(cell: string): RegExp {
 
 const code = (cell: string) => cell.trim().replace(/^`|`$/g, '');
 
-function readTable(): Row[] {
-  const doc = readFileSync(join(ROOT, 'docs', 'fidelity.md'), 'utf8');
-  const section = /<!-- events:begin -->\n([\s\S]*?)<!-- events:end -->/.exec(doc);
-  assert.ok(section, 'docs/fidelity.md has the events table between its markers');
-  return section[1]!.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| from ') && !l.startsWith('|---')).map((line) => {
+const DOC = readFileSync(join(ROOT, 'docs', 'fidelity.md'), 'utf8');
+
+/** rowsOf reads the rows of the table between `<!-- name:begin -->` and `<!-- name:end -->`, `width` cells each. */
+function rowsOf(name: string, width: number): string[][] {
+  const section = new RegExp(`<!-- ${name}:begin -->\\n([\\s\\S]*?)<!-- ${name}:end -->`).exec(DOC);
+  assert.ok(section, `docs/fidelity.md has the ${name} table between its markers`);
+  const lines = section[1]!.split('\n').filter((l) => l.startsWith('| ')).slice(1);
+  return lines.map((line) => {
     const cells = line.slice(2, -2).split(' | ');
-    assert.equal(cells.length, 5, `a row has five cells: ${line}`);
+    assert.equal(cells.length, width, `a row has ${width} cells: ${line}`);
+    return cells;
+  });
+}
+
+function readTable(): Row[] {
+  return rowsOf('events', 5).map((cells) => {
     const [from, type, reason, message, source] = cells as [string, string, string, string, string];
     return {
       from: new RegExp(`^(${from.split(', ').map((f) => code(f).replace(/<[^>]+>/, '.+')).join('|')})$`),
@@ -72,34 +81,101 @@ const RUNS: string[][] = [
   ['test/fixtures/volumes/pvc-no-provisioner.yaml', '--for', '31s'],
   ['test/fixtures/volumes/pvc-external-provisioner.yaml', '--for', '31s'],
   ['test/fixtures/volumes/pvc-pod-before-claim.yaml'],
+  ['test/fixtures/volumes/env-missing-configmap.yaml', '--for', '60s'],
+  ['test/fixtures/kubelet/init-fails-always.yaml', '--for', '60s'],
+  ['test/fixtures/kubelet/startup-fails.yaml', '--for', '60s'],
+  ['test/fixtures/kubelet/job-succeeds.yaml'],
+  ['test/fixtures/fidelity/image-missing.yaml', '--for', '40s'],
+  ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],
 ];
 
 /** AGGREGATE is what the correlator puts before a combined event's message. */
 const AGGREGATE = '(combined from similar events): ';
 
-/** recorded runs each command line in-process and returns its events. */
-function recorded(): { run: string; source: string; type: string; reason: string; message: string }[] {
-  const all = [];
+/** StatusRow is one row of the status table: where in the pod's status, the reason, the message template. */
+interface StatusRow {
+  where: string[];
+  reason: string;
+  message: RegExp;
+  template: string;
+  source: string;
+}
+
+function readStatusTable(): StatusRow[] {
+  return rowsOf('status', 4).map(([where, reason, message, source]) => {
+    const text = code(message!) === '—' ? '' : code(message!);
+    return { where: where!.split(', ').map(code), reason: reason!.trim(), message: text ? template(text) : /^$/, template: text, source: source!.trim() };
+  });
+}
+
+/** Said is a reason and message a stored pod's status carries, and where. */
+interface Said {
+  run: string;
+  where: string;
+  reason: string;
+  message: string;
+}
+
+interface ReportPod {
+  kind: string;
+  status?: {
+    reason?: string;
+    message?: string;
+    conditions?: { type: string; reason?: string; message?: string }[];
+    containerStatuses?: ContainerStatus[];
+    initContainerStatuses?: ContainerStatus[];
+  };
+}
+type ContainerState = Record<string, { reason?: string; message?: string } | undefined>;
+interface ContainerStatus {
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+/** statusOf lists every reason (with its message) a pod's status carries. */
+function statusOf(run: string, pod: ReportPod): Said[] {
+  const said: Said[] = [];
+  const add = (where: string, reason?: string, message?: string) => {
+    if (reason || message) said.push({ run, where, reason: reason ?? '', message: message ?? '' });
+  };
+  const st = pod.status ?? {};
+  add('pod', st.reason, st.message);
+  for (const c of st.conditions ?? []) add(`condition ${c.type}`, c.reason, c.message);
+  for (const cs of [...(st.containerStatuses ?? []), ...(st.initContainerStatuses ?? [])]) {
+    for (const [key, state] of [['state', cs.state], ['lastState', cs.lastState]] as const) {
+      for (const [kind, s] of Object.entries(state ?? {})) add(`${key}.${kind}`, s?.reason, s?.message);
+    }
+  }
+  return said;
+}
+
+/** recorded runs each command line in-process and returns its events and the reasons its pods' statuses carry. */
+function recorded(): { events: { run: string; source: string; type: string; reason: string; message: string }[]; statuses: Said[] } {
+  const events = [];
+  const statuses = [];
   const cwd = process.cwd();
   process.chdir(ROOT);
   try {
     for (const args of RUNS) {
       let out = '';
       runCli(['run', ...args, '--json', '--trace', 'none'], (s) => { out += s; }, () => undefined, {}, false);
-      const report = JSON.parse(out) as { events: { source: string; type: string; reason: string; message: string }[] };
-      for (const e of report.events) all.push({ run: args[0]!, source: e.source, type: e.type, reason: e.reason, message: e.message.startsWith(AGGREGATE) ? e.message.slice(AGGREGATE.length) : e.message });
+      const report = JSON.parse(out) as { events: { source: string; type: string; reason: string; message: string }[]; objects: ReportPod[] };
+      for (const e of report.events) events.push({ run: args[0]!, source: e.source, type: e.type, reason: e.reason, message: e.message.startsWith(AGGREGATE) ? e.message.slice(AGGREGATE.length) : e.message });
+      for (const pod of report.objects.filter((o) => o.kind === 'Pod')) statuses.push(...statusOf(args[0]!, pod));
     }
   } finally {
     process.chdir(cwd);
   }
-  return all;
+  return { events, statuses };
 }
 
 const rows = readTable();
-const events = recorded();
+const statusRows = readStatusTable();
+const { events, statuses } = recorded();
+const fits = (r: StatusRow, s: Said) => r.where.includes(s.where) && r.reason === s.reason && r.message.test(s.message);
 
-test('fidelity table: every row names a Kubernetes source file', () => {
-  for (const row of rows) assert.match(row.source, /`(pkg|staging|cmd)\/[\w./-]+\.go`/, `${row.reason}: ${row.source}`);
+test('fidelity table: every row names a Kubernetes source file (or the container runtime\'s)', () => {
+  for (const row of [...rows, ...statusRows]) assert.match(row.source, /`(pkg|staging|cmd|internal)\/[\w./-]+\.go`/, `${row.reason}: ${row.source}`);
 });
 
 test('fidelity table: every event the runs record matches a row', () => {
@@ -110,4 +186,14 @@ test('fidelity table: every event the runs record matches a row', () => {
 test('fidelity table: every row matches an event the runs record', () => {
   const stale = rows.filter((r) => !events.some((e) => r.from.test(e.source) && r.type === e.type && r.reason === e.reason && r.message.test(e.message)));
   assert.deepEqual(stale.map((r) => `${r.reason}: ${r.template}`), []);
+});
+
+test('fidelity table: every reason and message in a pod\'s status matches a row', () => {
+  const unmatched = [...new Set(statuses.filter((s) => !statusRows.some((r) => fits(r, s))).map((s) => `${s.run}: ${s.where} ${s.reason}: ${s.message}`))];
+  assert.deepEqual(unmatched, []);
+});
+
+test('fidelity table: every status row matches a pod\'s status in the runs', () => {
+  const stale = statusRows.filter((r) => !statuses.some((s) => fits(r, s)));
+  assert.deepEqual(stale.map((r) => `${r.where.join(', ')} ${r.reason}: ${r.template}`), []);
 });
