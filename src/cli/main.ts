@@ -31,8 +31,11 @@ function budgetNote(stop: BudgetStop): string {
   return `stopped: ${budgetReached(stop)}; raise it with ${BUDGET_FLAGS[stop.budget]} N\n`;
 }
 
-/** runCli runs the command line and returns the exit status; output goes to the given writers. */
-export function runCli(argv: string[], out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
+/**
+ * runCli runs the command line and returns the exit status; output goes to the given writers. `outBytes`, when given,
+ * takes UTF-8 bytes for standard output where the CLI has them already (a spilled trace), in order with `out`.
+ */
+export function runCli(argv: string[], out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean, outBytes?: (b: Uint8Array) => void): number {
   let args: RunArgs;
   try {
     const parsed = parseArgs(argv);
@@ -50,7 +53,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
   }
   const sink = args.command === 'run' ? openSink(args) : undefined;
   try {
-    return runWith(args, sink, out, err, env, isTTY);
+    return runWith(args, sink, { out, ...(outBytes ? { outBytes } : {}) }, err, env, isTTY);
   } finally {
     if (sink instanceof FileSpill) sink.close();
   }
@@ -70,7 +73,14 @@ function openSink(args: RunArgs): TraceSink | undefined {
   }
 }
 
-function runWith(args: RunArgs, sink: TraceSink | undefined, out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
+/** Output is where standard output goes: text, and bytes where the CLI has them already. */
+interface Output {
+  out: (s: string) => void;
+  outBytes?: (b: Uint8Array) => void;
+}
+
+function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
+  const { out } = output;
   let sim: Simulation;
   try {
     const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readInputFile(p));
@@ -93,16 +103,16 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, out: (s: string) =>
     throw e;
   }
   const st = style(useColor(env, isTTY));
-  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, out, st);
+  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, output, st);
   if (result.stopped) err(budgetNote(result.stopped));
   return exitCodeOf(result, args.delete !== undefined);
 }
 
 /** run runs the simulation and prints its report. */
-function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, out: (s: string) => void, st: Style): SimulationResult {
+function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, { out, outBytes }: Output, st: Style): SimulationResult {
   const result = sim.run();
   // The report is streamed: valid JSON at any size, never one string of the whole run.
-  if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined);
+  if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined, outBytes);
   else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st)}\n`);
   return result;
 }
@@ -118,7 +128,7 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
 
 function main(): void {
   try {
-    process.exitCode = runCli(process.argv.slice(2), (s) => writeAll(1, s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true);
+    process.exitCode = runCli(process.argv.slice(2), (s) => writeAll(1, s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true, (b) => writeAll(1, b));
   } catch (e) {
     // The reader of the output went away (`| head`): nothing more to say, as for any command line tool.
     if (e instanceof StdoutClosed) return;

@@ -16,9 +16,9 @@ const LONGEST_WAIT_MS = 5;
 /** StdoutClosed says the reader went away (EPIPE): what is left is not written, and the run ends as it would. */
 export class StdoutClosed extends Error {}
 
-/** writeAll writes text to a file descriptor completely, waiting out EAGAIN; EPIPE throws StdoutClosed. */
-export function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+/** writeAll writes text (or bytes) to a file descriptor completely, waiting out EAGAIN; EPIPE throws StdoutClosed. */
+export function writeAll(fd: number, text: string | Uint8Array): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   let offset = 0;
   let wait = FIRST_WAIT_MS;
   while (offset < bytes.length) {

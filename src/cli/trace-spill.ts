@@ -37,15 +37,19 @@ export class FileSpill implements TraceSink, SpilledTrace {
   }
 
   copy(emit: (text: string) => void): void {
-    const buffer = Buffer.alloc(Math.min(READ_BYTES, Math.max(1, this.size)));
     const decoder = new StringDecoder('utf8');
+    this.copyBytes((bytes) => emit(decoder.write(bytes)));
+    emit(decoder.end());
+  }
+
+  copyBytes(write: (bytes: Uint8Array) => void): void {
+    const buffer = Buffer.alloc(Math.min(READ_BYTES, Math.max(1, this.size)));
     for (let at = 0; at < this.size;) {
       const n = readSync(this.fd, buffer, 0, Math.min(buffer.length, this.size - at), at);
       if (n === 0) throw new Error(`the spilled trace ended after ${at} of ${this.size} bytes`);
-      emit(decoder.write(buffer.subarray(0, n)));
+      write(buffer.subarray(0, n));
       at += n;
     }
-    emit(decoder.end());
   }
 
   close(): void {

@@ -18,10 +18,14 @@ export const SUMMARY_LIMIT = 100;
 /** FLUSH_BYTES is how much text is gathered before it is handed to the writer. */
 const FLUSH_BYTES = 1 << 16;
 
-/** SpilledTrace is a trace laid out by layOutTrace as the run went, kept outside memory: it copies itself to `emit`. */
+/**
+ * SpilledTrace is a trace laid out by layOutTrace as the run went, kept outside memory: it copies itself to `emit` as
+ * text, or to `write` as the UTF-8 bytes it holds, which spares decoding and encoding it again.
+ */
 export interface SpilledTrace {
   readonly entries: number;
   copy(emit: (text: string) => void): void;
+  copyBytes(write: (bytes: Uint8Array) => void): void;
 }
 
 /**
@@ -29,7 +33,9 @@ export interface SpilledTrace {
  * `detail` says), in chunks of about 64 KiB handed to `write`, and returns how many characters it wrote. A run whose
  * trace went to a sink passes it as `spilled`: laid out already, it is copied in place of the result's.
  */
-export function writeResultJson(result: SimulationResult, detail: TraceDetail, write: (chunk: string) => void, spilled?: SpilledTrace): number {
+export function writeResultJson(
+  result: SimulationResult, detail: TraceDetail, write: (chunk: string) => void, spilled?: SpilledTrace, writeBytes?: (bytes: Uint8Array) => void,
+): number {
   let buffer = '';
   let total = 0;
   const emit = (text: string) => {
@@ -63,7 +69,12 @@ export function writeResultJson(result: SimulationResult, detail: TraceDetail, w
   }
   if (detail !== 'none' && spilled) {
     emit(',\n  "trace": [');
-    spilled.copy(emit);
+    if (writeBytes) {
+      flush();
+      spilled.copyBytes(writeBytes);
+    } else {
+      spilled.copy(emit);
+    }
     emit(spilled.entries ? '\n  ]' : ']');
   }
   emit('\n}\n');
