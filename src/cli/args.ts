@@ -29,6 +29,8 @@ export interface RunArgs {
   /** budget is --max-steps and --max-objects, where given. */
   budget?: { steps?: number; objects?: number };
   json: boolean;
+  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a StatefulSet or a DaemonSet. */
+  allowUnsimulated?: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;
 }
@@ -41,11 +43,11 @@ export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--b
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
          [--then-apply AFTER,FILE]... [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
-         [--max-steps N] [--max-objects N] [--json [--trace summary|full|none]]
+         [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
 const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--trace', '--max-steps', '--max-objects']);
-const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json']);
+const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
 export function parseArgs(argv: string[]): RunArgs | 'help' {
@@ -82,6 +84,7 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
     return v?.[0];
   };
   const args: RunArgs = { command: command as Command, manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json'), trace: 'summary' };
+  if (bools.has('--allow-unsimulated')) args.allowUnsimulated = true;
   const behavior = one('--behavior');
   if (behavior !== undefined) args.behavior = behavior;
   const forText = one('--for');

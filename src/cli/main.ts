@@ -87,6 +87,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(sink ? { traceSink: sink } : {}),
+      ...(args.allowUnsimulated ? { allowUnsimulated: true } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, file: l.file, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
@@ -105,6 +106,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
   const st = style(useColor(env, isTTY));
   const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, output, st);
   if (result.stopped) err(budgetNote(result.stopped));
+  if (result.outcome === 'NotSimulated' && !args.allowUnsimulated) err('note: --allow-unsimulated judges the run by the workloads the engine runs\n');
   return exitCodeOf(result, args.delete !== undefined);
 }
 

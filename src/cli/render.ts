@@ -1,4 +1,5 @@
 // The human output of `pod-lifecycle run`: the kubectl lines, a timeline of phases, the events table and the outcome.
+import { workloadLines } from '../engine/report/workloads';
 import type { SimulationResult } from '../engine/simulation';
 
 /** Style colors text with ANSI codes, or leaves it plain. */
@@ -77,5 +78,7 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
   }
   const ok = ['Running', 'Succeeded', 'Deleted'].includes(result.outcome);
   out.push('', `${st.bold('OUTCOME')} ${ok ? st.good(result.outcome) : st.bad(result.outcome)}${result.rejection ? `: ${result.rejection.message}` : ''}`);
+  // A manifest of several workloads says what became of each, and why one was not run.
+  out.push(...workloadLines(result));
   return out.join('\n');
 }

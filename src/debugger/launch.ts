@@ -69,6 +69,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   for?: unknown;
   /** maxSteps and maxObjects are the run's budget (--max-steps, --max-objects). */
   maxSteps?: unknown;
+  /** allowUnsimulated judges the run by the workloads the engine runs (the CLI's --allow-unsimulated). */
+  allowUnsimulated?: unknown;
   maxObjects?: unknown;
   /** delete is true, or `{gracePeriod, force}` as kubectl delete's flags. */
   delete?: unknown;
@@ -108,6 +110,7 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   const maxObjects = optionalInteger(args, 'maxObjects');
   if (maxSteps === 0 || maxObjects === 0) throw invalid(`"${maxSteps === 0 ? 'maxSteps' : 'maxObjects'}" must be 1 or more`);
   if (maxSteps !== undefined || maxObjects !== undefined) options.budget = { steps: maxSteps ?? DEFAULT_BUDGET.steps, objects: maxObjects ?? DEFAULT_BUDGET.objects };
+  if (optionalBoolean(args, 'allowUnsimulated') === true) options.allowUnsimulated = true;
   return {
     files,
     options,
@@ -139,7 +142,7 @@ function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
 /** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
 const KNOWN_ATTRIBUTES = new Set([
   'manifest', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
-  'maxSteps', 'maxObjects', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
+  'maxSteps', 'maxObjects', 'allowUnsimulated', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
   'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
 ]);
 

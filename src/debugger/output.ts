@@ -3,6 +3,7 @@
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { budgetReached, type SimulationResult } from '../engine/simulation';
 import { renderHuman, style } from '../cli/render';
+import { workloadLines } from '../engine/report/workloads';
 
 /** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
 export interface ConsoleLine {
@@ -37,6 +38,9 @@ export function endLines(result: SimulationResult, manifest: string, deleting: b
   if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
   const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
   lines.push({ text: `Outcome: ${result.outcome}${rejection}\n`, category: completed(result, deleting) ? 'stdout' : 'stderr' });
+  // A manifest of several workloads says what became of each, and why one was not run.
+  for (const line of workloadLines(result)) lines.push({ text: `${line}\n`, category: 'console' });
+  if (result.outcome === 'NotSimulated') lines.push({ text: 'Set "allowUnsimulated": true in the launch configuration to judge the run by the workloads the engine runs.\n', category: 'stderr' });
   if (result.stopped) lines.push({ text: budgetLine(result), category: 'stderr' });
   return lines;
 }
@@ -52,6 +56,9 @@ function budgetLine(result: SimulationResult): string {
 export function reportLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
   const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false))}\n`, category: 'stdout' }];
   if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
+  // A manifest of several workloads says what became of each, and why one was not run.
+  for (const line of workloadLines(result)) lines.push({ text: `${line}\n`, category: 'console' });
+  if (result.outcome === 'NotSimulated') lines.push({ text: 'Set "allowUnsimulated": true in the launch configuration to judge the run by the workloads the engine runs.\n', category: 'stderr' });
   if (result.stopped) lines.push({ text: budgetLine(result), category: 'stderr' });
   return lines;
 }

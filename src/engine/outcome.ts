@@ -3,8 +3,36 @@ import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
 
-/** Outcome is the run's verdict, as the CLI's JSON reports it. */
-export type Outcome = 'Running' | 'Succeeded' | 'Failed' | 'Pending' | 'Rejected' | 'Deleted' | 'Terminating';
+/**
+ * Outcome is the run's verdict, as the CLI's JSON reports it. CrashLoopBackOff is a workload that is not Running because
+ * a container keeps failing (what `kubectl get pods` shows); NotSimulated is a workload stored whose controller the
+ * engine does not run, which therefore did nothing a real cluster would have done.
+ */
+export type Outcome = 'Running' | 'Succeeded' | 'Failed' | 'Pending' | 'CrashLoopBackOff' | 'Rejected' | 'Deleted' | 'Terminating' | 'NotSimulated';
+
+/** OUTCOMES are the values of Outcome, in the order the README explains them. */
+export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', 'Pending', 'CrashLoopBackOff', 'Rejected', 'Deleted', 'Terminating', 'NotSimulated'];
+
+/**
+ * NOT_SIMULATED names, by kind, the controller a real cluster runs for objects of that kind and the engine does not:
+ * such an object is stored and validated as kube-apiserver does, and nothing more happens to it.
+ */
+export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
+  ['StatefulSet', 'the StatefulSet controller'],
+  ['DaemonSet', 'the DaemonSet controller'],
+  ['CronJob', 'the CronJob controller'],
+  ['ReplicationController', 'the ReplicationController controller'],
+  ['HorizontalPodAutoscaler', 'the horizontal pod autoscaler'],
+  ['PodDisruptionBudget', 'the disruption controller'],
+]);
+
+/** WorkloadOutcome is the verdict on one workload the manifest applied. */
+export interface WorkloadOutcome {
+  object: string;
+  outcome: Outcome;
+  /** note says why, for a workload the engine did not run. */
+  note?: string;
+}
 
 /** Rejection says which phase refused a request, with the API server's status. */
 export interface Rejection {
@@ -79,9 +107,16 @@ function desiredReplicas(store: Store, obj: KubeObject): number {
  */
 export function computeOutcome(
   store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, knownPodUids: ReadonlySet<string> = new Set(),
-  orphanDependents = false, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'> = new Map(),
+  orphanDependents = false, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'> = new Map(), allowUnsimulated = false,
 ): Outcome {
   if (rejection) return 'Rejected';
+  // Nothing is a success for a workload no controller acted on, unless asked to judge the rest alone.
+  // With no other object to judge by, it stays NotSimulated even then.
+  const unsimulated = applied.filter((o) => NOT_SIMULATED.has(String(o.kind)));
+  if (!deleting && unsimulated.length > 0) {
+    if (!allowUnsimulated || unsimulated.length === applied.length) return 'NotSimulated';
+    applied = applied.filter((o) => !NOT_SIMULATED.has(String(o.kind)));
+  }
   const workloads = applied.filter((o) => WORKLOAD_KINDS.has(String(o.kind)));
   const pods = workloadPods(store, applied);
   if (deleting) {
@@ -115,5 +150,36 @@ export function computeOutcome(
   if (podsOf.length === want && podsOf.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
   // Pods deleted without a delete of ours (a taint eviction) that nothing confirms stay Terminating.
   if (podsOf.length > 0 && podsOf.every((p) => p.metadata?.deletionTimestamp)) return 'Terminating';
+  // A pod whose container keeps failing is not waiting to start: kubectl get pods shows it as CrashLoopBackOff.
+  if (podsOf.some(crashLooping)) return 'CrashLoopBackOff';
   return 'Pending';
+}
+
+/** crashLooping tells whether a container or init container of the pod waits in CrashLoopBackOff. */
+function crashLooping(pod: Pod): boolean {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  return statuses.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff');
+}
+
+/**
+ * workloadOutcomes judges each workload the manifest applied on its own (its kind runs pods, or its controller is not
+ * simulated), so that a manifest of several says what became of each.
+ */
+export function workloadOutcomes(
+  store: Store, applied: KubeObject[], rejection: Rejection | undefined, deleting: boolean, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'>,
+): WorkloadOutcome[] {
+  const out: WorkloadOutcome[] = [];
+  for (const obj of applied) {
+    const kind = String(obj.kind);
+    const object = `${kind}/${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
+    const controller = NOT_SIMULATED.get(kind);
+    if (controller && !deleting && !rejection) out.push({ object, outcome: 'NotSimulated', note: notSimulatedNote(kind, controller) });
+    else if (WORKLOAD_KINDS.has(kind) || controller) out.push({ object, outcome: computeOutcome(store, [obj], rejection, deleting, new Set(), false, finishedJobs) });
+  }
+  return out;
+}
+
+/** notSimulatedNote says, for every front, what did not happen to an object of a kind the engine does not run. */
+export function notSimulatedNote(kind: string, controller: string): string {
+  return `${kind} is stored, but ${controller} is not simulated: nothing it would do in a cluster happened`;
 }

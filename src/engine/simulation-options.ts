@@ -2,7 +2,7 @@
 import type { KubeObject } from './api/types';
 import type { SourceDocument } from './cluster/inputs';
 import type { FurtherDelete } from './further-deletes';
-import type { Outcome, Rejection } from './outcome';
+import type { Outcome, Rejection, WorkloadOutcome } from './outcome';
 import type { Millis } from './runtime/clock';
 import type { KubeEvent, TraceEntry, TraceSink } from './runtime/recorder';
 
@@ -38,6 +38,11 @@ export interface SimulationOptions {
    * spills a big run's trace to a file this way, so memory holds the cluster, not every decision about it.
    */
   traceSink?: TraceSink;
+  /**
+   * allowUnsimulated judges the run by the workloads the engine runs, when the manifest also holds objects whose
+   * controller it does not run (a StatefulSet, a DaemonSet): without it the outcome is NotSimulated.
+   */
+  allowUnsimulated?: boolean;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }
@@ -74,6 +79,8 @@ export interface SimulationResult {
   outcome: Outcome;
   rejection?: Rejection;
   kubectl: string;
+  /** workloads says what became of each workload the manifest applied, and why for one the engine did not run. */
+  workloads?: WorkloadOutcome[];
   /** stopped is set when the run ended at its budget, not because the workload settled or the time ran out. */
   stopped?: BudgetStop;
   objects: KubeObject[];

@@ -20,7 +20,7 @@ import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { KubeScheduler } from './scheduler/kube-scheduler';
-import { computeOutcome, isWorkloadPod, jobOutcome, type Rejection, workloadPods } from './outcome';
+import { computeOutcome, isWorkloadPod, jobOutcome, type Rejection, workloadOutcomes, workloadPods } from './outcome';
 import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes';
 
 export type { FurtherDelete } from './further-deletes';
@@ -270,10 +270,15 @@ export class Simulation {
 
   /** result is the run's report as it stands. */
   result(): SimulationResult {
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, this.options.delete !== undefined && this.stage !== 'create', this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs);
+    const deleting = this.options.delete !== undefined && this.stage !== 'create';
+    const applied = [...this.applied.values()];
+    const outcome = computeOutcome(this.store, applied, this.rejection, deleting, this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs, this.options.allowUnsimulated);
+    const workloads = workloadOutcomes(this.store, applied, this.rejection, deleting, this.finishedJobs);
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
+      // One workload that ran speaks by the outcome alone.
+      ...(workloads.length > 1 || workloads.some((w) => w.note) ? { workloads } : {}),
       ...(this.stopped ? { stopped: this.stopped } : {}),
       objects: this.store.all(),
       events: this.recorder.events.map(({ host: _h, count, ...e }) => ({ ...e, ...(count > 1 ? { count } : {}) })),
@@ -450,7 +455,10 @@ export class Simulation {
    * still has it exit or fail its liveness probe later (that change is what the user wants to see).
    */
   private workloadSettled(): boolean {
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false, new Set(), false, this.finishedJobs);
+    // A workload the engine does not run never settles by itself: the rest decides.
+    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false, new Set(), false, this.finishedJobs, true);
+    // Only objects no controller of the engine acts on: nothing more will happen.
+    if (outcome === 'NotSimulated') return true;
     if (outcome === 'Running') return !this.pods().some((p) => changeScripted(p, this.inputs.behavior, this.options.delete !== undefined));
     // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
     const ttlPending = [...this.applied.values()].some((o) => {

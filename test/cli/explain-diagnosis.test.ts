@@ -36,7 +36,7 @@ function kinds(d: Diagnosis): string[] {
 test('A crash loop: not Ready, CrashLoopBackOff with exit code 1, the back-off and kubectl logs --previous', () => {
   const { status, report, diagnosis: d } = explain('examples/pod.yaml', '--behavior', `${FIXTURES}/crash-loop.behavior.yaml`);
   assert.equal(status, 1);
-  assert.deepEqual([report.outcome, report.pods[0]!.phase, d.question], ['Pending', 'Running', 'notReady']);
+  assert.deepEqual([report.outcome, report.pods[0]!.phase, d.question], ['CrashLoopBackOff', 'Running', 'notReady']);
   assert.deepEqual(kinds(d), ['CrashLoopBackOff']);
   const c = d.causes[0]!;
   // pkg/kubelet/kubelet.go: the back-off doubles from 10s to MaxContainerBackOff 300s (5m0s).
@@ -153,7 +153,7 @@ test('The human form puts the diagnosis under the pod, with numbered causes, evi
 test('A failing postStart hook is named with what it ran and its error, not blamed on SIGTERM and exit code 143', () => {
   const { status, report, diagnosis: d } = explain('test/fixtures/kubelet/poststart-fails.yaml');
   assert.equal(status, 1);
-  assert.deepEqual([report.outcome, d.question], ['Pending', 'notReady']);
+  assert.deepEqual([report.outcome, d.question], ['CrashLoopBackOff', 'notReady']);
   assert.deepEqual(kinds(d), ['PostStartHook']);
   const c = d.causes[0]!;
   // kuberuntime_container.go startContainer (v1.36.3): FailedPostStartHook, the kill with the message "FailedPostStartHook".

@@ -64,7 +64,8 @@ for (const policy of ['OnFailure', 'Always']) {
   test(`an init container that fails under restartPolicy ${policy} is restarted with the CrashLoopBackOff back-off`, () => {
     const { status, report } = runJson('run', fixture(`init-fails-${policy.toLowerCase()}`), '--for', '60s');
     assert.equal(status, 1);
-    assert.equal(report.outcome, 'Pending');
+    // A pod whose init container keeps failing is CrashLoopBackOff (kubectl get pods: Init:CrashLoopBackOff), Pending.
+    assert.equal(report.outcome, 'CrashLoopBackOff');
     assert.equal(podOf(report).status.phase, 'Pending');
     // Exits 3 s after each start. The first restart is at once (doBackOff: no entry, Backoff.Next → 10 s);
     // then after 10 s and 20 s from each exit (kubelet.go initialCrashLoopBackOff 10 s, doubling), each ended by the

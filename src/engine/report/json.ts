@@ -51,6 +51,7 @@ export function writeResultJson(
   const fields: [string, unknown][] = [['outcome', result.outcome]];
   if (result.rejection) fields.push(['rejection', result.rejection]);
   fields.push(['kubectl', result.kubectl]);
+  if (result.workloads) fields.push(['workloads', result.workloads]);
   if (result.stopped) fields.push(['stopped', result.stopped]);
   emit('{');
   fields.forEach(([key, value], i) => emit(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: ${indent(JSON.stringify(value, null, 2))}`));

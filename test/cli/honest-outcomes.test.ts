@@ -1,0 +1,69 @@
+// No run reports a success it did not have: a workload whose controller the engine does not run (a StatefulSet, a
+// DaemonSet) makes the outcome NotSimulated and the exit status 1, unless --allow-unsimulated asks to judge the run by
+// the rest; a manifest of several workloads says what became of each; a crash-looping pod is CrashLoopBackOff.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import test from 'node:test';
+import { CLI, ROOT, runJson } from './harness';
+
+interface Workload {
+  object: string;
+  outcome: string;
+  note?: string;
+}
+
+const STS = 'test/fixtures/outcomes/statefulset.yaml';
+const MIXED = 'test/fixtures/outcomes/pod-and-daemonset.yaml';
+const NOTE = (kind: string) => `${kind} is stored, but the ${kind} controller is not simulated: nothing it would do in a cluster happened`;
+const HINT = 'note: --allow-unsimulated judges the run by the workloads the engine runs';
+
+const cases: { name: string; args: string[]; status: number; outcome: string; workloads: Workload[] | undefined; hint: boolean }[] = [
+  {
+    name: 'a StatefulSet alone is NotSimulated, exit 1, with why and how to judge the rest',
+    args: [STS], status: 1, outcome: 'NotSimulated', hint: true,
+    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: NOTE('StatefulSet') }],
+  },
+  {
+    name: 'a StatefulSet alone stays NotSimulated with --allow-unsimulated: there is nothing else to judge by',
+    args: [STS, '--allow-unsimulated'], status: 1, outcome: 'NotSimulated', hint: false,
+    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: NOTE('StatefulSet') }],
+  },
+  {
+    name: 'a pod beside a DaemonSet: NotSimulated overall, and each workload says what became of it',
+    args: [MIXED], status: 1, outcome: 'NotSimulated', hint: true,
+    workloads: [{ object: 'Pod/default/web', outcome: 'Running' }, { object: 'DaemonSet/default/agent', outcome: 'NotSimulated', note: NOTE('DaemonSet') }],
+  },
+  {
+    name: 'a pod beside a DaemonSet with --allow-unsimulated is judged by the pod: Running, exit 0',
+    args: [MIXED, '--allow-unsimulated'], status: 0, outcome: 'Running', hint: false,
+    workloads: [{ object: 'Pod/default/web', outcome: 'Running' }, { object: 'DaemonSet/default/agent', outcome: 'NotSimulated', note: NOTE('DaemonSet') }],
+  },
+  { name: 'one pod speaks by the outcome alone', args: ['examples/pod.yaml'], status: 0, outcome: 'Running', hint: false, workloads: undefined },
+  { name: 'a deleted StatefulSet is Deleted: its deletion is the API server\'s and the garbage collector\'s', args: [STS, '--delete'], status: 0, outcome: 'Deleted', hint: false, workloads: undefined },
+];
+
+for (const c of cases) {
+  test(`honest outcome: ${c.name}`, () => {
+    const { status, report, stderr } = runJson('run', ...c.args);
+    const r = report as typeof report & { workloads?: Workload[] };
+    assert.equal(status, c.status);
+    assert.equal(r.outcome, c.outcome);
+    assert.deepEqual(r.workloads, c.workloads);
+    assert.equal(stderr.includes(HINT), c.hint);
+    // Nothing made a pod for a workload the engine did not run.
+    assert.deepEqual(r.objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name), c.args[0] === MIXED ? ['web'] : c.args[0] === STS ? [] : ['web']);
+  });
+}
+
+test('honest outcome: the human report lists each workload under the outcome', () => {
+  const r = spawnSync(process.execPath, [CLI, 'run', MIXED], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /\nOUTCOME NotSimulated\n {2}Pod\/default\/web: Running\n {2}DaemonSet\/default\/agent: NotSimulated \(DaemonSet is stored, but the DaemonSet controller is not simulated: nothing it would do in a cluster happened\)\n$/);
+  assert.equal(r.stderr, `${HINT}\n`);
+});
+
+test('honest outcome: a crash-looping pod is CrashLoopBackOff, as kubectl get pods shows it, exit 1', () => {
+  const r = spawnSync(process.execPath, [CLI, 'run', 'test/fixtures/kubelet/crash-loop.yaml', '--for', '5m'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /\nOUTCOME CrashLoopBackOff\n$/);
+});
