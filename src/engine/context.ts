@@ -39,6 +39,25 @@ export class SourceIndex {
   get(ref: ObjectRef): SourceDocument | undefined {
     return this.byRef.get(ref);
   }
+
+  /**
+   * documentOf finds the document an object came from: its own, or (for an object a controller made) the pod template
+   * of its nearest owner that came from one, at most three owners up, with the prefix of the template's fields.
+   */
+  documentOf(ref: ObjectRef, store: Store): { doc: SourceDocument; prefix: string } | undefined {
+    const own = this.byRef.get(ref);
+    if (own) return { doc: own, prefix: '' };
+    const [kind, ns, name] = ref.split('/');
+    let obj: KubeObject | undefined = kind && name ? store.get(kind, ns, name) : undefined;
+    for (let depth = 0; obj && depth < 3; depth++) {
+      const owner = obj.metadata?.ownerReferences?.find((o) => o.controller);
+      if (!owner) return undefined;
+      const doc = this.byRef.get(`${owner.kind}/${ns}/${owner.name}`);
+      if (doc) return { doc, prefix: 'spec.template.' };
+      obj = store.get(owner.kind, ns, owner.name);
+    }
+    return undefined;
+  }
 }
 
 /** metaOf reads an object's metadata, which stored objects always have. */

@@ -1,8 +1,9 @@
 // When a run's create stage is over: the cluster file's own workloads are up, and the manifest's workload has
 // reached a state nothing scripted will change (the Behavior has no exit, liveness failure or kubelet stop to come).
-import type { Pod } from './api/types';
+import type { KubeObject, Pod } from './api/types';
 import type { Behavior } from './cluster/inputs';
 import type { Store } from './cluster/store';
+import { computeOutcome, type Rejection } from './outcome';
 
 /** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
 export function clusterSettled(store: Store): boolean {
@@ -33,4 +34,25 @@ export function changeScripted(pod: Pod, behavior: Behavior, deleting: boolean):
 function nodeGoesDown(pod: Pod, behavior: Behavior, deleting: boolean): boolean {
   const node = pod.spec?.nodeName;
   return !deleting && node !== undefined && behavior.nodes[node]?.kubelet === 'down' && !pod.metadata?.deletionTimestamp;
+}
+
+/**
+ * workloadSettled: Succeeded or Failed, or Running and Ready with no container whose Behavior still has it exit or fail
+ * its liveness probe later (that change is what the user wants to see), or nothing but objects no controller of the
+ * engine acts on. `pods` lists the workload's pods, read only when it is Running.
+ */
+export function workloadSettled(
+  store: Store, applied: KubeObject[], rejection: Rejection | undefined, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'>,
+  pods: () => Pod[], behavior: Behavior, deleting: boolean,
+): boolean {
+  // A workload the engine does not run never settles by itself: the rest decides.
+  const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
+  if (outcome === 'NotSimulated') return true;
+  if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting));
+  // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
+  const ttlPending = applied.some((o) => {
+    const live = o.kind === 'Job' ? store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;
+    return live && live.metadata?.uid === o.metadata?.uid && (live['spec'] as { ttlSecondsAfterFinished?: number } | undefined)?.ttlSecondsAfterFinished !== undefined;
+  });
+  return (outcome === 'Succeeded' || outcome === 'Failed') && !ttlPending;
 }

@@ -7,19 +7,16 @@ import { bootstrapCluster } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
 import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
-import { Controllers } from './controllers/manager';
 import { watchNode } from './controllers/node-lifecycle';
-import { TaintEviction } from './controllers/taint-eviction';
-import { PodGC } from './controllers/podgc';
 import { apply, applyNothing, deleteRequest, NO_OBJECTS, type Credentials } from './kubectl/apply';
 import { credentialsFor } from './kubectl/credentials';
-import { changeScripted, clusterSettled } from './settled';
-import { Kubelet } from './kubelet/kubelet';
+import { clusterSettled, workloadSettled } from './settled';
+import type { Kubelet } from './kubelet/kubelet';
+import { deliver, startComponents } from './components';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
-import { KubeScheduler } from './scheduler/kube-scheduler';
 import { computeOutcome, isWorkloadPod, jobOutcome, type Rejection, workloadOutcomes, workloadPods } from './outcome';
 import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes';
 
@@ -40,7 +37,7 @@ export class Simulation {
   readonly sources = new SourceIndex();
   readonly ctx: EngineContext;
   readonly api: ApiServer;
-  readonly kubelets = new Map<string, Kubelet>();
+  readonly kubelets: ReadonlyMap<string, Kubelet>;
   readonly kubectlOutput: string[] = [];
   /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
   readonly furtherKubectl: (string | undefined)[] = [];
@@ -75,11 +72,8 @@ export class Simulation {
     configurePodSecurity(this.ctx, inputs.cluster.config);
     bootstrapCluster(inputs.cluster, this.store, this.clock, this.rng, this.sources);
     this.api = new ApiServer(this.ctx);
-    for (const node of this.store.list('Node')) this.kubelets.set(node.metadata?.name ?? '', new Kubelet(this.ctx, node as never));
-    const scheduler = new KubeScheduler(this.ctx, inputs.cluster.config);
-    const controllers = new Controllers(this.ctx, this.api);
-    const taintEviction = new TaintEviction(this.ctx, this.api);
-    const podGC = new PodGC(this.ctx, this.api);
+    const components = startComponents(this.ctx, this.api, inputs.cluster.config);
+    this.kubelets = components.kubelets;
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
@@ -88,20 +82,7 @@ export class Simulation {
         const verdict = jobOutcome(obj);
         if (verdict) this.finishedJobs.set(obj.metadata?.uid ?? '', verdict);
       }
-      scheduler.onChange(type, obj, old);
-      controllers.onChange(type, obj, old);
-      podGC.onChange(type, obj);
-      if (obj.kind === 'Pod') {
-        const nodeName = (obj as Pod).spec?.nodeName;
-        const kubelet = nodeName ? this.kubelets.get(nodeName) : undefined;
-        if (type === 'DELETED') {
-          kubelet?.onPodRemoved(obj as Pod);
-          taintEviction.onPodDeleted(obj as Pod);
-        } else {
-          kubelet?.onPodChange(obj as Pod);
-          if (nodeName && !(old as Pod | undefined)?.spec?.nodeName) taintEviction.onPodBound(obj as Pod);
-        }
-      }
+      deliver(components, type, obj, old);
     });
     this.credentials = credentialsFor(inputs.identity);
     // The manifest's documents are known by kubectl's reference before the server stores them.
@@ -110,7 +91,7 @@ export class Simulation {
       const namespaced = RESOURCES[String(doc.object.kind)]?.namespaced ?? true;
       if (meta?.name) this.sources.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
     }
-    controllers.resync();
+    components.controllers.resync();
     this.warmUp();
     // A run too big to hold its trace hands it on as it goes (the warm-up's entries are not part of it).
     if (options.traceSink) this.recorder.spillTo(options.traceSink);
@@ -123,7 +104,7 @@ export class Simulation {
       this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest, later.file));
     }
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
-    for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => taintEviction.onNodeTainted(node));
+    for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => components.taintEviction.onNodeTainted(node));
   }
 
   /** origin is the virtual time kubectl starts at: after the cluster's own workloads are brought up. */
@@ -251,21 +232,7 @@ export class Simulation {
 
   /** sourceOf finds the manifest document an object came from: its own, or its owner's pod template. */
   sourceOf(ref: string): { doc: SourceDocument; prefix: string } | undefined {
-    const own = this.sources.get(ref);
-    if (own) return { doc: own, prefix: '' };
-    const [kind, ns, name] = ref.split('/');
-    let obj: KubeObject | undefined = kind && name ? this.store.get(kind, ns, name) : undefined;
-    let prefix = '';
-    for (let depth = 0; obj && depth < 3; depth++) {
-      const owner = obj.metadata?.ownerReferences?.find((o) => o.controller);
-      if (!owner) return undefined;
-      prefix = 'spec.template.';
-      const ownerRef = `${owner.kind}/${ns}/${owner.name}`;
-      const doc = this.sources.get(ownerRef);
-      if (doc) return { doc, prefix };
-      obj = this.store.get(owner.kind, ns, owner.name);
-    }
-    return undefined;
+    return this.sources.documentOf(ref, this.store);
   }
 
   /** result is the run's report as it stands. */
@@ -450,21 +417,8 @@ export class Simulation {
     return this.queue.peek()?.label === 'kubectl delete';
   }
 
-  /**
-   * workloadSettled: Succeeded or Failed, or Running and Ready with no container whose Behavior
-   * still has it exit or fail its liveness probe later (that change is what the user wants to see).
-   */
+  /** workloadSettled: the manifest's workload has reached a state nothing scripted will change. */
   private workloadSettled(): boolean {
-    // A workload the engine does not run never settles by itself: the rest decides.
-    const outcome = computeOutcome(this.store, [...this.applied.values()], this.rejection, false, new Set(), false, this.finishedJobs, true);
-    // Only objects no controller of the engine acts on: nothing more will happen.
-    if (outcome === 'NotSimulated') return true;
-    if (outcome === 'Running') return !this.pods().some((p) => changeScripted(p, this.inputs.behavior, this.options.delete !== undefined));
-    // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
-    const ttlPending = [...this.applied.values()].some((o) => {
-      const live = o.kind === 'Job' ? this.store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;
-      return live && live.metadata?.uid === o.metadata?.uid && (live['spec'] as { ttlSecondsAfterFinished?: number } | undefined)?.ttlSecondsAfterFinished !== undefined;
-    });
-    return (outcome === 'Succeeded' || outcome === 'Failed') && !ttlPending;
+    return workloadSettled(this.store, [...this.applied.values()], this.rejection, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
   }
 }

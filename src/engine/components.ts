@@ -1,0 +1,50 @@
+// The programs of the simulated cluster that act on the store's changes: kube-scheduler, the controllers of
+// kube-controller-manager (the taint eviction and pod GC controllers among them) and one kubelet per node; and how a
+// change reaches each, as their informers would deliver it.
+import type { KubeObject, Pod } from './api/types';
+import type { ApiServer } from './apiserver/server';
+import type { SimulationInputs } from './cluster/inputs';
+import type { WatchEventType } from './cluster/store';
+import type { EngineContext } from './context';
+import { Controllers } from './controllers/manager';
+import { PodGC } from './controllers/podgc';
+import { TaintEviction } from './controllers/taint-eviction';
+import { Kubelet } from './kubelet/kubelet';
+import { KubeScheduler } from './scheduler/kube-scheduler';
+
+/** Components are the cluster's programs, the kubelets by node name. */
+export interface Components {
+  scheduler: KubeScheduler;
+  controllers: Controllers;
+  taintEviction: TaintEviction;
+  podGC: PodGC;
+  kubelets: Map<string, Kubelet>;
+}
+
+/** startComponents starts a kubelet for every stored Node, the scheduler with its configuration, and the controllers. */
+export function startComponents(ctx: EngineContext, api: ApiServer, config: SimulationInputs['cluster']['config']): Components {
+  const kubelets = new Map<string, Kubelet>();
+  for (const node of ctx.store.list('Node')) kubelets.set(node.metadata?.name ?? '', new Kubelet(ctx, node as never));
+  return {
+    scheduler: new KubeScheduler(ctx, config), controllers: new Controllers(ctx, api),
+    taintEviction: new TaintEviction(ctx, api), podGC: new PodGC(ctx, api), kubelets,
+  };
+}
+
+/** deliver hands one change of the store to every program that watches it: a pod's to the kubelet of its node. */
+export function deliver(c: Components, type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
+  c.scheduler.onChange(type, obj, old);
+  c.controllers.onChange(type, obj, old);
+  c.podGC.onChange(type, obj);
+  if (obj.kind !== 'Pod') return;
+  const pod = obj as Pod;
+  const nodeName = pod.spec?.nodeName;
+  const kubelet = nodeName ? c.kubelets.get(nodeName) : undefined;
+  if (type === 'DELETED') {
+    kubelet?.onPodRemoved(pod);
+    c.taintEviction.onPodDeleted(pod);
+  } else {
+    kubelet?.onPodChange(pod);
+    if (nodeName && !(old as Pod | undefined)?.spec?.nodeName) c.taintEviction.onPodBound(pod);
+  }
+}
