@@ -1,5 +1,5 @@
 // What the CLI tests share: the built CLI run as a process, and the --json report's shape.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /** ROOT is the project folder, the CLI's working directory in the tests. */
@@ -52,4 +52,14 @@ export function runJson(...args: string[]): { status: number | null; report: Rep
 /** pluginStep finds the sub-step of one admission plugin in one pass. */
 export function pluginStep(report: Report, phase: string, plugin: string): TraceEntry | undefined {
   return report.trace.find((e) => e.phase === phase && e.step?.kind === 'plugin' && e.step.name === plugin);
+}
+
+/** hangUpAfterFirstPiece runs the CLI and closes its stdout after the first piece it writes: what became of it. */
+export async function hangUpAfterFirstPiece(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  return { code, stderr };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
-import { CLI, ROOT, runJson } from './harness';
+import { CLI, hangUpAfterFirstPiece, ROOT, runJson } from './harness';
 
 /** nodes writes a cluster file of n Ready worker nodes. */
 function nodes(n: number): string {
@@ -83,12 +83,7 @@ for (const c of usage) {
 }
 
 test('--json to a reader that goes away after the first piece ends quietly, with no error', async () => {
-  const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [CLI, 'run', 'examples/deployment.yaml', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.once('data', () => child.stdout.destroy());
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  const { code, stderr } = await hangUpAfterFirstPiece(['run', 'examples/deployment.yaml', '--json']);
   assert.equal(stderr, '');
   assert.equal(code, 0);
 });

@@ -3,7 +3,7 @@
 // would write from the trace kept in memory, the file is gone when the command ends (however it ends), and without a
 // temporary directory to write to the trace stays in memory.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { SUMMARY_LIMIT, writeResultJson } from '../../src/engine/report/json';
 import { SINK_LAG } from '../../src/engine/runtime/recorder';
 import { Simulation } from '../../src/engine/simulation';
 import { readInputFile } from '../../src/host/read-file';
-import { CLI, ROOT } from './harness';
+import { CLI, hangUpAfterFirstPiece, ROOT } from './harness';
 
 const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-spill-'));
 // Forty replicas make about 3,000 entries: more than a recorder keeps before it hands the oldest on.
@@ -67,11 +67,7 @@ test('spilled trace: without a temporary directory to write to, the trace stays 
 
 test('spilled trace: a reader that goes away after the first piece leaves no file behind', async () => {
   const tmp = mkdtempSync(join(dir, 'tmp-'));
-  const child = spawn(process.execPath, [CLI, 'run', manifest, '--json'], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  child.stdout.once('data', () => child.stdout.destroy());
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  const { code, stderr } = await hangUpAfterFirstPiece(['run', manifest, '--json'], { ...process.env, TMPDIR: tmp });
   assert.equal(stderr, '');
   assert.equal(code, 0);
   assert.deepEqual(readdirSync(tmp), []);
