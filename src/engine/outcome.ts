@@ -2,6 +2,8 @@
 import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
+import { inOrdinalRange, ordinalOf, type StatefulSet } from './controllers/statefulset-identity';
+import { controllerRevisionName, hashControllerRevision, statefulSetPatch } from './controllers/statefulset-revision';
 
 /**
  * Outcome is the run's verdict, as the CLI's JSON reports it. CrashLoopBackOff is a workload that is not Running because
@@ -18,7 +20,6 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
  * such an object is stored and validated as kube-apiserver does, and nothing more happens to it.
  */
 export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
-  ['StatefulSet', 'the StatefulSet controller'],
   ['DaemonSet', 'the DaemonSet controller'],
   ['CronJob', 'the CronJob controller'],
   ['ReplicationController', 'the ReplicationController controller'],
@@ -43,7 +44,28 @@ export interface Rejection {
   object?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job']);
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet']);
+
+/**
+ * unsimulatedChange says what the engine's StatefulSet controller did not do for a StatefulSet a later apply changed:
+ * a scale-down (pods it controls outside its ordinals, which nothing deletes) or a new pod template (the revision
+ * its status names is not the template's: a rolling update). undefined for any other object.
+ */
+export function unsimulatedChange(store: Store, obj: KubeObject): string | undefined {
+  if (obj.kind !== 'StatefulSet') return undefined;
+  const live = store.get<StatefulSet>('StatefulSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
+  if (!live || live.metadata?.uid !== obj.metadata?.uid) return undefined;
+  const condemned = store.byIndex<Pod>('controller', live.metadata?.uid ?? '', 'Pod').filter((p) => ordinalOf(p) >= 0 && !inOrdinalRange(p, live));
+  if (condemned.length > 0) {
+    return `scaling a StatefulSet down is not simulated yet: ${condemned.map((p) => p.metadata?.name).join(', ')} ${condemned.length === 1 ? 'is' : 'are'} outside its ordinals and nothing deletes ${condemned.length === 1 ? 'it' : 'them'}`;
+  }
+  const recorded = live.status?.['updateRevision'];
+  const collisions = typeof live.status?.['collisionCount'] === 'number' ? live.status['collisionCount'] : 0;
+  if (typeof recorded === 'string' && recorded !== controllerRevisionName(live.metadata?.name ?? '', hashControllerRevision(statefulSetPatch(live), collisions))) {
+    return `updating a StatefulSet's pod template (a rolling update) is not simulated yet: the template is no longer revision ${recorded} and no pod was replaced`;
+  }
+  return undefined;
+}
 
 /** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
 export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined {
@@ -62,7 +84,7 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
     if (obj.kind === 'Pod') {
       const pod = store.get<Pod>('Pod', ns, obj.metadata?.name ?? '');
       if (pod && pod.metadata?.uid === uid) out.push(pod);
-    } else if (obj.kind === 'Job') {
+    } else if (obj.kind === 'Job' || obj.kind === 'StatefulSet') {
       out.push(...store.byIndex<Pod>('controller', uid, 'Pod'));
     } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
       const sets = obj.kind === 'ReplicaSet' ? [obj] : store.byIndex('owner', uid, 'ReplicaSet');
@@ -80,7 +102,7 @@ export function isWorkloadPod(store: Store, applied: ReadonlyMap<string, KubeObj
   if (appliedUids.has(pod.metadata?.uid ?? '')) return true;
   const owners = p.metadata?.ownerReferences ?? [];
   for (const ref of owners) {
-    if (ref.controller && ref.kind === 'Job' && appliedUids.has(ref.uid)) return true;
+    if (ref.controller && (ref.kind === 'Job' || ref.kind === 'StatefulSet') && appliedUids.has(ref.uid)) return true;
     if (ref.kind !== 'ReplicaSet') continue;
     if (appliedUids.has(ref.uid)) return true;
     const rs = store.byIndex('uid', ref.uid)[0];
@@ -112,10 +134,11 @@ export function computeOutcome(
   if (rejection) return 'Rejected';
   // Nothing is a success for a workload no controller acted on, unless asked to judge the rest alone.
   // With no other object to judge by, it stays NotSimulated even then.
-  const unsimulated = applied.filter((o) => NOT_SIMULATED.has(String(o.kind)));
-  if (!deleting && unsimulated.length > 0) {
+  // A StatefulSet changed in a way its controller here does not follow counts as not simulated too.
+  const unsimulated = deleting ? [] : applied.filter((o) => NOT_SIMULATED.has(String(o.kind)) || unsimulatedChange(store, o) !== undefined);
+  if (unsimulated.length > 0) {
     if (!allowUnsimulated || unsimulated.length === applied.length) return 'NotSimulated';
-    applied = applied.filter((o) => !NOT_SIMULATED.has(String(o.kind)));
+    applied = applied.filter((o) => !unsimulated.includes(o));
   }
   const workloads = applied.filter((o) => WORKLOAD_KINDS.has(String(o.kind)));
   const pods = workloadPods(store, applied);
@@ -173,7 +196,9 @@ export function workloadOutcomes(
     const kind = String(obj.kind);
     const object = `${kind}/${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
     const controller = NOT_SIMULATED.get(kind);
+    const change = deleting || rejection ? undefined : unsimulatedChange(store, obj);
     if (controller && !deleting && !rejection) out.push({ object, outcome: 'NotSimulated', note: notSimulatedNote(kind, controller) });
+    else if (change) out.push({ object, outcome: 'NotSimulated', note: change });
     else if (WORKLOAD_KINDS.has(kind) || controller) out.push({ object, outcome: computeOutcome(store, [obj], rejection, deleting, new Set(), false, finishedJobs) });
   }
   return out;

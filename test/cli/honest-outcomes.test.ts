@@ -1,5 +1,4 @@
-// No run reports a success it did not have: a workload whose controller the engine does not run (a StatefulSet, a
-// DaemonSet) makes the outcome NotSimulated and the exit status 1, unless --allow-unsimulated asks to judge the run by
+// No run reports a success it did not have: a workload whose controller the engine does not run (a DaemonSet) makes the outcome NotSimulated and the exit status 1, unless --allow-unsimulated asks to judge the run by
 // the rest; a manifest of several workloads says what became of each; a crash-looping pod is CrashLoopBackOff.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,21 +11,21 @@ interface Workload {
   note?: string;
 }
 
-const STS = 'test/fixtures/outcomes/statefulset.yaml';
+const DS = 'test/fixtures/outcomes/daemonset.yaml';
 const MIXED = 'test/fixtures/outcomes/pod-and-daemonset.yaml';
 const NOTE = (kind: string) => `${kind} is stored, but the ${kind} controller is not simulated: nothing it would do in a cluster happened`;
 const HINT = 'note: --allow-unsimulated judges the run by the workloads the engine runs';
 
 const cases: { name: string; args: string[]; status: number; outcome: string; workloads: Workload[] | undefined; hint: boolean }[] = [
   {
-    name: 'a StatefulSet alone is NotSimulated, exit 1, with why and how to judge the rest',
-    args: [STS], status: 1, outcome: 'NotSimulated', hint: true,
-    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: NOTE('StatefulSet') }],
+    name: 'a DaemonSet alone is NotSimulated, exit 1, with why and how to judge the rest',
+    args: [DS], status: 1, outcome: 'NotSimulated', hint: true,
+    workloads: [{ object: 'DaemonSet/default/agent', outcome: 'NotSimulated', note: NOTE('DaemonSet') }],
   },
   {
-    name: 'a StatefulSet alone stays NotSimulated with --allow-unsimulated: there is nothing else to judge by',
-    args: [STS, '--allow-unsimulated'], status: 1, outcome: 'NotSimulated', hint: false,
-    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: NOTE('StatefulSet') }],
+    name: 'a DaemonSet alone stays NotSimulated with --allow-unsimulated: there is nothing else to judge by',
+    args: [DS, '--allow-unsimulated'], status: 1, outcome: 'NotSimulated', hint: false,
+    workloads: [{ object: 'DaemonSet/default/agent', outcome: 'NotSimulated', note: NOTE('DaemonSet') }],
   },
   {
     name: 'a pod beside a DaemonSet: NotSimulated overall, and each workload says what became of it',
@@ -39,7 +38,7 @@ const cases: { name: string; args: string[]; status: number; outcome: string; wo
     workloads: [{ object: 'Pod/default/web', outcome: 'Running' }, { object: 'DaemonSet/default/agent', outcome: 'NotSimulated', note: NOTE('DaemonSet') }],
   },
   { name: 'one pod speaks by the outcome alone', args: ['examples/pod.yaml'], status: 0, outcome: 'Running', hint: false, workloads: undefined },
-  { name: 'a deleted StatefulSet is Deleted: its deletion is the API server\'s and the garbage collector\'s', args: [STS, '--delete'], status: 0, outcome: 'Deleted', hint: false, workloads: undefined },
+  { name: 'a deleted DaemonSet is Deleted: its deletion is the API server\'s and the garbage collector\'s', args: [DS, '--delete'], status: 0, outcome: 'Deleted', hint: false, workloads: undefined },
 ];
 
 for (const c of cases) {
@@ -51,7 +50,7 @@ for (const c of cases) {
     assert.deepEqual(r.workloads, c.workloads);
     assert.equal(stderr.includes(HINT), c.hint);
     // Nothing made a pod for a workload the engine did not run.
-    assert.deepEqual(r.objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name), c.args[0] === MIXED ? ['web'] : c.args[0] === STS ? [] : ['web']);
+    assert.deepEqual(r.objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name), c.args[0] === MIXED ? ['web'] : c.args[0] === DS ? [] : ['web']);
   });
 }
 

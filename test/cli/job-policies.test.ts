@@ -53,9 +53,9 @@ const cases: Case[] = [
     name: 'with maxFailedIndexes 1 the second failed index fails the Job with MaxFailedIndexesExceeded, index 2 never runs',
     manifest: 'job-indexed-max-failed.yaml', behavior: 'job-fail-behavior.yaml', outcome: 'Failed',
     // A failed index is not retried (firstPendingIndexes skips failedIndexes), so index 1 is created at once (3 s); the
-    // seeded tie-break between the two workers puts it on the one without the image, so it pulls (2 s) and fails at 6.
+    // seeded tie-break between the two workers puts it on the one that already pulled the image, so it fails at 4.
     // job_controller.go: JobReasonMaxFailedIndexesExceeded, "Job has exceeded the specified maximal number of failed indexes".
-    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [3, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [6, 'Warning', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
+    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [3, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [4, 'Warning', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
     conditions: [['FailureTarget', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'], ['Failed', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
     counters: { succeeded: undefined, failed: 2, completedIndexes: undefined, failedIndexes: '0,1' },
   },

@@ -301,6 +301,45 @@ export function defaultReplicaSet(replicaSet: ReplicaSet): Defaulted<ReplicaSet>
 }
 
 /**
+ * defaultStatefulSet applies SetDefaults_StatefulSet (pkg/apis/apps/v1/defaults.go, v1.36.3): podManagementPolicy
+ * OrderedReady; updateStrategy RollingUpdate with rollingUpdate.partition 0 (no maxUnavailable: MaxUnavailableStatefulSet
+ * is off by default in 1.36); persistentVolumeClaimRetentionPolicy Retain/Retain; replicas 1; revisionHistoryLimit 10.
+ * Then SetObjectDefaults_StatefulSet's template defaults and, per volumeClaimTemplate, SetDefaults_PersistentVolumeClaim
+ * (status.phase Pending), SetDefaults_PersistentVolumeClaimSpec (volumeMode Filesystem) and the resource rounding
+ * (pkg/apis/apps/v1/zz_generated.defaults.go).
+ */
+export function defaultStatefulSet(set: KubeObjectLike): Defaulted<KubeObjectLike> {
+  const object = deepClone(set);
+  const r = new Recorder();
+  const o = object as unknown as Rec;
+  const spec = ensure(o, 'spec');
+  r.ifZero(spec, 'podManagementPolicy', 'OrderedReady', 'spec');
+  const strategy = ensure(spec, 'updateStrategy');
+  if (!strategy['type']) {
+    r.set(strategy, 'type', 'RollingUpdate', 'spec.updateStrategy');
+    if (!rec(strategy['rollingUpdate'])) strategy['rollingUpdate'] = {};
+  }
+  const rollingUpdate = rec(strategy['rollingUpdate']);
+  if (strategy['type'] === 'RollingUpdate' && rollingUpdate) r.ifNil(rollingUpdate, 'partition', 0, 'spec.updateStrategy.rollingUpdate');
+  const policy = ensure(spec, 'persistentVolumeClaimRetentionPolicy');
+  r.ifZero(policy, 'whenDeleted', 'Retain', 'spec.persistentVolumeClaimRetentionPolicy');
+  r.ifZero(policy, 'whenScaled', 'Retain', 'spec.persistentVolumeClaimRetentionPolicy');
+  r.ifNil(spec, 'replicas', 1, 'spec');
+  r.ifNil(spec, 'revisionHistoryLimit', 10, 'spec');
+  defaultTemplateOf(r, o);
+  list(spec['volumeClaimTemplates']).forEach((claim, i) => {
+    const path = `spec.volumeClaimTemplates[${i}]`;
+    r.ifZero(ensure(claim, 'status'), 'phase', 'Pending', `${path}.status`);
+    const claimSpec = ensure(claim, 'spec');
+    r.ifNil(claimSpec, 'volumeMode', 'Filesystem', `${path}.spec`);
+    const resources = rec(claimSpec['resources']);
+    roundResourceList(r, rec(resources?.['limits']), `${path}.spec.resources.limits`);
+    roundResourceList(r, rec(resources?.['requests']), `${path}.spec.resources.requests`);
+  });
+  return { object, changes: r.changes };
+}
+
+/**
  * defaultJob applies SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when both are
  * unset, parallelism 1, backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), the template's labels as the Job's when
  * it has none, completionMode NonIndexed, suspend false, manualSelector false, podReplacementPolicy

@@ -27,6 +27,19 @@ export function fnv32a(bytes: Uint8Array, seed = 0x811c9dc5): number {
 }
 
 /**
+ * fnv32 is the 32-bit FNV-1 hash of some bytes (Go's hash/fnv New32: multiply, then xor), as an unsigned integer.
+ * HashControllerRevision uses this one, not FNV-1a (pkg/controller/history/controller_history.go, v1.36.3).
+ */
+export function fnv32(bytes: Uint8Array, seed = 0x811c9dc5): number {
+  let hash = seed >>> 0;
+  for (const byte of bytes) {
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+    hash = (hash ^ byte) >>> 0;
+  }
+  return hash;
+}
+
+/**
  * safeEncodeString maps every character of s into the name alphabet by its code modulo the alphabet's
  * length, as k8s.io/apimachinery/pkg/util/rand.SafeEncodeString does, so hashes cannot spell words.
  */

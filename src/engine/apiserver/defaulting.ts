@@ -1,5 +1,5 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
-import { defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, type Defaulted } from '../api/defaults';
+import { defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
 import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
@@ -12,6 +12,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultDeployment(obj as Deployment) as Defaulted<KubeObject>;
     case 'ReplicaSet':
       return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
+    case 'StatefulSet':
+      return defaultStatefulSet(obj) as Defaulted<KubeObject>;
     case 'Job':
       return defaultJob(obj) as Defaulted<KubeObject>;
     case 'Service':

@@ -15,8 +15,9 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   if (named.kind === 'Pod') return prepareForCreate(named as Pod, { uid, creationTimestamp }).object as KubeObject;
   const { deletionTimestamp: _t, deletionGracePeriodSeconds: _g, ...meta } = named.metadata ?? {};
   const withMeta: KubeObject = { ...named, metadata: { ...meta, uid, creationTimestamp } };
-  // Workloads start at generation 1 with an empty status. See pkg/registry/apps/deployment/strategy.go (PrepareForCreate).
-  if (named.kind === 'Deployment' || named.kind === 'ReplicaSet') {
+  // Workloads start at generation 1 with an empty status. See pkg/registry/apps/deployment/strategy.go and
+  // pkg/registry/apps/statefulset/strategy.go (PrepareForCreate).
+  if (named.kind === 'Deployment' || named.kind === 'ReplicaSet' || named.kind === 'StatefulSet') {
     return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
   }
   if (named.kind === 'Job') return prepareJobForCreate(withMeta);

@@ -26,6 +26,7 @@ export const RESOURCES: Readonly<Record<string, { resource: string; group: strin
   Deployment: { resource: 'deployments', group: 'apps', namespaced: true },
   ReplicaSet: { resource: 'replicasets', group: 'apps', namespaced: true },
   StatefulSet: { resource: 'statefulsets', group: 'apps', namespaced: true },
+  ControllerRevision: { resource: 'controllerrevisions', group: 'apps', namespaced: true },
   DaemonSet: { resource: 'daemonsets', group: 'apps', namespaced: true },
   Job: { resource: 'jobs', group: 'batch', namespaced: true },
   CronJob: { resource: 'cronjobs', group: 'batch', namespaced: true },

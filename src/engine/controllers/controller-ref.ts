@@ -19,11 +19,11 @@ export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 export interface ClaimContext {
   ctx: EngineContext;
   client: ControllerClient;
-  /** controller is the ReplicaSet or Deployment claiming. */
+  /** controller is the ReplicaSet, Deployment or StatefulSet claiming. */
   controller: KubeObject;
   /** selector is the controller's spec.selector. */
   selector: LabelSelector | undefined;
-  phase: 'controllers.replicaset' | 'controllers.deployment';
+  phase: 'controllers.replicaset' | 'controllers.deployment' | 'controllers.statefulset';
   /** ref is the controller's trace reference, `Kind/namespace/name`. */
   ref: string;
 }
@@ -89,12 +89,15 @@ export function* claimObjects<T extends KubeObject>(c: ClaimContext, objects: re
   return claimed;
 }
 
+/** RESOURCE_NAMES are the qualified resources of the claiming kinds, as a NotFound names them. */
+const RESOURCE_NAMES: Readonly<Record<string, string>> = { Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps', StatefulSet: 'statefulsets.apps' };
+
 /** recheckDeletionTimestamp is the canAdopt function: why adoption is refused, or undefined. */
 function recheckDeletionTimestamp(c: ClaimContext): string | undefined {
   const { namespace, name, uid } = c.controller.metadata ?? {};
   const fresh = c.ctx.store.get(String(c.controller.kind), namespace, name ?? '');
   // replica_set.go claimPods / deployment_controller.go getReplicaSetsForDeployment: the live GET.
-  if (!fresh) return `can't recheck DeletionTimestamp: ${c.controller.kind === 'Deployment' ? 'deployments.apps' : 'replicasets.apps'} "${name}" not found`;
+  if (!fresh) return `can't recheck DeletionTimestamp: ${RESOURCE_NAMES[String(c.controller.kind)] ?? 'replicasets.apps'} "${name}" not found`;
   if (fresh.metadata?.uid !== uid) return `can't recheck DeletionTimestamp: original ${c.controller.kind} ${namespace}/${name} is gone: got uid ${fresh.metadata?.uid}, wanted ${uid}`;
   if (fresh.metadata?.deletionTimestamp) return `${namespace}/${name} has just been deleted at ${fresh.metadata.deletionTimestamp}`;
   return undefined;
@@ -145,7 +148,7 @@ function* release(c: ClaimContext, obj: KubeObject): Steps<void> {
 }
 
 /** selectingControllers lists the controllers of a kind in the object's namespace whose non-empty selector matches its labels (getPodReplicaSets, getDeploymentsForReplicaSet). */
-export function selectingControllers(ctx: EngineContext, kind: 'ReplicaSet' | 'Deployment', obj: KubeObject): KubeObject[] {
+export function selectingControllers(ctx: EngineContext, kind: 'ReplicaSet' | 'Deployment' | 'StatefulSet', obj: KubeObject): KubeObject[] {
   return ctx.store.list<KubeObject>(kind, obj.metadata?.namespace).filter((c) => {
     const selector = (c['spec'] as { selector?: LabelSelector } | undefined)?.selector;
     const empty = !selector || (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length);

@@ -17,6 +17,7 @@ import { type ReplicaSetController, syncReplicaSet } from './replicaset';
 import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
 import { ControllerRateLimiter } from './rate-limiter';
+import { syncStatefulSet } from './statefulset';
 
 /**
  * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
@@ -67,7 +68,7 @@ function labelsChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
   return !!old && JSON.stringify(obj.metadata?.labels ?? {}) !== JSON.stringify(old.metadata?.labels ?? {});
 }
 
-/** Controllers routes store changes to the deployment, replicaset, job, endpointslice and garbage collector controllers. */
+/** Controllers routes store changes to the deployment, replicaset, statefulset, job, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
   private readonly replicaSets: WorkQueue;
@@ -78,10 +79,13 @@ export class Controllers {
   private readonly persistentVolumes: PersistentVolumeController;
   private readonly replicaSetController: ReplicaSetController;
   private readonly replicaSetLimiter = new ControllerRateLimiter();
+  private readonly statefulSets: WorkQueue;
+  private readonly statefulSetLimiter = new ControllerRateLimiter();
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
     this.replicaSets = new WorkQueue(ctx, 'replicaset-controller');
+    this.statefulSets = new WorkQueue(ctx, 'statefulset-controller');
     this.jobs = new WorkQueue(ctx, 'job-controller');
     this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
@@ -94,12 +98,15 @@ export class Controllers {
   onChange(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
     if (obj.kind === 'Deployment' && type !== 'DELETED') this.enqueueDeployment(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj, old);
+    // stateful_set.go: the set informer's add, update and delete handlers all enqueue the set.
+    if (obj.kind === 'StatefulSet') this.enqueueStatefulSet(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
       this.replicaSetController.tallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.onStatefulPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
     }
     this.onGarbage(type, obj);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
@@ -113,6 +120,63 @@ export class Controllers {
     for (const d of this.ctx.store.list('Deployment')) this.enqueueDeployment(d.metadata?.namespace, d.metadata?.name);
     for (const rs of this.ctx.store.list('ReplicaSet')) this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
     for (const j of this.ctx.store.list('Job')) this.enqueueJob(j.metadata?.namespace, j.metadata?.name);
+    for (const s of this.ctx.store.list('StatefulSet')) this.enqueueStatefulSet(s.metadata?.namespace, s.metadata?.name);
+  }
+
+  private enqueueStatefulSet(ns: string | undefined, name: string | undefined, after = 0): void {
+    if (!name) return;
+    const ctx = this.ctx;
+    const api = this.api;
+    const limiter = this.statefulSetLimiter;
+    const key = `${ns}/${name}`;
+    this.statefulSets.add(key, function* () {
+      const r = yield* syncStatefulSet(ctx, api, ns ?? 'default', name);
+      // processNextWorkItem: an error is AddRateLimited, a success Forget (stateful_set.go).
+      if (r.error === undefined) {
+        limiter.forget(key);
+        return r.requeueAfterMs;
+      }
+      const delay = limiter.when(key, ctx.clock.now);
+      yield {
+        phase: 'controllers.statefulset', object: `StatefulSet/${key}`,
+        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
+        detail: { error: r.error, requeueAfterMs: delay },
+      };
+      return delay;
+    }, after);
+  }
+
+  /**
+   * onStatefulPod is stateful_set.go addPod / updatePod / deletePod: the set named by the controller reference (same
+   * uid) syncs, and a former controller too; an orphan added or relabelled makes every set selecting it sync; a pod
+   * turning Ready also syncs its set after minReadySeconds.
+   */
+  private onStatefulPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
+    const ns = pod.metadata?.namespace;
+    const resolve = (ref: { kind: string; name: string; uid: string } | undefined): KubeObject | undefined => {
+      if (ref?.kind !== 'StatefulSet') return undefined;
+      const set = this.ctx.store.get<KubeObject>('StatefulSet', ns, ref.name);
+      return set && set.metadata?.uid === ref.uid ? set : undefined;
+    };
+    const owner = controllerOf(pod as unknown as KubeObject);
+    const was = old && type === 'MODIFIED' ? controllerOf(old as unknown as KubeObject) : undefined;
+    if (was && (was.uid !== owner?.uid)) {
+      const former = resolve(was);
+      if (former) this.enqueueStatefulSet(ns, former.metadata?.name);
+    }
+    if (owner) {
+      const set = resolve(owner);
+      if (!set) return;
+      this.enqueueStatefulSet(ns, set.metadata?.name);
+      const minReady = (set['spec'] as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0;
+      const ready = (p: Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+      if (type === 'MODIFIED' && minReady > 0 && !ready(old) && ready(pod)) this.enqueueStatefulSet(ns, set.metadata?.name, minReady * 1000);
+      return;
+    }
+    if (type === 'DELETED') return;
+    if (type === 'ADDED' || labelsChanged(pod as unknown as KubeObject, old as unknown as KubeObject | undefined) || was) {
+      for (const set of selectingControllers(this.ctx, 'StatefulSet', pod as unknown as KubeObject)) this.enqueueStatefulSet(ns, set.metadata?.name);
+    }
   }
 
   private enqueueDeployment(ns: string | undefined, name: string | undefined): void {

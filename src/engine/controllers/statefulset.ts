@@ -1,0 +1,299 @@
+// The StatefulSet controller's creation path: it records the template as a ControllerRevision, creates each missing
+// ordinal's claims and then its pod — one at a time, each once the ones below it are Running and Ready
+// (OrderedReady), or all at once (Parallel) — and reports the set's status. Scale-down, rolling updates and the
+// claims' retention-policy owner references are not simulated: a sync that would need them says so and stops.
+// See pkg/controller/statefulset/stateful_set.go (sync, getPodsForStatefulSet, syncStatefulSet) and
+// stateful_set_control.go (UpdateStatefulSet, getStatefulSetRevisions, updateStatefulSet, processReplica,
+// runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
+import { matchesLabelSelector } from '../api/labels';
+import type { Pod } from '../api/types';
+import type { ApiServer } from '../apiserver/server';
+import type { EngineContext } from '../context';
+import type { Steps } from '../runtime/step';
+import { ControllerClient } from './client';
+import { claimObjects } from './controller-ref';
+import { controllerOf } from './owner';
+import { asObject, isPodAvailable, isPodReady, mergeByName } from './pods';
+import { k8sEqual } from './replicaset';
+import {
+  identityMatches, inOrdinalRange, isMemberOf, newStatefulPod, ordinalOf, replicasOf, startOrdinal, type StatefulSet, storageMatches,
+} from './statefulset-identity';
+import { createClaims, createStatefulPod, deleteStatefulPod, setRef, STATEFULSET_CONTROLLER } from './statefulset-pods';
+import { type ControllerRevision, newRevision, revisionRaw, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
+
+const PHASE = 'controllers.statefulset' as const;
+
+/** MAX_BATCH_SIZE is MaxBatchSize: the largest slow-start batch of the Parallel policy. */
+const MAX_BATCH_SIZE = 500;
+
+/** StatefulSetSyncResult: the sync's error (requeued rate-limited), or a later resync for minReadySeconds. */
+export interface StatefulSetSyncResult {
+  error?: string;
+  requeueAfterMs?: number;
+}
+
+/** Revisions is getStatefulSetRevisions' answer. */
+type Revisions = { current: ControllerRevision; update: ControllerRevision; collisionCount: number } | { stop: string } | { error: string };
+
+/** syncStatefulSet is sync for one key (phase controllers.statefulset). */
+export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<StatefulSetSyncResult> {
+  const set = ctx.store.get<StatefulSet>('StatefulSet', namespace, name);
+  if (!set) return {};
+  const ref = setRef(set);
+  const client = new ControllerClient(api, STATEFULSET_CONTROLLER);
+  // getPodsForStatefulSet: the pods it controls and the namespace's orphans go through ClaimPods, whose filter also
+  // wants the pod's name to be `<set>-<ordinal>` (isMemberOf).
+  const owned = ctx.store.byIndex<Pod>('controller', set.metadata?.uid ?? '', 'Pod');
+  const orphans = ctx.store.byIndex<Pod>('orphan', `Pod/${namespace}`, 'Pod');
+  const claim = { ctx, client, controller: asObject(set), selector: set.spec?.selector, phase: PHASE, ref };
+  const pods = (yield* claimObjects(claim, mergeByName(owned, orphans).map(asObject), (p) => isMemberOf(set, p as unknown as Pod))) as unknown as Pod[];
+
+  const revisions = yield* statefulSetRevisions(ctx, client, set);
+  if ('error' in revisions) return { error: revisions.error };
+  if ('stop' in revisions) {
+    yield { phase: PHASE, object: ref, field: 'spec.template', result: revisions.stop, detail: {}, outcome: 'waiting' };
+    return {};
+  }
+  const { current, update, collisionCount } = revisions;
+
+  // updateStatefulSet: the pods in the ordinal range by ordinal, the others (with an ordinal) condemned.
+  const start = startOrdinal(set);
+  const want = replicasOf(set);
+  const replicas: (Pod | undefined)[] = new Array<Pod | undefined>(want).fill(undefined);
+  const condemned: Pod[] = [];
+  for (const pod of pods) {
+    if (inOrdinalRange(pod, set)) replicas[ordinalOf(pod) - start] = pod;
+    else if (ordinalOf(pod) >= 0) condemned.push(pod);
+  }
+  if (condemned.length > 0) {
+    const names = condemned.map((p) => p.metadata?.name).sort().join(', ');
+    yield { phase: PHASE, object: ref, field: 'spec.replicas', result: `pods ${names} are outside ordinals ${start}..${start + want - 1}: scaling a StatefulSet down is not simulated yet, so the controller stops here`, detail: { condemned: names }, outcome: 'waiting' };
+    return {};
+  }
+  const known = replicas.filter((p): p is Pod => p !== undefined);
+  const missing = replicas.flatMap((p, i) => (p ? [] : [start + i]));
+  // Missing ordinals get a new pod at the update revision (current and update are one revision here).
+  const all = replicas.map((p, i) => p ?? newStatefulPod(set, start + i, update.metadata?.name ?? ''));
+
+  let error: string | undefined;
+  if (!set.metadata?.deletionTimestamp) {
+    const monotonic = set.spec?.podManagementPolicy !== 'Parallel';
+    if (missing.length > 0) {
+      yield {
+        phase: PHASE, object: ref, field: 'spec.replicas',
+        result: `${known.length} of ${want} pods exist; ${monotonic ? 'OrderedReady: each ordinal waits for the ones below it to be Running and Ready' : 'Parallel: every missing pod is created at once'}`,
+        detail: { replicas: want, existing: known.map((p) => p.metadata?.name), missing, podManagementPolicy: monotonic ? 'OrderedReady' : 'Parallel' },
+      };
+    }
+    const policy = set.spec?.persistentVolumeClaimRetentionPolicy;
+    if (missing.length > 0 && (set.spec?.volumeClaimTemplates ?? []).length > 0 && (policy?.whenDeleted === 'Delete' || policy?.whenScaled === 'Delete')) {
+      // UpdatePodClaimForRetentionPolicy / UpdateStatefulPod set these references by later claim updates.
+      yield { phase: PHASE, object: ref, field: 'spec.persistentVolumeClaimRetentionPolicy', result: 'the claims\' owner references for a Delete retention policy are not simulated: the claims are created without them', detail: { policy } };
+    }
+    error = yield* runForAll(all, (i) => processReplica(ctx, client, set, all, i, monotonic), monotonic);
+  }
+
+  // The status counts the pods the sync started with: those it just created are not seen yet (isCreated).
+  const status = replicaStatus(ctx, set, [...known, ...condemned], current, update, collisionCount);
+  if (inconsistentStatus(set, status)) {
+    ctx.store.update<StatefulSet>('StatefulSet', namespace, name, (o) => { o.status = status; });
+    yield {
+      phase: PHASE, object: ref, field: 'status',
+      result: `status: ${status['replicas']} replicas, ${status['readyReplicas'] ?? 0} ready, ${status['availableReplicas']} available, revision ${status['updateRevision']}`,
+      detail: { status },
+    };
+  }
+  if (error !== undefined) return { error };
+  // syncStatefulSet: with minReadySeconds, a resync when a ready pod is not available yet.
+  const minReady = set.spec?.minReadySeconds ?? 0;
+  if (minReady > 0 && status['readyReplicas'] !== status['availableReplicas']) return { requeueAfterMs: nextAvailabilityCheck(ctx, known, minReady) };
+  return {};
+}
+
+/**
+ * statefulSetRevisions is getStatefulSetRevisions for the creation path: the set's revisions (controlled by it and
+ * matching its selector) sorted by revision; the proposed one is the latest when equal to it, else created (its name
+ * retried with a higher collision count while another revision holds it). A template that differs from the latest
+ * revision is an update or a rollback: not simulated.
+ */
+function* statefulSetRevisions(ctx: EngineContext, client: ControllerClient, set: StatefulSet): Steps<Revisions> {
+  const ns = set.metadata?.namespace;
+  const uid = set.metadata?.uid;
+  const revisions = ctx.store.list<ControllerRevision>('ControllerRevision', ns)
+    .filter((r) => controllerOf(r)?.uid === uid && matchesLabelSelector(set.spec?.selector, r.metadata?.labels))
+    .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+  let collisionCount = typeof set.status?.['collisionCount'] === 'number' ? set.status['collisionCount'] : 0;
+  const next = revisions.length ? (revisions[revisions.length - 1]!.revision ?? 0) + 1 : 1;
+  const proposed = newRevision(set, next, collisionCount);
+  const latest = revisions[revisions.length - 1];
+  let update: ControllerRevision | undefined;
+  if (latest && revisionRaw(latest) === proposed.raw) update = latest;
+  else if (latest) {
+    const earlier = revisions.some((r) => revisionRaw(r) === proposed.raw);
+    return { stop: earlier ? 'the pod template is back to an earlier revision: rolling a StatefulSet back is not simulated yet, so the controller stops here'
+      : `the pod template differs from revision ${latest.metadata?.name}: updating a StatefulSet's template (a rolling update) is not simulated yet, so the controller stops here` };
+  } else {
+    // CreateControllerRevision: the name is hashed again with the collision count on each try.
+    for (;;) {
+      const candidate = newRevision(set, next, collisionCount).revision;
+      candidate.metadata = { ...candidate.metadata, labels: proposed.revision.metadata?.labels };
+      const out = yield* client.create(candidate, setRef(set));
+      const name = candidate.metadata?.name ?? '';
+      if (out.ok) {
+        update = (out.object ?? candidate) as ControllerRevision;
+        yield {
+          phase: PHASE, object: setRef(set), field: 'spec.template', step: { kind: 'object', name },
+          result: `created ControllerRevision ${name} (revision ${next}): the template's history, named for the FNV hash of its patch`,
+          detail: { revision: name, data: proposed.raw },
+        };
+        break;
+      }
+      if (out.error.status.reason !== 'AlreadyExists') return { error: out.error.message };
+      const exists = ctx.store.get<ControllerRevision>('ControllerRevision', ns, name);
+      if (!exists) return { error: out.error.message };
+      if (revisionRaw(exists) === proposed.raw) { update = exists; break; }
+      collisionCount++;
+    }
+  }
+  const current = revisions.find((r) => r.metadata?.name === set.status?.['currentRevision']) ?? update;
+  return { current, update, collisionCount };
+}
+
+/**
+ * runForAll: OrderedReady processes the replicas in ordinal order and stops at the first that blocks; Parallel runs
+ * them in slow-start batches (1, 2, 4... up to MaxBatchSize) and stops after a batch with an error.
+ */
+function* runForAll(pods: readonly Pod[], fn: (i: number) => Steps<{ exit: boolean; error?: string }>, monotonic: boolean): Steps<string | undefined> {
+  if (monotonic) {
+    for (let i = 0; i < pods.length; i++) {
+      const r = yield* fn(i);
+      if (r.exit || r.error !== undefined) return r.error;
+    }
+    return undefined;
+  }
+  let j = 0;
+  let remaining = pods.length;
+  for (let batch = Math.min(remaining, 1); batch > 0; batch = Math.min(2 * batch, remaining, MAX_BATCH_SIZE)) {
+    const errors: string[] = [];
+    for (let k = 0; k < batch; k++, j++) {
+      const r = yield* fn(j);
+      if (r.error !== undefined) errors.push(r.error);
+    }
+    if (errors.length) return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    remaining -= batch;
+  }
+  return undefined;
+}
+
+/**
+ * processReplica for the creation path: a Failed or Succeeded pod is deleted, to be made again next sync; a missing
+ * one is created (OrderedReady then waits for it); a Pending one gets its missing claims; OrderedReady waits on a pod
+ * terminating, not Running and Ready, or not available for minReadySeconds.
+ */
+function* processReplica(ctx: EngineContext, client: ControllerClient, set: StatefulSet, replicas: readonly Pod[], i: number, monotonic: boolean): Steps<{ exit: boolean; error?: string }> {
+  const pod = replicas[i]!;
+  const name = pod.metadata?.name ?? '';
+  const ref = setRef(set);
+  const phase = pod.status?.phase;
+  if (phase === 'Failed' || phase === 'Succeeded') {
+    if (pod.metadata?.deletionTimestamp) return { exit: true };
+    const error = yield* deleteStatefulPod(ctx, client, set, pod, `it is ${phase}; the next sync creates it again`);
+    return { exit: true, ...(error !== undefined ? { error } : {}) };
+  }
+  if (!phase) {
+    // PodClaimIsStale matters only with whenScaled: Delete, whose owner references are not simulated.
+    const error = yield* createStatefulPod(ctx, client, set, pod);
+    if (error !== undefined) return { exit: true, error };
+    if (monotonic) return { exit: true };
+    return { exit: false };
+  }
+  if (phase === 'Pending') {
+    const error = yield* createClaims(ctx, client, set, pod);
+    if (error !== undefined) return { exit: true, error };
+  }
+  if (monotonic && pod.metadata?.deletionTimestamp) {
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${name} to terminate`, detail: { pod: name }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  if (monotonic && !(phase === 'Running' && isPodReady(pod))) {
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${name} to be Running and Ready before the next ordinal`, detail: { pod: name, phase }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  if (monotonic && !isPodAvailable(ctx.clock, pod, set.spec?.minReadySeconds ?? 0)) {
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${name} to be available (Ready for minReadySeconds ${set.spec?.minReadySeconds})`, detail: { pod: name }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  if (!identityMatches(set, pod) || !storageMatches(set, pod)) {
+    // UpdateStatefulPod would rewrite the pod's identity or volumes: not simulated.
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `pod ${name} does not carry its StatefulSet identity or volumes; updating it (UpdateStatefulPod) is not simulated`, detail: { pod: name }, outcome: 'waiting' };
+  }
+  return { exit: false };
+}
+
+/**
+ * replicaStatus is updateStatefulSet's status: observedGeneration, the revisions and collision count, and
+ * computeReplicaStatus' counts — replicas (created), readyReplicas (Running and Ready), availableReplicas (and Ready
+ * for minReadySeconds), currentReplicas and updatedReplicas (created, not terminating, by revision label) — then
+ * completeRollingUpdate. Fields are written as the API's JSON writes them (omitempty).
+ */
+function replicaStatus(ctx: EngineContext, set: StatefulSet, pods: readonly Pod[], current: ControllerRevision, update: ControllerRevision, collisionCount: number): Record<string, unknown> {
+  const minReady = set.spec?.minReadySeconds ?? 0;
+  let replicas = 0, ready = 0, available = 0, currentReplicas = 0, updated = 0;
+  for (const pod of pods) {
+    const created = !!pod.status?.phase;
+    if (created) replicas++;
+    if (pod.status?.phase === 'Running' && isPodReady(pod)) {
+      ready++;
+      if (isPodAvailable(ctx.clock, pod, minReady)) available++;
+    }
+    if (created && !pod.metadata?.deletionTimestamp) {
+      const revision = pod.metadata?.labels?.[STATEFULSET_REVISION_LABEL];
+      if (revision === current.metadata?.name) currentReplicas++;
+      if (revision === update.metadata?.name) updated++;
+    }
+  }
+  let currentRevision = current.metadata?.name ?? '';
+  const want = replicasOf(set);
+  // completeRollingUpdate: a RollingUpdate whose every replica is updated and ready makes the update revision current.
+  if (set.spec?.updateStrategy?.type === 'RollingUpdate' && updated === want && ready === want && replicas === want) {
+    currentReplicas = updated;
+    currentRevision = update.metadata?.name ?? '';
+  }
+  const status: Record<string, unknown> = {};
+  const omitEmpty = (k: string, v: number | string): void => { if (v) status[k] = v; };
+  omitEmpty('observedGeneration', set.metadata?.generation ?? 0);
+  status['replicas'] = replicas;
+  omitEmpty('readyReplicas', ready);
+  omitEmpty('currentReplicas', currentReplicas);
+  omitEmpty('updatedReplicas', updated);
+  omitEmpty('currentRevision', currentRevision);
+  omitEmpty('updateRevision', update.metadata?.name ?? '');
+  status['collisionCount'] = collisionCount;
+  status['availableReplicas'] = available;
+  return status;
+}
+
+/** inconsistentStatus: a newer observedGeneration, or any count or revision changed (collisionCount is not compared). */
+function inconsistentStatus(set: StatefulSet, status: Record<string, unknown>): boolean {
+  const old = set.status ?? {};
+  const num = (o: Record<string, unknown>, k: string): number => (typeof o[k] === 'number' ? o[k] : 0);
+  if (num(status, 'observedGeneration') > num(old, 'observedGeneration')) return true;
+  return ['replicas', 'currentReplicas', 'readyReplicas', 'updatedReplicas', 'currentRevision', 'availableReplicas', 'updateRevision']
+    .some((k) => !k8sEqual(status[k] ?? (k.endsWith('Revision') ? '' : 0), old[k] ?? (k.endsWith('Revision') ? '' : 0)));
+}
+
+/**
+ * nextAvailabilityCheck is FindMinNextPodAvailabilityCheck, else minReadySeconds: the soonest time a ready pod
+ * becomes available (pkg/controller/controller_utils.go).
+ */
+function nextAvailabilityCheck(ctx: EngineContext, pods: readonly Pod[], minReady: number): number {
+  let soonest: number | undefined;
+  for (const pod of pods) {
+    if (!isPodReady(pod) || isPodAvailable(ctx.clock, pod, minReady)) continue;
+    const since = Date.parse(pod.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? '') - ctx.clock.epoch.getTime();
+    if (!Number.isFinite(since)) continue;
+    const wait = Math.max(0, since + minReady * 1000 - ctx.clock.now);
+    soonest = soonest === undefined ? wait : Math.min(soonest, wait);
+  }
+  return soonest ?? minReady * 1000;
+}

@@ -1,0 +1,77 @@
+// The StatefulSet controller through the CLI: a set runs its ordinal pods and claims to Running, a later apply
+// scales it up the same way, and a later apply it does not follow (a scale-down, a new template) is NotSimulated
+// with a note, never a false success. See pkg/controller/statefulset at kubernetes v1.36.3.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runJson, type Report } from './harness';
+
+const F = 'test/fixtures/statefulset';
+
+interface Workload {
+  object: string;
+  outcome: string;
+  note?: string;
+}
+
+const created = (r: Report) => r.events.filter((e) => e.source === 'statefulset-controller' && e.reason === 'SuccessfulCreate').map((e) => `${e.at} ${e.message}`);
+
+const cases: { name: string; args: string[]; status: number; outcome: string; events: string[]; workloads?: Workload[]; replicas: number }[] = [
+  {
+    name: 'the docs example on local volumes: claim then pod, one ordinal at a time, Running',
+    args: [`${F}/web-local.yaml`], status: 0, outcome: 'Running', replicas: 2,
+    events: [
+      '0 create Claim www-web-0 Pod web-0 in StatefulSet web success', '0 create Pod web-0 in StatefulSet web successful',
+      '2 create Claim www-web-1 Pod web-1 in StatefulSet web success', '2 create Pod web-1 in StatefulSet web successful',
+    ],
+  },
+  {
+    name: 'Parallel creates the three pods in its first sync',
+    args: [`${F}/parallel.yaml`], status: 0, outcome: 'Running', replicas: 3,
+    events: ['0 create Pod db-0 in StatefulSet db successful', '0 create Pod db-1 in StatefulSet db successful', '0 create Pod db-2 in StatefulSet db successful'],
+  },
+  {
+    // db-3's node already holds the image: it is Running and Ready at once, so db-4 follows in the same second.
+    name: 'a later apply with more replicas creates the new ordinals in order',
+    args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-5.yaml`], status: 0, outcome: 'Running', replicas: 5,
+    events: ['0', '2', '4', '20', '20'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+  },
+  {
+    name: 'a later apply with fewer replicas is NotSimulated: nothing deletes db-1 and db-2',
+    args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-1.yaml`], status: 1, outcome: 'NotSimulated', replicas: 3,
+    events: ['0', '2', '4'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: 'scaling a StatefulSet down is not simulated yet: db-1, db-2 are outside its ordinals and nothing deletes them' }],
+  },
+  {
+    name: 'a later apply with a new image is NotSimulated: no rolling update replaces the pods',
+    args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-new-image.yaml`], status: 1, outcome: 'NotSimulated', replicas: 3,
+    events: ['0', '2', '4'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: 'updating a StatefulSet\'s pod template (a rolling update) is not simulated yet: the template is no longer revision db-965d5df76 and no pod was replaced' }],
+  },
+];
+
+for (const c of cases) {
+  test(`statefulset: ${c.name}`, () => {
+    const { status, report } = runJson('run', ...c.args);
+    const r = report as typeof report & { workloads?: Workload[] };
+    assert.equal(status, c.status);
+    assert.equal(r.outcome, c.outcome);
+    assert.deepEqual(created(r), c.events);
+    assert.deepEqual(r.workloads, c.workloads);
+    assert.equal(r.objects.filter((o) => o.kind === 'Pod' && o.metadata.labels?.['statefulset.kubernetes.io/pod-name']).length, c.replicas);
+    // Every step of the controller is in the trace under its own phase.
+    assert.ok(r.trace.some((e) => e.phase === 'controllers.statefulset'));
+  });
+}
+
+test('statefulset: the stored set, its revision and a pod as the report lists them', () => {
+  const { report } = runJson('run', `${F}/web-local.yaml`);
+  const set = report.objects.find((o) => o.kind === 'StatefulSet')!;
+  assert.equal(set.status?.['currentRevision'], 'web-f99c84b4b');
+  assert.equal(set.status?.['readyReplicas'], 2);
+  const revision = report.objects.find((o) => o.kind === 'ControllerRevision')!;
+  assert.equal(revision.metadata.name, 'web-f99c84b4b');
+  assert.deepEqual(revision.metadata.labels, { app: 'nginx', 'controller.kubernetes.io/hash': 'f99c84b4b' });
+  const pod = report.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'web-1')!;
+  assert.equal(pod.spec?.['hostname'], 'web-1');
+  assert.equal(pod.spec?.['subdomain'], 'nginx');
+});
