@@ -76,6 +76,8 @@ const CASES = [
   { manifest: 'test/fixtures/controllers/frontend-rs-3.yaml' },
   { manifest: 'test/fixtures/controllers/job-pi.yaml' },
   { manifest: 'test/fixtures/controllers/web-recreate.yaml' },
+  // Parallel: the reference has no kubelets, so an OrderedReady set would stop at its first pod there.
+  { manifest: 'test/fixtures/statefulset/parallel.yaml' },
   ...['active-deadline', 'crash-loop', 'init-fails-always', 'job-succeeds', 'liveness-fails', 'never-pull', 'readiness-gate',
     'sidecar-plain', 'sidecar-startup', 'startup-fails', 'poststart-slow', 'exec-probe-timeout']
     .map((n) => ({ manifest: `test/fixtures/kubelet/${n}.yaml` })),
@@ -410,7 +412,7 @@ function refList(ref, kind) {
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing one case.
 // ---------------------------------------------------------------------------------------------------------------
-const CONTROLLER_SOURCES = new Set(['deployment-controller', 'replicaset-controller', 'job-controller', 'default-scheduler']);
+const CONTROLLER_SOURCES = new Set(['deployment-controller', 'replicaset-controller', 'job-controller', 'statefulset-controller', 'default-scheduler']);
 
 async function compareCase(ref, c, engine, result) {
   const diffs = (component) => (result.components[component] ??= []);
@@ -429,7 +431,7 @@ async function compareCase(ref, c, engine, result) {
 
   // What the manifest made, read back from the reference, after its controllers and scheduler had a moment.
   const wanted = docsOf(c.manifest).filter((d) => !String(d.apiVersion ?? '').startsWith(OWN_GROUP));
-  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job'].includes(d.kind));
+  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet'].includes(d.kind));
   await waitScheduled(ref, workloads ? 12_000 : 6_000);
   const objects = engine.objects ?? [];
   for (const d of wanted) {
@@ -444,7 +446,7 @@ async function compareCase(ref, c, engine, result) {
   const enginePods = objects.filter((o) => o.kind === 'Pod');
   const events = engine.events ?? [];
   // Only events about objects that exist now: an earlier case's object of the same name is another uid.
-  const live = new Set(['pods', 'replicasets', 'deployments', 'jobs'].flatMap((k) => refList(ref, k)).map((o) => o.metadata.uid));
+  const live = new Set(['pods', 'replicasets', 'deployments', 'jobs', 'statefulsets'].flatMap((k) => refList(ref, k)).map((o) => o.metadata.uid));
   const refEvents = refList(ref, 'events').filter((e) => live.has(e.involvedObject?.uid));
   const sched = diffs('scheduler');
   const nodes = refList(ref, 'nodes');
@@ -472,7 +474,7 @@ async function compareCase(ref, c, engine, result) {
     const ctl = diffs('controllers');
     const names = (list) => list.map((o) => normalize(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).sort();
     const made = (kind) => [names(objects.filter((o) => o.kind === kind)), names(refList(ref, kind.toLowerCase() + 's').filter((o) => o.metadata.namespace !== 'kube-system').map((o) => ({ ...o, kind })))];
-    for (const kind of ['ReplicaSet', 'Pod']) {
+    for (const kind of ['ReplicaSet', 'Pod', 'ControllerRevision', 'PersistentVolumeClaim']) {
       const [mine, theirs] = made(kind);
       if (JSON.stringify(mine) !== JSON.stringify(theirs)) ctl.push({ field: `${kind}s`, engine: mine, reference: theirs });
     }

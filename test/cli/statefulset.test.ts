@@ -20,31 +20,31 @@ const cases: { name: string; args: string[]; status: number; outcome: string; ev
     name: 'the docs example on local volumes: claim then pod, one ordinal at a time, Running',
     args: [`${F}/web-local.yaml`], status: 0, outcome: 'Running', replicas: 2,
     events: [
-      '0 create Claim www-web-0 Pod web-0 in StatefulSet web success', '0 create Pod web-0 in StatefulSet web successful',
-      '2 create Claim www-web-1 Pod web-1 in StatefulSet web success', '2 create Pod web-1 in StatefulSet web successful',
+      '0 Create Claim www-web-0 Pod web-0 in StatefulSet web success', '0 Create Pod web-0 in StatefulSet web successful',
+      '2 Create Claim www-web-1 Pod web-1 in StatefulSet web success', '2 Create Pod web-1 in StatefulSet web successful',
     ],
   },
   {
     name: 'Parallel creates the three pods in its first sync',
     args: [`${F}/parallel.yaml`], status: 0, outcome: 'Running', replicas: 3,
-    events: ['0 create Pod db-0 in StatefulSet db successful', '0 create Pod db-1 in StatefulSet db successful', '0 create Pod db-2 in StatefulSet db successful'],
+    events: ['0 Create Pod db-0 in StatefulSet db successful', '0 Create Pod db-1 in StatefulSet db successful', '0 Create Pod db-2 in StatefulSet db successful'],
   },
   {
     // db-3's node already holds the image: it is Running and Ready at once, so db-4 follows in the same second.
     name: 'a later apply with more replicas creates the new ordinals in order',
     args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-5.yaml`], status: 0, outcome: 'Running', replicas: 5,
-    events: ['0', '2', '4', '20', '20'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+    events: ['0', '2', '4', '20', '20'].map((at, i) => `${at} Create Pod db-${i} in StatefulSet db successful`),
   },
   {
     name: 'a later apply with fewer replicas is NotSimulated: nothing deletes db-1 and db-2',
     args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-1.yaml`], status: 1, outcome: 'NotSimulated', replicas: 3,
-    events: ['0', '2', '4'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+    events: ['0', '2', '4'].map((at, i) => `${at} Create Pod db-${i} in StatefulSet db successful`),
     workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: 'scaling a StatefulSet down is not simulated yet: db-1, db-2 are outside its ordinals and nothing deletes them' }],
   },
   {
     name: 'a later apply with a new image is NotSimulated: no rolling update replaces the pods',
     args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-new-image.yaml`], status: 1, outcome: 'NotSimulated', replicas: 3,
-    events: ['0', '2', '4'].map((at, i) => `${at} create Pod db-${i} in StatefulSet db successful`),
+    events: ['0', '2', '4'].map((at, i) => `${at} Create Pod db-${i} in StatefulSet db successful`),
     workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: 'updating a StatefulSet\'s pod template (a rolling update) is not simulated yet: the template is no longer revision db-965d5df76 and no pod was replaced' }],
   },
 ];

@@ -85,6 +85,7 @@ const RUNS: string[][] = [
   ['test/fixtures/kubelet/init-fails-always.yaml', '--for', '60s'],
   ['test/fixtures/kubelet/startup-fails.yaml', '--for', '60s'],
   ['test/fixtures/kubelet/job-succeeds.yaml'],
+  ['test/fixtures/statefulset/web-local.yaml'],
   ['test/fixtures/fidelity/image-missing.yaml', '--for', '40s'],
   ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],
 ];

@@ -22,25 +22,26 @@ export function setRef(set: StatefulSet): string {
 const title = (verb: string): string => verb.charAt(0).toUpperCase() + verb.slice(1);
 
 /**
- * recordPodEvent: Normal Successful<Verb> "<verb> Pod <pod> in StatefulSet <set> successful", or Warning
- * Failed<Verb> "<verb> Pod <pod> in StatefulSet <set> failed error: <err>".
+ * recordPodEvent: Normal Successful<Verb> "<Verb> Pod <pod> in StatefulSet <set> successful", or Warning
+ * Failed<Verb> "<Verb> Pod <pod> in StatefulSet <set> failed error: <err>". The verb is title-cased in the message too
+ * (cases.Title since 1.2x; older releases wrote it in lower case), as the reference cluster v1.36.3 prints it.
  */
 export function recordPodEvent(ctx: EngineContext, verb: string, set: StatefulSet, pod: Pod, error?: string): void {
   const pod_ = pod.metadata?.name ?? '';
   const name = set.metadata?.name ?? '';
-  if (error === undefined) ctx.recorder.event({ type: 'Normal', reason: `Successful${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${verb} Pod ${pod_} in StatefulSet ${name} successful` });
-  else ctx.recorder.event({ type: 'Warning', reason: `Failed${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${verb} Pod ${pod_} in StatefulSet ${name} failed error: ${error}` });
+  if (error === undefined) ctx.recorder.event({ type: 'Normal', reason: `Successful${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${title(verb)} Pod ${pod_} in StatefulSet ${name} successful` });
+  else ctx.recorder.event({ type: 'Warning', reason: `Failed${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${title(verb)} Pod ${pod_} in StatefulSet ${name} failed error: ${error}` });
 }
 
 /**
- * recordClaimEvent: Normal Successful<Verb> "<verb> Claim <claim> Pod <pod> in StatefulSet <set> success", or Warning
- * Failed<Verb> "<verb> Claim <claim> for Pod <pod> in StatefulSet <set> failed error: <err>" (the wordings differ).
+ * recordClaimEvent: Normal Successful<Verb> "<Verb> Claim <claim> Pod <pod> in StatefulSet <set> success", or Warning
+ * Failed<Verb> "<Verb> Claim <claim> for Pod <pod> in StatefulSet <set> failed error: <err>" (the wordings differ).
  */
 function recordClaimEvent(ctx: EngineContext, verb: string, set: StatefulSet, pod: Pod, claim: string, error?: string): void {
   const pod_ = pod.metadata?.name ?? '';
   const name = set.metadata?.name ?? '';
-  if (error === undefined) ctx.recorder.event({ type: 'Normal', reason: `Successful${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${verb} Claim ${claim} Pod ${pod_} in StatefulSet ${name} success` });
-  else ctx.recorder.event({ type: 'Warning', reason: `Failed${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${verb} Claim ${claim} for Pod ${pod_} in StatefulSet ${name} failed error: ${error}` });
+  if (error === undefined) ctx.recorder.event({ type: 'Normal', reason: `Successful${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${title(verb)} Claim ${claim} Pod ${pod_} in StatefulSet ${name} success` });
+  else ctx.recorder.event({ type: 'Warning', reason: `Failed${title(verb)}`, object: setRef(set), source: STATEFULSET_CONTROLLER, message: `${title(verb)} Claim ${claim} for Pod ${pod_} in StatefulSet ${name} failed error: ${error}` });
 }
 
 /** aggregate is utilerrors.NewAggregate(errs).Error(): one message alone, several as "[a, b]". */
@@ -99,7 +100,7 @@ export function* createStatefulPod(ctx: EngineContext, client: ControllerClient,
     yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `created pod ${name} (hostname ${name}${set.spec?.serviceName ? `, subdomain ${set.spec.serviceName}` : ''})`, detail: { pod: name } };
     return undefined;
   }
-  yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `create Pod ${name} in StatefulSet ${set.metadata?.name} failed error: ${out.error.message}`, detail: { status: out.error.status }, outcome: 'failed' };
+  yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `Create Pod ${name} in StatefulSet ${set.metadata?.name} failed error: ${out.error.message}`, detail: { status: out.error.status }, outcome: 'failed' };
   return out.error.message;
 }
 

@@ -120,10 +120,10 @@ const statefulEvents = (sim: Simulation) => sim.result().events.filter((e) => e.
 
 test('events: each claim, then its pod, as recordClaimEvent and recordPodEvent word them', () => {
   assert.deepEqual(statefulEvents(run('web-local.yaml')), [
-    '0 Normal SuccessfulCreate StatefulSet/default/web: create Claim www-web-0 Pod web-0 in StatefulSet web success',
-    '0 Normal SuccessfulCreate StatefulSet/default/web: create Pod web-0 in StatefulSet web successful',
-    '2 Normal SuccessfulCreate StatefulSet/default/web: create Claim www-web-1 Pod web-1 in StatefulSet web success',
-    '2 Normal SuccessfulCreate StatefulSet/default/web: create Pod web-1 in StatefulSet web successful',
+    '0 Normal SuccessfulCreate StatefulSet/default/web: Create Claim www-web-0 Pod web-0 in StatefulSet web success',
+    '0 Normal SuccessfulCreate StatefulSet/default/web: Create Pod web-0 in StatefulSet web successful',
+    '2 Normal SuccessfulCreate StatefulSet/default/web: Create Claim www-web-1 Pod web-1 in StatefulSet web success',
+    '2 Normal SuccessfulCreate StatefulSet/default/web: Create Pod web-1 in StatefulSet web successful',
   ]);
 });
 
@@ -136,7 +136,7 @@ const orderCases = [
 for (const c of orderCases) {
   test(`podManagementPolicy: ${c.name}`, () => {
     const created = run(c.fixture).result().events.filter((e) => e.reason === 'SuccessfulCreate' && e.source === 'statefulset-controller');
-    assert.deepEqual(created.map((e) => e.message), ['db-0', 'db-1', 'db-2'].map((p) => `create Pod ${p} in StatefulSet db successful`));
+    assert.deepEqual(created.map((e) => e.message), ['db-0', 'db-1', 'db-2'].map((p) => `Create Pod ${p} in StatefulSet db successful`));
     assert.deepEqual(created.map((e) => e.at), c.at);
   });
 }
