@@ -2,7 +2,7 @@
 import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
-import { inOrdinalRange, ordinalOf, type StatefulSet } from './controllers/statefulset-identity';
+import type { StatefulSet } from './controllers/statefulset-identity';
 import { controllerRevisionName, hashControllerRevision, statefulSetPatch } from './controllers/statefulset-revision';
 
 /**
@@ -48,17 +48,13 @@ const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'State
 
 /**
  * unsimulatedChange says what the engine's StatefulSet controller did not do for a StatefulSet a later apply changed:
- * a scale-down (pods it controls outside its ordinals, which nothing deletes) or a new pod template (the revision
- * its status names is not the template's: a rolling update). undefined for any other object.
+ * a new pod template (the revision its status names is not the template's: a rolling update). undefined for any
+ * other object.
  */
 export function unsimulatedChange(store: Store, obj: KubeObject): string | undefined {
   if (obj.kind !== 'StatefulSet') return undefined;
   const live = store.get<StatefulSet>('StatefulSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
   if (!live || live.metadata?.uid !== obj.metadata?.uid) return undefined;
-  const condemned = store.byIndex<Pod>('controller', live.metadata?.uid ?? '', 'Pod').filter((p) => ordinalOf(p) >= 0 && !inOrdinalRange(p, live));
-  if (condemned.length > 0) {
-    return `scaling a StatefulSet down is not simulated yet: ${condemned.map((p) => p.metadata?.name).join(', ')} ${condemned.length === 1 ? 'is' : 'are'} outside its ordinals and nothing deletes ${condemned.length === 1 ? 'it' : 'them'}`;
-  }
   const recorded = live.status?.['updateRevision'];
   const collisions = typeof live.status?.['collisionCount'] === 'number' ? live.status['collisionCount'] : 0;
   if (typeof recorded === 'string' && recorded !== controllerRevisionName(live.metadata?.name ?? '', hashControllerRevision(statefulSetPatch(live), collisions))) {

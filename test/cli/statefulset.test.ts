@@ -1,6 +1,6 @@
 // The StatefulSet controller through the CLI: a set runs its ordinal pods and claims to Running, a later apply
-// scales it up the same way, and a later apply it does not follow (a scale-down, a new template) is NotSimulated
-// with a note, never a false success. See pkg/controller/statefulset at kubernetes v1.36.3.
+// scales it up the same way or down from the highest ordinal, and a later apply it does not follow (a new template)
+// is NotSimulated with a note, never a false success. See pkg/controller/statefulset at kubernetes v1.36.3.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runJson, type Report } from './harness';
@@ -15,7 +15,9 @@ interface Workload {
 
 const created = (r: Report) => r.events.filter((e) => e.source === 'statefulset-controller' && e.reason === 'SuccessfulCreate').map((e) => `${e.at} ${e.message}`);
 
-const cases: { name: string; args: string[]; status: number; outcome: string; events: string[]; workloads?: Workload[]; replicas: number }[] = [
+const deletedOf = (r: Report) => r.events.filter((e) => e.source === 'statefulset-controller' && e.reason === 'SuccessfulDelete').map((e) => `${e.at} ${e.message}`);
+
+const cases: { name: string; args: string[]; status: number; outcome: string; events: string[]; deleted?: string[]; workloads?: Workload[]; replicas: number }[] = [
   {
     name: 'the docs example on local volumes: claim then pod, one ordinal at a time, Running',
     args: [`${F}/web-local.yaml`], status: 0, outcome: 'Running', replicas: 2,
@@ -36,10 +38,17 @@ const cases: { name: string; args: string[]; status: number; outcome: string; ev
     events: ['0', '2', '4', '20', '20'].map((at, i) => `${at} Create Pod db-${i} in StatefulSet db successful`),
   },
   {
-    name: 'a later apply with fewer replicas is NotSimulated: nothing deletes db-1 and db-2',
-    args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-1.yaml`], status: 1, outcome: 'NotSimulated', replicas: 3,
+    // processCondemned: db-2 first; db-1 only once db-2 is gone (OrderedReady waits for a terminating pod).
+    name: 'a later apply with fewer replicas deletes the highest ordinals one at a time, then Running',
+    args: [`${F}/plain.yaml`, '--then-apply', `20s,${F}/plain-1.yaml`], status: 0, outcome: 'Running', replicas: 1,
     events: ['0', '2', '4'].map((at, i) => `${at} Create Pod db-${i} in StatefulSet db successful`),
-    workloads: [{ object: 'StatefulSet/default/db', outcome: 'NotSimulated', note: 'scaling a StatefulSet down is not simulated yet: db-1, db-2 are outside its ordinals and nothing deletes them' }],
+    deleted: ['20 Delete Pod db-2 in StatefulSet db successful', '21 Delete Pod db-1 in StatefulSet db successful'],
+  },
+  {
+    name: 'Parallel scales down by deleting every pod outside its ordinals at once, from the highest',
+    args: [`${F}/parallel.yaml`, '--then-apply', `20s,${F}/parallel-1.yaml`], status: 0, outcome: 'Running', replicas: 1,
+    events: ['0 Create Pod db-0 in StatefulSet db successful', '0 Create Pod db-1 in StatefulSet db successful', '0 Create Pod db-2 in StatefulSet db successful'],
+    deleted: ['20 Delete Pod db-2 in StatefulSet db successful', '20 Delete Pod db-1 in StatefulSet db successful'],
   },
   {
     name: 'a later apply with a new image is NotSimulated: no rolling update replaces the pods',
@@ -56,6 +65,7 @@ for (const c of cases) {
     assert.equal(status, c.status);
     assert.equal(r.outcome, c.outcome);
     assert.deepEqual(created(r), c.events);
+    assert.deepEqual(deletedOf(r), c.deleted ?? []);
     assert.deepEqual(r.workloads, c.workloads);
     assert.equal(r.objects.filter((o) => o.kind === 'Pod' && o.metadata.labels?.['statefulset.kubernetes.io/pod-name']).length, c.replicas);
     // Every step of the controller is in the trace under its own phase.

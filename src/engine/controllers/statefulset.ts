@@ -1,10 +1,11 @@
-// The StatefulSet controller's creation path: it records the template as a ControllerRevision, creates each missing
-// ordinal's claims and then its pod — one at a time, each once the ones below it are Running and Ready
-// (OrderedReady), or all at once (Parallel) — and reports the set's status. Scale-down, rolling updates and the
-// claims' retention-policy owner references are not simulated: a sync that would need them says so and stops.
+// The StatefulSet controller: it records the template as a ControllerRevision, creates each missing ordinal's claims
+// and then its pod — one at a time, each once the ones below it are Running and Ready (OrderedReady), or all at once
+// (Parallel) — deletes the pods a scale-down leaves outside its ordinals (from the highest, one at a time once the
+// others are Running and Ready, or all at once), and reports the set's status. Rolling updates and the claims'
+// retention-policy owner references are not simulated: a sync that would need them says so and stops.
 // See pkg/controller/statefulset/stateful_set.go (sync, getPodsForStatefulSet, syncStatefulSet) and
 // stateful_set_control.go (UpdateStatefulSet, getStatefulSetRevisions, updateStatefulSet, processReplica,
-// runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
+// processCondemned, runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
 import { matchesLabelSelector } from '../api/labels';
 import type { Pod } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
@@ -65,11 +66,8 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
     if (inOrdinalRange(pod, set)) replicas[ordinalOf(pod) - start] = pod;
     else if (ordinalOf(pod) >= 0) condemned.push(pod);
   }
-  if (condemned.length > 0) {
-    const names = condemned.map((p) => p.metadata?.name).sort().join(', ');
-    yield { phase: PHASE, object: ref, field: 'spec.replicas', result: `pods ${names} are outside ordinals ${start}..${start + want - 1}: scaling a StatefulSet down is not simulated yet, so the controller stops here`, detail: { condemned: names }, outcome: 'waiting' };
-    return {};
-  }
+  // Condemned pods go in decreasing ordinal order (descendingOrdinal).
+  condemned.sort((a, b) => ordinalOf(b) - ordinalOf(a));
   const known = replicas.filter((p): p is Pod => p !== undefined);
   const missing = replicas.flatMap((p, i) => (p ? [] : [start + i]));
   // Missing ordinals get a new pod at the update revision (current and update are one revision here).
@@ -90,7 +88,21 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
       // UpdatePodClaimForRetentionPolicy / UpdateStatefulPod set these references by later claim updates.
       yield { phase: PHASE, object: ref, field: 'spec.persistentVolumeClaimRetentionPolicy', result: 'the claims\' owner references for a Delete retention policy are not simulated: the claims are created without them', detail: { policy } };
     }
-    error = yield* runForAll(all, (i) => processReplica(ctx, client, set, all, i, monotonic), monotonic);
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    // The first unavailable pod: of the replicas in ordinal order, else of the condemned from the lowest ordinal up.
+    const unavailable = (p: Pod) => !isPodAvailable(ctx.clock, p, minReady) || !!p.metadata?.deletionTimestamp;
+    const firstUnavailable = all.find(unavailable) ?? [...condemned].reverse().find(unavailable);
+    const replicasDone = yield* runForAll(all, (i) => processReplica(ctx, client, set, all, i, monotonic), monotonic);
+    error = replicasDone.error;
+    // Scale-down only once every replica is processed (in OrderedReady: Running, Ready and available).
+    if (!replicasDone.exit && condemned.length > 0) {
+      yield {
+        phase: PHASE, object: ref, field: 'spec.replicas',
+        result: `${condemned.length === 1 ? 'pod' : 'pods'} ${condemned.map((p) => p.metadata?.name).join(', ')} ${condemned.length === 1 ? 'is' : 'are'} outside ordinals ${start}..${start + want - 1}: ${monotonic ? 'OrderedReady deletes them one at a time from the highest ordinal, each once the others are Running and Ready' : 'Parallel deletes them all at once'}`,
+        detail: { condemned: condemned.map((p) => p.metadata?.name), podManagementPolicy: monotonic ? 'OrderedReady' : 'Parallel' },
+      };
+      error = (yield* runForAll(condemned, (i) => processCondemned(ctx, client, set, condemned, i, firstUnavailable, monotonic), monotonic)).error;
+    }
   }
 
   // The status counts the pods the sync started with: those it just created are not seen yet (isCreated).
@@ -163,13 +175,13 @@ function* statefulSetRevisions(ctx: EngineContext, client: ControllerClient, set
  * runForAll: OrderedReady processes the replicas in ordinal order and stops at the first that blocks; Parallel runs
  * them in slow-start batches (1, 2, 4... up to MaxBatchSize) and stops after a batch with an error.
  */
-function* runForAll(pods: readonly Pod[], fn: (i: number) => Steps<{ exit: boolean; error?: string }>, monotonic: boolean): Steps<string | undefined> {
+function* runForAll(pods: readonly Pod[], fn: (i: number) => Steps<{ exit: boolean; error?: string }>, monotonic: boolean): Steps<{ exit: boolean; error?: string }> {
   if (monotonic) {
     for (let i = 0; i < pods.length; i++) {
       const r = yield* fn(i);
-      if (r.exit || r.error !== undefined) return r.error;
+      if (r.exit || r.error !== undefined) return { exit: true, ...(r.error !== undefined ? { error: r.error } : {}) };
     }
-    return undefined;
+    return { exit: false };
   }
   let j = 0;
   let remaining = pods.length;
@@ -179,10 +191,39 @@ function* runForAll(pods: readonly Pod[], fn: (i: number) => Steps<{ exit: boole
       const r = yield* fn(j);
       if (r.error !== undefined) errors.push(r.error);
     }
-    if (errors.length) return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    if (errors.length) return { exit: true, error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
     remaining -= batch;
   }
-  return undefined;
+  return { exit: false };
+}
+
+/**
+ * processCondemned: a terminating pod is waited for (OrderedReady) or passed over (Parallel); in OrderedReady a pod
+ * not Running and Ready, or not available, blocks unless it is the first unavailable pod; otherwise it is deleted, and
+ * OrderedReady stops there until the next sync. See stateful_set_control.go (processCondemned) at v1.36.3.
+ */
+function* processCondemned(
+  ctx: EngineContext, client: ControllerClient, set: StatefulSet, condemned: readonly Pod[], i: number, firstUnavailable: Pod | undefined, monotonic: boolean,
+): Steps<{ exit: boolean; error?: string }> {
+  const pod = condemned[i]!;
+  const name = pod.metadata?.name ?? '';
+  const ref = setRef(set);
+  if (pod.metadata?.deletionTimestamp) {
+    if (!monotonic) return { exit: false };
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${name} to terminate before the next scale-down`, detail: { pod: name }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  const first = firstUnavailable?.metadata?.name;
+  if (monotonic && name !== first && !(pod.status?.phase === 'Running' && isPodReady(pod))) {
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${first} to be Running and Ready before scaling down`, detail: { pod: name, waitingFor: first }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  if (monotonic && name !== first && !isPodAvailable(ctx.clock, pod, set.spec?.minReadySeconds ?? 0)) {
+    yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${first} to be available before scaling down`, detail: { pod: name, waitingFor: first }, outcome: 'waiting' };
+    return { exit: true };
+  }
+  const error = yield* deleteStatefulPod(ctx, client, set, pod, 'its ordinal is outside the StatefulSet\'s: scale down');
+  return { exit: true, ...(error !== undefined ? { error } : {}) };
 }
 
 /**
