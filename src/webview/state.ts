@@ -21,7 +21,7 @@ export interface StateInput {
   timelineLimit?: number;
 }
 
-const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'Job', 'Pod'];
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'Pod'];
 
 /** buildStateView builds the view at the end of `trace`. */
 export function buildStateView(input: StateInput): StateView {
@@ -38,10 +38,12 @@ export function buildStateView(input: StateInput): StateView {
     if (owner) children.set(owner.uid, [...(children.get(owner.uid) ?? []), o]);
     else roots.push(o);
   }
+  const claims = new Map<string, KubeObject>();
+  for (const o of input.objects) if (o.kind === 'PersistentVolumeClaim') claims.set(`${o.metadata?.namespace}/${o.metadata?.name}`, o);
   const item = (o: KubeObject): TreeItem => {
     const ref = refOf(o);
     const kids = (children.get(o.metadata?.uid ?? '') ?? []).sort(byName).map(item);
-    if (o.kind === 'Pod') kids.push(...containerItems(o as Pod, ref));
+    if (o.kind === 'Pod') kids.push(...claimItems(o as Pod, claims), ...containerItems(o as Pod, ref));
     const { status, tone } = o.kind === 'Pod' ? podStatus(o as Pod, statusOf) : workloadStatus(o);
     const phase = lastPhaseOf.get(ref);
     return { id: ref, kind: String(o.kind), name: o.metadata?.name ?? '', ref, status, tone, ...(phase ? { phase } : {}), field: 'metadata.name', children: kids };
@@ -61,8 +63,21 @@ export function buildStateView(input: StateInput): StateView {
   return view;
 }
 
+/** byName orders by name with numbers as numbers: a StatefulSet's web-2 before web-10. */
 function byName(a: KubeObject, b: KubeObject): number {
-  return (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+  return (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '', 'en', { numeric: true });
+}
+
+/** claimItems are the PersistentVolumeClaims a pod mounts (a StatefulSet's from its claim templates), with their phase. */
+function claimItems(pod: Pod, claims: ReadonlyMap<string, KubeObject>): TreeItem[] {
+  return (pod.spec?.volumes ?? []).flatMap((v, i) => {
+    const name = v.persistentVolumeClaim?.claimName;
+    if (!name) return [];
+    const claim = claims.get(`${pod.metadata?.namespace}/${name}`);
+    const phase = (claim?.['status'] as { phase?: string } | undefined)?.phase ?? (claim ? 'Pending' : 'not found');
+    const ref = claim ? refOf(claim) : refOf(pod);
+    return [{ id: `${refOf(pod)}#claim:${name}`, kind: 'PersistentVolumeClaim', name, ref, status: phase, tone: phase === 'Bound' ? 'ok' : phase === 'Lost' || !claim ? 'error' : 'warn', field: `spec.volumes[${i}]`, children: [] } as TreeItem];
+  });
 }
 
 function containerItems(pod: Pod, ref: string): TreeItem[] {

@@ -1,4 +1,5 @@
 // The state tree's model and page HTML, in-process: the views built from real runs, and the HTML's escaping.
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embeddedCluster } from '../../src/engine/cluster/files';
@@ -57,4 +58,25 @@ test('the page\'s strings cannot end their script element', () => {
   assert.equal(html.match(/<script/g)?.length, 2);
   assert.match(html, /<title>&lt;T&gt;<\/title>/);
   assert.match(html, /script-src &#39;nonce-n0nce&#39;"/);
+});
+
+/** viewOfFile runs a manifest file on the embedded cluster and builds the view over every stored object. */
+function viewOfFile(path: string) {
+  const inputs = loadInputs({ manifest: { file: path, text: readFileSync(path, 'utf8') }, clusters: [], identity: { kind: 'default' } });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  inputs.cluster.profile = defaultProfile();
+  const sim = new Simulation(inputs, {});
+  sim.run();
+  return buildStateView({ objects: sim.snapshot(), trace: sim.trace, events: sim.events });
+}
+
+test('a StatefulSet shows its pods in ordinal order, each with its claim and containers', () => {
+  const v = viewOfFile('test/fixtures/statefulset/web-local.yaml');
+  const set = v.workloads.find((w) => w.kind === 'StatefulSet');
+  assert.deepEqual([set?.name, set?.status, set?.tone], ['web', '2/2 ready', 'ok']);
+  assert.deepEqual(set?.children.map((p) => [p.kind, p.name, p.status]), [['Pod', 'web-0', 'Running'], ['Pod', 'web-1', 'Running']]);
+  assert.deepEqual(set?.children[0]?.children.map((c) => [c.kind, c.name, c.status, c.field]), [
+    ['PersistentVolumeClaim', 'www-web-0', 'Bound', 'spec.volumes[0]'],
+    ['Container', 'nginx', 'Running, Ready', 'spec.containers[0]'],
+  ]);
 });
