@@ -2,8 +2,9 @@
 // scales it up the same way or down from the highest ordinal, and a later apply it does not follow (a new template)
 // is NotSimulated with a note, never a false success. See pkg/controller/statefulset at kubernetes v1.36.3.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { runJson, type Report } from './harness';
+import { CLI, ROOT, runJson, type Report } from './harness';
 
 const F = 'test/fixtures/statefulset';
 
@@ -84,4 +85,15 @@ test('statefulset: the stored set, its revision and a pod as the report lists th
   const pod = report.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'web-1')!;
   assert.equal(pod.spec?.['hostname'], 'web-1');
   assert.equal(pod.spec?.['subdomain'], 'nginx');
+});
+
+test('statefulset: explain says which ordinal was not created and why, in the controller\'s words', () => {
+  const args = ['explain', `${F}/plain.yaml`, '--behavior', `${F}/stuck-behavior.yaml`];
+  const json = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(json.status, 1);
+  const report = JSON.parse(json.stdout) as { outcome: string; notCreated?: { object: string; missing: string[]; why: string }[] };
+  assert.equal(report.outcome, 'CrashLoopBackOff');
+  assert.deepEqual(report.notCreated, [{ object: 'default/db', missing: ['db-2'], why: 'waiting for pod db-1 to be Running and Ready before the next ordinal' }]);
+  const human = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.match(human.stdout, /\nNOT CREATED db-2 of StatefulSet default\/db\n {2}waiting for pod db-1 to be Running and Ready before the next ordinal\n/);
 });

@@ -8,6 +8,7 @@ import { readSchedulingTrace } from './attempt';
 import { diagnosePod, type PodDiagnosis } from './diagnosis';
 import { schedulingFacts } from './facts';
 import { explainAttempt, explainUnattempted, type SchedulingExplanation } from './pod';
+import { notCreated, type NotCreated } from './not-created';
 import { adviseRejection, findRefusingEntry } from './rejection';
 import type { Advice } from './scheduling';
 
@@ -35,6 +36,8 @@ export interface ExplainReport {
   rejection?: Rejection & { kubectl: string };
   /** refused are the pods a controller could not create (FailedCreate), one per distinct refusal. */
   refused?: Rejection[];
+  /** notCreated are the pods a StatefulSet should have and does not, with its controller's reason. */
+  notCreated?: NotCreated[];
   /** advice answers the rejection and the refusals. */
   advice: Advice[];
 }
@@ -136,6 +139,8 @@ export function explainRun(sim: Simulation, result: SimulationResult, pods: read
     report.rejection = { ...result.rejection, kubectl: result.kubectl };
     report.advice.push(adviseRejection(result.rejection, entry));
   }
+  const missing = notCreated(result.objects, result.trace);
+  if (missing.length > 0) report.notCreated = missing;
   const refused = refusedPods(result.trace, known);
   if (refused.length > 0) {
     report.refused = refused.map((r) => r.rejection);
