@@ -31,7 +31,8 @@ export function goTypeName(expr: string): string {
   return `${pkg.slice(pkg.lastIndexOf('/') + 1)}.${expr.slice(dot + 1)}`;
 }
 
-function splitMap(expr: string): [string, string] | undefined {
+/** splitMap reads `map[K]V` as [K, V]; undefined for any other type expression. */
+export function splitMap(expr: string): [string, string] | undefined {
   if (!expr.startsWith('map[')) return undefined;
   let depth = 0;
   for (let i = 3; i < expr.length; i++) {

@@ -3,6 +3,7 @@
 // writes for a map[string]interface{} (keys sorted, <, > and & escaped). The struct layouts come from go-layout.ts.
 import { GO_TYPES, type GoField } from './go-layout';
 import { parseQuantity } from './quantity';
+import { splitMap } from './go-dump';
 
 type Json = unknown;
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,16 +49,6 @@ const INTS = new Set(['int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8',
 function underlyingOf(expr: string): string {
   const named = GO_TYPES[expr];
   return named && named.kind === 'named' ? underlyingOf(named.underlying) : expr;
-}
-
-function splitMap(expr: string): [string, string] | undefined {
-  if (!expr.startsWith('map[')) return undefined;
-  let depth = 0;
-  for (let i = 3; i < expr.length; i++) {
-    if (expr[i] === '[') depth++;
-    else if (expr[i] === ']' && --depth === 0) return [expr.slice(4, i), expr.slice(i + 1)];
-  }
-  return undefined;
 }
 
 /** goTime is metav1.Time.MarshalJSON: RFC 3339 in UTC to the second; null for the zero time. */
