@@ -4,6 +4,7 @@ import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
 import type { StatefulSet } from './controllers/statefulset-identity';
 import { controllerRevisionName, hashControllerRevision, statefulSetPatch } from './controllers/statefulset-revision';
+import { type DaemonSet, daemonSetTemplateChanged } from './controllers/daemonset';
 
 /**
  * Outcome is the run's verdict, as the CLI's JSON reports it. CrashLoopBackOff is a workload that is not Running because
@@ -20,7 +21,6 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
  * such an object is stored and validated as kube-apiserver does, and nothing more happens to it.
  */
 export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
-  ['DaemonSet', 'the DaemonSet controller'],
   ['CronJob', 'the CronJob controller'],
   ['ReplicationController', 'the ReplicationController controller'],
   ['HorizontalPodAutoscaler', 'the horizontal pod autoscaler'],
@@ -44,14 +44,20 @@ export interface Rejection {
   object?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet']);
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
 
 /**
- * unsimulatedChange says what the engine's StatefulSet controller did not do for a StatefulSet a later apply changed:
- * a new pod template (the revision its status names is not the template's: a rolling update). undefined for any
- * other object.
+ * unsimulatedChange says what the engine's StatefulSet or DaemonSet controller did not do for a set a later apply
+ * changed: a new pod template (the revision its status names, or every revision of a DaemonSet, is not the template's:
+ * a rolling update). undefined for any other object.
  */
 export function unsimulatedChange(store: Store, obj: KubeObject): string | undefined {
+  if (obj.kind === 'DaemonSet') {
+    // A DaemonSet whose template matches none of its revisions: its controller here does not roll it out.
+    const ds = store.get<DaemonSet>('DaemonSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
+    if (!ds || ds.metadata?.uid !== obj.metadata?.uid || !daemonSetTemplateChanged(store, ds)) return undefined;
+    return 'updating a DaemonSet\'s pod template (a rolling update) is not simulated yet: the template matches none of its revisions and no pod was replaced';
+  }
   if (obj.kind !== 'StatefulSet') return undefined;
   const live = store.get<StatefulSet>('StatefulSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
   if (!live || live.metadata?.uid !== obj.metadata?.uid) return undefined;
@@ -80,7 +86,7 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
     if (obj.kind === 'Pod') {
       const pod = store.get<Pod>('Pod', ns, obj.metadata?.name ?? '');
       if (pod && pod.metadata?.uid === uid) out.push(pod);
-    } else if (obj.kind === 'Job' || obj.kind === 'StatefulSet') {
+    } else if (obj.kind === 'Job' || obj.kind === 'StatefulSet' || obj.kind === 'DaemonSet') {
       out.push(...store.byIndex<Pod>('controller', uid, 'Pod'));
     } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
       const sets = obj.kind === 'ReplicaSet' ? [obj] : store.byIndex('owner', uid, 'ReplicaSet');
@@ -98,7 +104,7 @@ export function isWorkloadPod(store: Store, applied: ReadonlyMap<string, KubeObj
   if (appliedUids.has(pod.metadata?.uid ?? '')) return true;
   const owners = p.metadata?.ownerReferences ?? [];
   for (const ref of owners) {
-    if (ref.controller && (ref.kind === 'Job' || ref.kind === 'StatefulSet') && appliedUids.has(ref.uid)) return true;
+    if (ref.controller && (ref.kind === 'Job' || ref.kind === 'StatefulSet' || ref.kind === 'DaemonSet') && appliedUids.has(ref.uid)) return true;
     if (ref.kind !== 'ReplicaSet') continue;
     if (appliedUids.has(ref.uid)) return true;
     const rs = store.byIndex('uid', ref.uid)[0];
@@ -113,6 +119,12 @@ function isReady(pod: Pod): boolean {
 
 function desiredReplicas(store: Store, obj: KubeObject): number {
   if (obj.kind === 'Pod') return 1;
+  // A DaemonSet wants one pod per node that should run one: status.desiredNumberScheduled, as its controller wrote it.
+  if (obj.kind === 'DaemonSet') {
+    const live = store.get<DaemonSet>('DaemonSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
+    const desired = live?.status?.['desiredNumberScheduled'];
+    return typeof desired === 'number' ? desired : 0;
+  }
   const live = store.get<Deployment | ReplicaSet>(String(obj.kind), obj.metadata?.namespace, obj.metadata?.name ?? '');
   return live?.spec?.replicas ?? 1;
 }

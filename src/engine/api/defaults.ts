@@ -340,6 +340,27 @@ export function defaultStatefulSet(set: KubeObjectLike): Defaulted<KubeObjectLik
 }
 
 /**
+ * defaultDaemonSet applies SetDefaults_DaemonSet (pkg/apis/apps/v1/defaults.go, v1.36.3): updateStrategy RollingUpdate
+ * with rollingUpdate.maxUnavailable 1 and maxSurge 0; revisionHistoryLimit 10. Then the template's defaults
+ * (SetObjectDefaults_DaemonSet, pkg/apis/apps/v1/zz_generated.defaults.go).
+ */
+export function defaultDaemonSet(set: KubeObjectLike): Defaulted<KubeObjectLike> {
+  const object = deepClone(set);
+  const r = new Recorder();
+  const spec = ensure(object as unknown as Rec, 'spec');
+  const strategy = ensure(spec, 'updateStrategy');
+  r.ifZero(strategy, 'type', 'RollingUpdate', 'spec.updateStrategy');
+  if (strategy['type'] === 'RollingUpdate') {
+    const rollingUpdate = ensure(strategy, 'rollingUpdate');
+    r.ifNil(rollingUpdate, 'maxUnavailable', 1, 'spec.updateStrategy.rollingUpdate');
+    r.ifNil(rollingUpdate, 'maxSurge', 0, 'spec.updateStrategy.rollingUpdate');
+  }
+  r.ifNil(spec, 'revisionHistoryLimit', 10, 'spec');
+  defaultTemplateOf(r, object as unknown as Rec);
+  return { object, changes: r.changes };
+}
+
+/**
  * defaultJob applies SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when both are
  * unset, parallelism 1, backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), the template's labels as the Job's when
  * it has none, completionMode NonIndexed, suspend false, manualSelector false, podReplacementPolicy

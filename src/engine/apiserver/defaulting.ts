@@ -1,5 +1,5 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
-import { defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
+import { defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
 import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
@@ -14,6 +14,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
     case 'StatefulSet':
       return defaultStatefulSet(obj) as Defaulted<KubeObject>;
+    case 'DaemonSet':
+      return defaultDaemonSet(obj) as Defaulted<KubeObject>;
     case 'Job':
       return defaultJob(obj) as Defaulted<KubeObject>;
     case 'Service':

@@ -20,12 +20,28 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   if (named.kind === 'Deployment' || named.kind === 'ReplicaSet' || named.kind === 'StatefulSet') {
     return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
   }
+  // A DaemonSet starts at generation 1 and templateGeneration 1, which apps/v1 carries as the annotation
+  // deprecated.daemonset.template.generation; its status is empty, the four counts without omitempty written as 0.
+  // See pkg/registry/apps/daemonset/strategy.go (PrepareForCreate), pkg/apis/apps/v1/conversion.go
+  // (Convert_apps_DaemonSet_To_v1_DaemonSet) and k8s.io/api apps/v1 DaemonSetStatus, v1.36.3.
+  if (named.kind === 'DaemonSet') {
+    const annotations = { ...(withMeta.metadata?.annotations ?? {}) };
+    const was = Number.parseInt(annotations[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '', 10);
+    annotations[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] = String(Number.isFinite(was) && was >= 1 ? was : 1);
+    return {
+      ...withMeta, metadata: { ...withMeta.metadata, annotations, generation: 1 },
+      status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+    };
+  }
   if (named.kind === 'Job') return prepareJobForCreate(withMeta);
   // A Service's status starts empty (svcStrategy.PrepareForCreate); its loadBalancer is a struct, written `{}`.
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
   return withMeta;
 }
+
+/** DAEMONSET_TEMPLATE_GENERATION_ANNOTATION is appsv1.DeprecatedTemplateGeneration, spec.templateGeneration in apps/v1. */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 /** Job labels (pkg/apis/batch/types.go): the legacy and the prefixed job name and controller uid. */
 export const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'] as const;

@@ -47,6 +47,16 @@ export function prepareForUpdate(next: KubeObject, old: KubeObject): KubeObject 
   const bumps = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'Pod'].includes(String(next.kind));
   const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
   if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
+  // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),
+  // one more when the template changed. See pkg/registry/apps/daemonset/strategy.go (PrepareForUpdate), v1.36.3.
+  if (next.kind === 'DaemonSet') {
+    const key = 'deprecated.daemonset.template.generation';
+    const was = Number.parseInt(old.metadata?.annotations?.[key] ?? '', 10);
+    const templateGeneration = Number.isFinite(was) ? was : 1;
+    const template = (o: KubeObject) => (o['spec'] as { template?: unknown } | undefined)?.template;
+    const value = String(same(template(next), template(old)) ? templateGeneration : templateGeneration + 1);
+    out.metadata = { ...out.metadata, annotations: { ...(out.metadata?.annotations ?? {}), [key]: value } };
+  }
   return out;
 }
 

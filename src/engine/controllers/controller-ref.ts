@@ -23,7 +23,7 @@ export interface ClaimContext {
   controller: KubeObject;
   /** selector is the controller's spec.selector. */
   selector: LabelSelector | undefined;
-  phase: 'controllers.replicaset' | 'controllers.deployment' | 'controllers.statefulset';
+  phase: 'controllers.replicaset' | 'controllers.deployment' | 'controllers.statefulset' | 'controllers.daemonset';
   /** ref is the controller's trace reference, `Kind/namespace/name`. */
   ref: string;
 }
@@ -148,7 +148,7 @@ function* release(c: ClaimContext, obj: KubeObject): Steps<void> {
 }
 
 /** selectingControllers lists the controllers of a kind in the object's namespace whose non-empty selector matches its labels (getPodReplicaSets, getDeploymentsForReplicaSet). */
-export function selectingControllers(ctx: EngineContext, kind: 'ReplicaSet' | 'Deployment' | 'StatefulSet', obj: KubeObject): KubeObject[] {
+export function selectingControllers(ctx: EngineContext, kind: 'ReplicaSet' | 'Deployment' | 'StatefulSet' | 'DaemonSet', obj: KubeObject): KubeObject[] {
   return ctx.store.list<KubeObject>(kind, obj.metadata?.namespace).filter((c) => {
     const selector = (c['spec'] as { selector?: LabelSelector } | undefined)?.selector;
     const empty = !selector || (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length);

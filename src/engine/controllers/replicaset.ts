@@ -53,7 +53,7 @@ export interface CreatePodsResult {
  * as a success ("any creation will fail"). See pkg/controller/replicaset/replica_set.go (manageReplicas,
  * slowStartBatch) and pkg/controller/controller_utils.go (RealPodControl.createPods) at kubernetes v1.36.3.
  */
-export function* createPods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, count: number, make: () => Pod, phase: 'controllers.replicaset' | 'controllers.job', source: string): Steps<CreatePodsResult> {
+export function* createPods(ctx: EngineContext, client: ControllerClient, owner: KubeObject, count: number, make: () => Pod, phase: 'controllers.replicaset' | 'controllers.job' | 'controllers.daemonset', source: string): Steps<CreatePodsResult> {
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
   let successes = 0;
   let remaining = count;

@@ -23,6 +23,7 @@ export const PHASES = [
   { name: 'controllers.deployment', component: 'kube-controller-manager', stage: 'create', summary: 'the deployment controller creates or scales the ReplicaSet' },
   { name: 'controllers.replicaset', component: 'kube-controller-manager', stage: 'create', summary: 'the replicaset controller creates the pods' },
   { name: 'controllers.statefulset', component: 'kube-controller-manager', stage: 'create', summary: 'the statefulset controller records the template revision and creates each ordinal\'s claims and pod in order' },
+  { name: 'controllers.daemonset', component: 'kube-controller-manager', stage: 'create', summary: 'the daemonset controller records the template revision and creates one pod per eligible node' },
   { name: 'controllers.persistentvolume', component: 'kube-controller-manager', stage: 'create', summary: 'the persistentvolume controller binds claims to volumes' },
   { name: 'controllers.job', component: 'kube-controller-manager', stage: 'both', summary: 'the job controller creates the pods, counts completions and failures and finishes the Job' },
   { name: 'controllers.garbagecollector', component: 'kube-controller-manager', stage: 'delete', summary: 'the garbage collector deletes or orphans the dependents of a deleted owner' },
