@@ -78,6 +78,7 @@ const CASES = [
   { manifest: 'test/fixtures/controllers/web-recreate.yaml' },
   // Parallel: the reference has no kubelets, so an OrderedReady set would stop at its first pod there.
   { manifest: 'test/fixtures/statefulset/parallel.yaml' },
+  { manifest: 'test/fixtures/daemonset/agent.yaml' },
   ...['active-deadline', 'crash-loop', 'init-fails-always', 'job-succeeds', 'liveness-fails', 'never-pull', 'readiness-gate',
     'sidecar-plain', 'sidecar-startup', 'startup-fails', 'poststart-slow', 'exec-probe-timeout']
     .map((n) => ({ manifest: `test/fixtures/kubelet/${n}.yaml` })),
@@ -412,7 +413,7 @@ function refList(ref, kind) {
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing one case.
 // ---------------------------------------------------------------------------------------------------------------
-const CONTROLLER_SOURCES = new Set(['deployment-controller', 'replicaset-controller', 'job-controller', 'statefulset-controller', 'default-scheduler']);
+const CONTROLLER_SOURCES = new Set(['deployment-controller', 'replicaset-controller', 'job-controller', 'statefulset-controller', 'daemonset-controller', 'default-scheduler']);
 
 async function compareCase(ref, c, engine, result) {
   const diffs = (component) => (result.components[component] ??= []);
@@ -431,7 +432,7 @@ async function compareCase(ref, c, engine, result) {
 
   // What the manifest made, read back from the reference, after its controllers and scheduler had a moment.
   const wanted = docsOf(c.manifest).filter((d) => !String(d.apiVersion ?? '').startsWith(OWN_GROUP));
-  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet'].includes(d.kind));
+  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet'].includes(d.kind));
   await waitScheduled(ref, workloads ? 12_000 : 6_000);
   const objects = engine.objects ?? [];
   for (const d of wanted) {
@@ -446,7 +447,7 @@ async function compareCase(ref, c, engine, result) {
   const enginePods = objects.filter((o) => o.kind === 'Pod');
   const events = engine.events ?? [];
   // Only events about objects that exist now: an earlier case's object of the same name is another uid.
-  const live = new Set(['pods', 'replicasets', 'deployments', 'jobs', 'statefulsets'].flatMap((k) => refList(ref, k)).map((o) => o.metadata.uid));
+  const live = new Set(['pods', 'replicasets', 'deployments', 'jobs', 'statefulsets', 'daemonsets'].flatMap((k) => refList(ref, k)).map((o) => o.metadata.uid));
   const refEvents = refList(ref, 'events').filter((e) => live.has(e.involvedObject?.uid));
   const sched = diffs('scheduler');
   const nodes = refList(ref, 'nodes');
