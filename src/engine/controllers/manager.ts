@@ -19,6 +19,7 @@ import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
 import { ControllerRateLimiter } from './rate-limiter';
 import { syncStatefulSet } from './statefulset';
+import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
 /**
  * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
@@ -64,10 +65,6 @@ export class WorkQueue {
   }
 }
 
-/** labelsChanged tells whether an update changed the object's labels. */
-function labelsChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
-  return !!old && JSON.stringify(obj.metadata?.labels ?? {}) !== JSON.stringify(old.metadata?.labels ?? {});
-}
 
 /**
  * nodeChanged is !shouldIgnoreNodeUpdate for the fields the sync reads: labels, taints, or the Ready condition's status
@@ -91,16 +88,14 @@ export class Controllers {
   private readonly persistentVolumes: PersistentVolumeController;
   private readonly replicaSetController: ReplicaSetController;
   private readonly replicaSetLimiter = new ControllerRateLimiter();
-  private readonly statefulSets: WorkQueue;
-  private readonly statefulSetLimiter = new ControllerRateLimiter();
-  private readonly daemonSets: WorkQueue;
-  private readonly daemonSetLimiter = new ControllerRateLimiter();
+  private readonly statefulSets: PodOwnerQueue;
+  private readonly daemonSets: PodOwnerQueue;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
     this.replicaSets = new WorkQueue(ctx, 'replicaset-controller');
-    this.statefulSets = new WorkQueue(ctx, 'statefulset-controller');
-    this.daemonSets = new WorkQueue(ctx, 'daemonset-controller');
+    this.statefulSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'statefulset-controller'), 'StatefulSet', 'controllers.statefulset', (ns, name) => syncStatefulSet(ctx, api, ns, name));
+    this.daemonSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'daemonset-controller'), 'DaemonSet', 'controllers.daemonset', (ns, name) => syncDaemonSet(ctx, api, ns, name));
     this.jobs = new WorkQueue(ctx, 'job-controller');
     this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
@@ -114,13 +109,13 @@ export class Controllers {
     if (obj.kind === 'Deployment' && type !== 'DELETED') this.enqueueDeployment(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj, old);
     // stateful_set.go: the set informer's add, update and delete handlers all enqueue the set.
-    if (obj.kind === 'StatefulSet') this.enqueueStatefulSet(obj.metadata?.namespace, obj.metadata?.name);
+    if (obj.kind === 'StatefulSet') this.statefulSets.enqueue(obj.metadata?.namespace, obj.metadata?.name);
     // daemon_controller.go: addDaemonset / updateDaemonset enqueue the set (deleteDaemonset too, whose sync finds it gone).
-    if (obj.kind === 'DaemonSet') this.enqueueDaemonSet(obj.metadata?.namespace, obj.metadata?.name);
+    if (obj.kind === 'DaemonSet') this.daemonSets.enqueue(obj.metadata?.namespace, obj.metadata?.name);
     // addNode / updateNode: a node added, or whose labels, taints or Ready condition changed, syncs every DaemonSet
     // (the real handlers first ask nodeShouldRunDaemonPod; the sync asks it again).
     if (obj.kind === 'Node' && type !== 'DELETED' && (type === 'ADDED' || nodeChanged(obj, old))) {
-      for (const ds of this.ctx.store.list('DaemonSet')) this.enqueueDaemonSet(ds.metadata?.namespace, ds.metadata?.name);
+      for (const ds of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(ds.metadata?.namespace, ds.metadata?.name);
     }
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
@@ -128,8 +123,8 @@ export class Controllers {
     if (obj.kind === 'Pod') {
       this.replicaSetController.tallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
-      this.onStatefulPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
-      this.onDaemonPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.statefulSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.daemonSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
     }
     this.onGarbage(type, obj);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
@@ -143,120 +138,8 @@ export class Controllers {
     for (const d of this.ctx.store.list('Deployment')) this.enqueueDeployment(d.metadata?.namespace, d.metadata?.name);
     for (const rs of this.ctx.store.list('ReplicaSet')) this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
     for (const j of this.ctx.store.list('Job')) this.enqueueJob(j.metadata?.namespace, j.metadata?.name);
-    for (const s of this.ctx.store.list('StatefulSet')) this.enqueueStatefulSet(s.metadata?.namespace, s.metadata?.name);
-    for (const d of this.ctx.store.list('DaemonSet')) this.enqueueDaemonSet(d.metadata?.namespace, d.metadata?.name);
-  }
-
-  private enqueueStatefulSet(ns: string | undefined, name: string | undefined, after = 0): void {
-    if (!name) return;
-    const ctx = this.ctx;
-    const api = this.api;
-    const limiter = this.statefulSetLimiter;
-    const key = `${ns}/${name}`;
-    this.statefulSets.add(key, function* () {
-      const r = yield* syncStatefulSet(ctx, api, ns ?? 'default', name);
-      // processNextWorkItem: an error is AddRateLimited, a success Forget (stateful_set.go).
-      if (r.error === undefined) {
-        limiter.forget(key);
-        return r.requeueAfterMs;
-      }
-      const delay = limiter.when(key, ctx.clock.now);
-      yield {
-        phase: 'controllers.statefulset', object: `StatefulSet/${key}`,
-        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
-        detail: { error: r.error, requeueAfterMs: delay },
-      };
-      return delay;
-    }, after);
-  }
-
-  /**
-   * onStatefulPod is stateful_set.go addPod / updatePod / deletePod: the set named by the controller reference (same
-   * uid) syncs, and a former controller too; an orphan added or relabelled makes every set selecting it sync; a pod
-   * turning Ready also syncs its set after minReadySeconds.
-   */
-  private onStatefulPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
-    const ns = pod.metadata?.namespace;
-    const resolve = (ref: { kind: string; name: string; uid: string } | undefined): KubeObject | undefined => {
-      if (ref?.kind !== 'StatefulSet') return undefined;
-      const set = this.ctx.store.get<KubeObject>('StatefulSet', ns, ref.name);
-      return set && set.metadata?.uid === ref.uid ? set : undefined;
-    };
-    const owner = controllerOf(pod as unknown as KubeObject);
-    const was = old && type === 'MODIFIED' ? controllerOf(old as unknown as KubeObject) : undefined;
-    if (was && (was.uid !== owner?.uid)) {
-      const former = resolve(was);
-      if (former) this.enqueueStatefulSet(ns, former.metadata?.name);
-    }
-    if (owner) {
-      const set = resolve(owner);
-      if (!set) return;
-      this.enqueueStatefulSet(ns, set.metadata?.name);
-      const minReady = (set['spec'] as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0;
-      const ready = (p: Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-      if (type === 'MODIFIED' && minReady > 0 && !ready(old) && ready(pod)) this.enqueueStatefulSet(ns, set.metadata?.name, minReady * 1000);
-      return;
-    }
-    if (type === 'DELETED') return;
-    if (type === 'ADDED' || labelsChanged(pod as unknown as KubeObject, old as unknown as KubeObject | undefined) || was) {
-      for (const set of selectingControllers(this.ctx, 'StatefulSet', pod as unknown as KubeObject)) this.enqueueStatefulSet(ns, set.metadata?.name);
-    }
-  }
-
-  private enqueueDaemonSet(ns: string | undefined, name: string | undefined, after = 0): void {
-    if (!name) return;
-    const ctx = this.ctx;
-    const api = this.api;
-    const limiter = this.daemonSetLimiter;
-    const key = `${ns}/${name}`;
-    this.daemonSets.add(key, function* () {
-      const r = yield* syncDaemonSet(ctx, api, ns ?? 'default', name);
-      // processNextWorkItem: an error is AddRateLimited, a success Forget (daemon_controller.go).
-      if (r.error === undefined) {
-        limiter.forget(key);
-        return r.requeueAfterMs;
-      }
-      const delay = limiter.when(key, ctx.clock.now);
-      yield {
-        phase: 'controllers.daemonset', object: `DaemonSet/${key}`,
-        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
-        detail: { error: r.error, requeueAfterMs: delay },
-      };
-      return delay;
-    }, after);
-  }
-
-  /**
-   * onDaemonPod is daemon_controller.go addPod / updatePod / deletePod: the DaemonSet named by the controller reference
-   * (same uid) syncs, a former controller too; an orphan added or relabelled makes every DaemonSet selecting it sync; a
-   * pod turning Ready syncs its set again after minReadySeconds.
-   */
-  private onDaemonPod(type: WatchEventType, pod: Pod, old: Pod | undefined): void {
-    const ns = pod.metadata?.namespace;
-    const resolve = (ref: { kind: string; name: string; uid: string } | undefined): KubeObject | undefined => {
-      if (ref?.kind !== 'DaemonSet') return undefined;
-      const ds = this.ctx.store.get<KubeObject>('DaemonSet', ns, ref.name);
-      return ds && ds.metadata?.uid === ref.uid ? ds : undefined;
-    };
-    const owner = controllerOf(pod as unknown as KubeObject);
-    const was = old && type === 'MODIFIED' ? controllerOf(old as unknown as KubeObject) : undefined;
-    if (was && was.uid !== owner?.uid) {
-      const former = resolve(was);
-      if (former) this.enqueueDaemonSet(ns, former.metadata?.name);
-    }
-    if (owner) {
-      const ds = resolve(owner);
-      if (!ds) return;
-      this.enqueueDaemonSet(ns, ds.metadata?.name);
-      const minReady = (ds['spec'] as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0;
-      const ready = (p: Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-      if (type === 'MODIFIED' && minReady > 0 && !ready(old) && ready(pod)) this.enqueueDaemonSet(ns, ds.metadata?.name, minReady * 1000);
-      return;
-    }
-    if (type === 'DELETED') return;
-    if (type === 'ADDED' || labelsChanged(pod as unknown as KubeObject, old as unknown as KubeObject | undefined) || was) {
-      for (const ds of selectingControllers(this.ctx, 'DaemonSet', pod as unknown as KubeObject)) this.enqueueDaemonSet(ns, ds.metadata?.name);
-    }
+    for (const s of this.ctx.store.list('StatefulSet')) this.statefulSets.enqueue(s.metadata?.namespace, s.metadata?.name);
+    for (const d of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(d.metadata?.namespace, d.metadata?.name);
   }
 
   private enqueueDeployment(ns: string | undefined, name: string | undefined): void {
