@@ -26,9 +26,18 @@ export interface ControllerRevision extends KubeObject {
  * marshals (go-json.ts): empty lists dropped, `resources: {}` on every container, quantities canonical.
  */
 export function statefulSetPatch(set: KubeObject): string {
+  // A stored object is frozen and replaced on every write: its patch is made once, however often a sync or the
+  // run's outcome asks for it.
+  const kept = Object.isFrozen(set) ? patches.get(set) : undefined;
+  if (kept !== undefined) return kept;
   const template = goStructJson('core/v1.PodTemplateSpec', (set['spec'] as { template?: unknown } | undefined)?.template) as Record<string, unknown>;
-  return goMarshal({ spec: { template: { ...template, $patch: 'replace' } } });
+  const patch = goMarshal({ spec: { template: { ...template, $patch: 'replace' } } });
+  if (Object.isFrozen(set)) patches.set(set, patch);
+  return patch;
 }
+
+/** patches are the patches of stored (frozen) sets, by object. */
+const patches = new WeakMap<object, string>();
 
 /**
  * hashControllerRevision is HashControllerRevision: FNV-1 (hash/fnv New32, not New32a) over Data.Raw, then the
