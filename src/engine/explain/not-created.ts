@@ -2,6 +2,7 @@
 // own last step (OrderedReady waits for the pod below to be Running and Ready; a scale-down waits for a pod to end).
 import type { KubeObject } from '../api/types';
 import { refOf } from '../api/types';
+import { replicasOf, startOrdinal, statefulPodName, type StatefulSet } from '../controllers/statefulset-identity';
 import type { TraceEntry } from '../runtime/recorder';
 
 /** NotCreated names the pods a StatefulSet should have and has not, and why, in its controller's words. */
@@ -18,13 +19,13 @@ export function notCreated(objects: readonly KubeObject[], trace: readonly Trace
   const out: NotCreated[] = [];
   for (const set of objects) {
     if (set.kind !== 'StatefulSet' || !traced.has(refOf(set)) || set.metadata?.deletionTimestamp) continue;
-    const spec = (set['spec'] ?? {}) as { replicas?: number; ordinals?: { start?: number } };
-    const start = spec.ordinals?.start ?? 0;
+    const stateful = set as StatefulSet;
     const name = set.metadata?.name ?? '';
     const have = new Set(objects
       .filter((o) => o.kind === 'Pod' && o.metadata?.ownerReferences?.some((r) => r.controller && r.uid === set.metadata?.uid))
       .map((o) => o.metadata?.name));
-    const missing = Array.from({ length: spec.replicas ?? 1 }, (_, i) => `${name}-${start + i}`).filter((p) => !have.has(p));
+    const start = startOrdinal(stateful);
+    const missing = Array.from({ length: replicasOf(stateful) }, (_, i) => statefulPodName(stateful, start + i)).filter((p) => !have.has(p));
     if (missing.length === 0) continue;
     const ref = refOf(set);
     let why = 'its controller has not created them yet';
