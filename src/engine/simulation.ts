@@ -120,11 +120,11 @@ export class Simulation {
   private warmUp(): void {
     if (!this.queue.peek()) return;
     this.warming = true;
-    while (this.queue.peek() || this.running) {
+    for (;;) {
       const next = this.queue.peek();
       if (!this.running && next && next.at > this.clock.now && clusterSettled(this.store)) break;
-      if (!this.running && next && next.at > DEFAULT_MAX_MS) break;
-      this.step();
+      // step ends the warm-up when no task is left before its time is up (a task part-way stops only at its entries).
+      if (!this.step()) break;
     }
     this.warming = false;
     this.recorder.clear();
@@ -166,8 +166,10 @@ export class Simulation {
           this.advanceStage();
         }
         if (this.finished) return undefined;
+        // The warm-up starts no task past its time: a cluster's workload that never settles (no node for its pods) is
+        // left where it stands, not retried to the step budget.
+        if (this.warming && !((this.queue.peek()?.at ?? Infinity) <= DEFAULT_MAX_MS)) return undefined;
         const task = this.queue.pop();
-        if (!task && this.warming) return undefined;
         if (!task) continue;
         this.clock.now = Math.max(this.clock.now, task.at);
         // A stopped kubelet does nothing more: its syncs, probes and kills are dropped where they stand.
