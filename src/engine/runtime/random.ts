@@ -17,6 +17,16 @@ export class Random {
     }
   }
 
+  /** state is the generator's place in its sequence; setState puts a generator there. */
+  get state(): readonly number[] {
+    return [...this.s];
+  }
+
+  setState(state: readonly number[]): void {
+    if (state.length !== 4) throw new RangeError(`setState: a state is 4 words, got ${state.length}`);
+    this.s.set(state);
+  }
+
   /** nextUint32 returns the next 32 random bits. */
   nextUint32(): number {
     const s = this.s;
@@ -48,11 +58,10 @@ export class Random {
 
   /** uuid returns a random version-4 UUID, as the API server gives metadata.uid. */
   uuid(): string {
-    const hex: string[] = [];
-    for (let i = 0; i < 4; i++) hex.push(this.nextUint32().toString(16).padStart(8, '0'));
-    const h = hex.join('');
-    const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    const a = this.nextUint32(), b = this.nextUint32(), c = this.nextUint32(), d = this.nextUint32();
+    // The 128 bits as 32 hex digits, the version digit set to 4 and the variant's top bits to 10.
+    const variant = HEX[((c >>> 28) & 0x3) | 0x8]!;
+    return `${hex8(a)}-${hex4(b >>> 16)}-4${hex4(b).slice(1)}-${variant}${hex4(c >>> 16).slice(1)}-${hex4(c)}${hex8(d)}`;
   }
 }
 
@@ -61,6 +70,19 @@ export class Random {
  * cannot spell words. See staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go (alphanums).
  */
 export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+const HEX = '0123456789abcdef';
+
+/** BYTE_HEX are the two hex digits of each byte. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => HEX[i >>> 4]! + HEX[i & 15]!);
+
+function hex4(x: number): string {
+  return BYTE_HEX[(x >>> 8) & 0xff]! + BYTE_HEX[x & 0xff]!;
+}
+
+function hex8(x: number): string {
+  return hex4(x >>> 16) + hex4(x);
+}
 
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
