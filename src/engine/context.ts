@@ -30,6 +30,11 @@ export interface EngineContext {
 export class SourceIndex {
   private byRef = new Map<ObjectRef, SourceDocument>();
 
+  /** entries are every object's document, for another index that starts with them (a bootstrap image's). */
+  entries(): [ObjectRef, SourceDocument][] {
+    return [...this.byRef];
+  }
+
   /** add records where an object was read from. */
   add(ref: ObjectRef, doc: SourceDocument): void {
     this.byRef.set(ref, doc);

@@ -1,5 +1,6 @@
 // What a run is given and what it reports: the simulation's options and the shape of its result (the CLI's --json).
 import type { KubeObject } from './api/types';
+import type { BootstrapImage } from './cluster/bootstrap';
 import type { SourceDocument } from './cluster/inputs';
 import type { FurtherDelete } from './further-deletes';
 import type { Outcome, Rejection, WorkloadOutcome } from './outcome';
@@ -43,6 +44,11 @@ export interface SimulationOptions {
    * controller it does not run (a CronJob, a StatefulSet or DaemonSet given a new template): without it the outcome is NotSimulated.
    */
   allowUnsimulated?: boolean;
+  /**
+   * bootstrapped is the cluster as an earlier run stored it (bootstrapImage of these inputs' cluster and this seed):
+   * the run starts from it instead of storing every object again. An image of another cluster or seed is ignored.
+   */
+  bootstrapped?: BootstrapImage;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }

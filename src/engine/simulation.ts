@@ -3,7 +3,7 @@ import type { KubeObject, Pod } from './api/types';
 import { objectRef, refOf } from './api/types';
 import { configurePodSecurity } from './apiserver/admission/pod-security';
 import { ApiServer } from './apiserver/server';
-import { bootstrapCluster } from './cluster/bootstrap';
+import { bootstrapCluster, startFrom } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
 import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
@@ -70,7 +70,10 @@ export class Simulation {
     };
     // Component configuration is read once, as kube-apiserver reads its files at start.
     configurePodSecurity(this.ctx, inputs.cluster.config);
-    bootstrapCluster(inputs.cluster, this.store, this.clock, this.rng, this.sources);
+    // A run may start from the image of the same cluster stored by an earlier run of the same seed.
+    const image = options.bootstrapped;
+    if (image && image.cluster === inputs.cluster && image.seed === (options.seed ?? 1)) startFrom(image, this.store, this.rng, this.sources);
+    else bootstrapCluster(inputs.cluster, this.store, this.clock, this.rng, this.sources);
     this.api = new ApiServer(this.ctx);
     const components = startComponents(this.ctx, this.api, inputs.cluster.config);
     this.kubelets = components.kubelets;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadCluster, checkOnCluster } from '../../src/language/diagnostics/cluster';
+import { checkCluster, loadCluster, checkOnCluster } from '../../src/language/diagnostics/cluster';
 import { clusterContext } from '../../src/language/diagnostics/context';
 import { SectionCache, splitSections } from '../../src/language/documents';
 import { LanguageService } from '../../src/language/service';
@@ -61,7 +61,7 @@ test('cluster check: a check cut short by its step budget says so on the workloa
   const loaded = loadCluster([], read);
   assert.ok(!('error' in loaded));
   const [doc] = parseDocuments(deployment('web', 1), 'file.yaml');
-  const findings = checkOnCluster(doc!, [], loaded, 10);
+  const findings = checkOnCluster(doc!, checkCluster([], loaded), 10);
   assert.deepEqual(findings.map((f) => [f.rule, f.severity, f.range.start.line, f.range.start.character]), [['scheduling', 3, 3, 8]]);
   assert.match(findings[0]!.message, /^The check on the cluster stopped after 10 steps, before the first pod was scheduled/);
 });

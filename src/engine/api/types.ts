@@ -63,6 +63,15 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** deepFreeze freezes a value and everything in it (a part frozen already is taken as frozen throughout). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /** deepClone copies a JSON value. Stored objects are never mutated in place: writers clone first. */
 export function deepClone<T>(value: T): T {
   return cloneValue(value) as T;

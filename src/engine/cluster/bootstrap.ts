@@ -2,15 +2,15 @@
 // and every namespace its `default` ServiceAccount and kube-root-ca.crt ConfigMap, as their controllers would.
 import { convertToV1, podSpecsOf } from '../api/conversion';
 import type { KubeObject, ServiceAccount } from '../api/types';
-import { deepClone, refOf } from '../api/types';
-import type { SourceIndex } from '../context';
-import type { VirtualClock } from '../runtime/clock';
-import type { Random } from '../runtime/random';
+import { deepClone, type ObjectRef, refOf } from '../api/types';
+import { SourceIndex } from '../context';
+import { VirtualClock } from '../runtime/clock';
+import { Random } from '../runtime/random';
 import { applyDefaults } from '../apiserver/defaulting';
-import type { ClusterInput } from './inputs';
+import type { ClusterInput, SourceDocument } from './inputs';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
-import type { Store } from './store';
+import { Store, type StoreImage } from './store';
 
 /**
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
@@ -40,6 +40,35 @@ export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: Vir
     }
   }
   publishRootCA(store, rng, created);
+}
+
+/**
+ * BootstrapImage is a cluster as bootstrapCluster stored it, with the random source's place after it: runs that start
+ * from it (SimulationOptions.bootstrapped) are the runs that would have stored it themselves, at a fraction of the
+ * cost. The language server checks each workload of a file on the same cluster; it stores that cluster once.
+ */
+export interface BootstrapImage {
+  readonly cluster: ClusterInput;
+  readonly seed: number;
+  readonly store: StoreImage;
+  readonly rngState: readonly number[];
+  readonly sources: readonly (readonly [ObjectRef, SourceDocument])[];
+}
+
+/** bootstrapImage stores a cluster once, as a run of that seed would, and keeps the result. */
+export function bootstrapImage(cluster: ClusterInput, seed: number): BootstrapImage {
+  const store = new Store();
+  const rng = new Random(seed);
+  const sources = new SourceIndex();
+  bootstrapCluster(cluster, store, new VirtualClock(), rng, sources);
+  return { cluster, seed, store: store.image(), rngState: rng.state, sources: sources.entries() };
+}
+
+/** startFrom puts an image's cluster into a new run's empty store, and its random source where the image left it. */
+export function startFrom(image: BootstrapImage, store: Store, rng: Random, sources: SourceIndex): void {
+  store.restore(image.store);
+  rng.setState(image.rngState);
+  for (const [ref, doc] of image.sources) sources.add(ref, doc);
 }
 
 /** ROOT_CA_CONFIGMAP is the ConfigMap the root-ca-cert-publisher keeps in every namespace, which token volumes project. */

@@ -1,5 +1,5 @@
 // The state store, the simulation's etcd: objects by key, resourceVersions, watches and cheap snapshots.
-import { deepClone, type KubeObject, type Meta, type Mutable } from '../api/types';
+import { deepClone, deepFreeze, type KubeObject, type Meta, type Mutable } from '../api/types';
 import { redactSecret, type SecretValues } from './secret-values';
 
 /** WatchEventType is the type of a watch event, as the API server sends them. */
@@ -78,6 +78,15 @@ export interface StoreSnapshot {
   resourceVersion: number;
 }
 
+/** INDEXES keys an image's copy of the store's indexes, which only a Store reads. */
+const INDEXES = Symbol('indexes');
+
+/** StoreImage is a store's whole content, for a store that starts where another one was (Store.image, Store.restore). */
+export interface StoreImage extends StoreSnapshot {
+  secrets: ReadonlyMap<string, SecretValues>;
+  readonly [INDEXES]: { kinds: ReadonlyMap<string, Bucket>; namespaces: ReadonlyMap<string, Bucket>; indexes: ReadonlyMap<IndexName, ReadonlyMap<string, Bucket>> };
+}
+
 /**
  * INDEXERS are the store's secondary indexes, as client-go's cache.Indexers give the controllers' listers: each maps an
  * object to the values it is found under. `controller` is the uid of its controller reference, `owner` the uids of all
@@ -103,8 +112,9 @@ export type IndexName = keyof typeof INDEXERS;
 
 /** Bucket is one set of objects by key that lists in key order; the order is sorted again only after a key came or went. */
 class Bucket {
-  readonly objects = new Map<string, KubeObject>();
   private sorted: string[] | undefined;
+
+  constructor(readonly objects = new Map<string, KubeObject>()) {}
 
   set(key: string, obj: KubeObject): void {
     if (!this.objects.has(key)) this.sorted = undefined;
@@ -119,6 +129,20 @@ class Bucket {
     this.sorted ??= [...this.objects.keys()].sort(compareKeys);
     return this.sorted.map((k) => this.objects.get(k) as T);
   }
+
+  /** copy is a bucket of the same objects that changes on its own (the key order is never changed in place: shared). */
+  copy(): Bucket {
+    const bucket = new Bucket(new Map(this.objects));
+    bucket.sorted = this.sorted;
+    return bucket;
+  }
+}
+
+/** copyBuckets copies a map of buckets, each bucket copied. */
+function copyBuckets(map: ReadonlyMap<string, Bucket>): Map<string, Bucket> {
+  const out = new Map<string, Bucket>();
+  for (const [key, bucket] of map) out.set(key, bucket.copy());
+  return out;
 }
 
 function compareKeys(a: string, b: string): number {
@@ -256,6 +280,31 @@ export class Store {
     return { objects: new Map(this.objects), resourceVersion: this.resourceVersion };
   }
 
+  /**
+   * image captures the whole content, secrets included, for restore: a store started from it is the store this one is,
+   * without storing (defaulting, freezing) every object again. Stored objects are never mutated, so they are shared.
+   */
+  image(): StoreImage {
+    return {
+      objects: new Map(this.objects), resourceVersion: this.resourceVersion, secrets: new Map(this.secrets),
+      // The indexes come along, so that a store restored from the image need not file every object again.
+      [INDEXES]: { kinds: copyBuckets(this.kinds), namespaces: copyBuckets(this.namespaces), indexes: new Map([...this.indexes].map(([name, values]) => [name, copyBuckets(values)])) },
+    };
+  }
+
+  /** restore fills an empty store with an image's content, without telling the watchers (none listen yet). */
+  restore(image: StoreImage): void {
+    if (this.objects.size > 0) throw new Error('restore: the store is not empty');
+    for (const [key, obj] of image.objects) this.objects.set(key, obj);
+    const filed = image[INDEXES];
+    for (const [key, bucket] of filed.kinds) this.kinds.set(key, bucket.copy());
+    for (const [key, bucket] of filed.namespaces) this.namespaces.set(key, bucket.copy());
+    for (const [name, values] of filed.indexes) this.indexes.set(name, copyBuckets(values));
+    for (const [key, values] of image.secrets) this.secrets.set(key, values);
+    this.keys = undefined;
+    this.resourceVersion = image.resourceVersion;
+  }
+
   /** keepHistory starts logging every write, so that snapshotAt can rebuild any later place. */
   keepHistory(): void {
     if (this.history) return;
@@ -335,12 +384,4 @@ function bucketOf(map: Map<string, Bucket>, key: string): Bucket {
     map.set(key, bucket);
   }
   return bucket;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

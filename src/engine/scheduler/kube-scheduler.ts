@@ -2,7 +2,7 @@
 // the loop that pops a pod, runs its scheduling cycle, then binds it (or records the failure and requeues it).
 // See pkg/scheduler/scheduler.go, schedule_one.go (ScheduleOne, handleSchedulingFailure, bindingCycle) and eventhandlers.go.
 import type { KubeObject, Pod, PodCondition } from '../api/types';
-import { deepClone, refOf } from '../api/types';
+import { deepClone, deepFreeze, refOf } from '../api/types';
 import { ApiServer } from '../apiserver/server';
 import type { SourceDocument } from '../cluster/inputs';
 import type { WatchEventType } from '../cluster/store';
@@ -49,7 +49,7 @@ export class KubeScheduler {
 
   /** The constructor reads the KubeSchedulerConfiguration (InputError when it is bad) and lists what the store holds. */
   constructor(private readonly ctx: EngineContext, readonly config: SourceDocument[]) {
-    this.configuration = loadSchedulerConfiguration(config, IN_TREE_REGISTRY);
+    this.configuration = configurationOf(config);
     for (const profile of this.configuration.profiles) this.frameworks.set(profile.schedulerName, new Framework(IN_TREE_REGISTRY, profile));
     const first = [...this.frameworks.values()][0]!;
     this.preemption = new PreemptionExecutor(ctx, new ApiServer(ctx));
@@ -290,4 +290,18 @@ function failureOn(pod: Pod, host: string, status: Status): Failure {
 function upsertCondition(conditions: readonly PodCondition[], condition: PodCondition): PodCondition[] {
   const i = conditions.findIndex((c) => c.type === condition.type);
   return i < 0 ? [...conditions, condition] : conditions.map((c, j) => (j === i ? condition : c));
+}
+
+/** CONFIGURATIONS are the configurations read, by the cluster's config documents: runs of one cluster read it once. */
+const CONFIGURATIONS = new WeakMap<readonly SourceDocument[], SchedulerConfiguration>();
+
+/** configurationOf reads the cluster's KubeSchedulerConfiguration, once for a given list of documents. */
+function configurationOf(config: readonly SourceDocument[]): SchedulerConfiguration {
+  let read = CONFIGURATIONS.get(config);
+  if (!read) {
+    // Frozen: every run of the cluster shares it.
+    read = deepFreeze(loadSchedulerConfiguration(config, IN_TREE_REGISTRY));
+    CONFIGURATIONS.set(config, read);
+  }
+  return read;
 }

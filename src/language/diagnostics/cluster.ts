@@ -4,6 +4,7 @@
 // on the document as a warning naming the phase.
 import type { ClusterInput, Behavior, SourceDocument } from '../../engine/cluster/inputs';
 import { InputError } from '../../engine/cluster/inputs';
+import { type BootstrapImage, bootstrapImage } from '../../engine/cluster/bootstrap';
 import { loadRunFiles } from '../../engine/cluster/files';
 import type { ReadFile } from '../../engine/cluster/kubeconfig';
 import { Simulation } from '../../engine/simulation';
@@ -77,13 +78,28 @@ const PHASE_OF_EVENT: Readonly<Record<string, { phase: string; rule: Rule }>> = 
 };
 
 /**
- * checkOnCluster runs one workload document on the cluster, with the file's other documents (`context`: namespaces,
- * service accounts, priority classes...) already in it, and returns what would stop it.
+ * CheckCluster is the cluster a file's workloads are checked on: the settings' cluster with the file's other documents
+ * (`context`: namespaces, service accounts, priority classes...) in it, stored once for all of the file's checks.
  */
-export function checkOnCluster(doc: SourceDocument, context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }, maxSteps = MAX_STEPS): Finding[] {
+export interface CheckCluster {
+  cluster: ClusterInput;
+  behavior: Behavior;
+  image: BootstrapImage;
+}
+
+/** checkCluster puts a file's context into the loaded cluster and stores it, ready for each workload's check. */
+export function checkCluster(context: readonly SourceDocument[], loaded: { cluster: ClusterInput; behavior: Behavior }): CheckCluster {
   const cluster: ClusterInput = { ...loaded.cluster, objects: [...loaded.cluster.objects, ...context] };
+  return { cluster, behavior: loaded.behavior, image: bootstrapImage(cluster, SEED) };
+}
+
+/** SEED is the random seed of every check, as of `pod-lifecycle run` without --seed. */
+const SEED = 1;
+
+/** checkOnCluster runs one workload document on the file's cluster and returns what would stop it. */
+export function checkOnCluster(doc: SourceDocument, on: CheckCluster, maxSteps = MAX_STEPS): Finding[] {
   const run = firstPodOnly(doc);
-  const sim = new Simulation({ manifest: [run], cluster, behavior: loaded.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS });
+  const sim = new Simulation({ manifest: [run], cluster: on.cluster, behavior: on.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS, seed: SEED, bootstrapped: on.image });
   const complete = runToScheduling(sim, maxSteps);
   // What the check reads of the run, without the outcome and the object list a report computes.
   const result = { rejection: sim.rejection, kubectl: sim.kubectlOutput.join('\n'), events: sim.events, trace: sim.trace };

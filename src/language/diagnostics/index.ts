@@ -8,7 +8,7 @@ import type { ManifestSection } from '../documents';
 import { rootTypeId } from '../schema';
 import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
 import { checkApiServer } from './api-server';
-import { checkOnCluster, type LoadedCluster, loadCluster } from './cluster';
+import { type CheckCluster, checkCluster, checkOnCluster, type LoadedCluster, loadCluster } from './cluster';
 import { clusterContext, LIFECYCLE_KINDS } from './context';
 import { DiagnosticSeverity, type Finding } from './finding';
 import { checkHints } from './hints';
@@ -42,6 +42,8 @@ export class DiagnosticsService {
   private clusterGeneration = 0;
   private readonly server = new WeakMap<SourceDocument, Cached>();
   private readonly onCluster = new WeakMap<SourceDocument, Cached>();
+  /** checked is the cluster of the last file checked, with the key of its context. */
+  private checked: { key: string; on: CheckCluster } | undefined;
 
   constructor(private readonly read: ReadFile) {}
 
@@ -140,10 +142,13 @@ export class DiagnosticsService {
     const stale = workloads.filter((_, i) => !results[i]);
     if (stale.length > 0) {
       if (!early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
+      // The file's cluster is stored once for all its checks, and again only when the cluster or the context changed.
+      if (this.checked?.key !== contextKey) this.checked = { key: contextKey, on: checkCluster(context, cluster) };
+      const on = this.checked.on;
       for (const [i, doc] of workloads.entries()) {
         if (results[i]) continue;
         if (token?.isCancellationRequested) return undefined;
-        results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, context, cluster)), key: contextKey };
+        results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, on)), key: contextKey };
         this.onCluster.set(doc, results[i]);
         yield undefined;
       }
