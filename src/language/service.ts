@@ -4,7 +4,7 @@ import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, FoldingRan
 import type { ReadFile } from '../engine/cluster/kubeconfig';
 import { codeActions } from './code-actions';
 import { doComplete } from './completion';
-import { type Cancellation, DiagnosticsService } from './diagnostics';
+import { type Cancellation, type Checked, DiagnosticsService, flatten, type Share } from './diagnostics';
 import { type ManifestSection, SectionCache } from './documents';
 import { doHover } from './hover';
 import { documentSymbols, foldingRanges } from './outline';
@@ -99,14 +99,21 @@ export class LanguageService {
 
   /** validateAsync is validate in two stages, letting other work in between (see DiagnosticsService.validateAsync). */
   async validateAsync(uri: string, token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
+    const checked = await this.validateParts(uri, token, undefined, early);
+    return checked && flatten(checked);
+  }
+
+  /** validateParts is validateAsync in parts, of one share of the checks on the cluster (DiagnosticsService.validateParts). */
+  async validateParts(uri: string, token?: Cancellation, share?: Share, early?: (diagnostics: Diagnostic[]) => void): Promise<Checked | undefined> {
     const doc = this.open.get(uri);
     if (!doc) return undefined;
-    const diagnostics = await this.diagnosticsService.validateAsync(doc.sections, token, (partial) => {
+    const checked = await this.diagnosticsService.validateParts(doc.sections, token, share, (partial) => {
       if (this.open.get(uri) === doc) doc.diagnostics = partial;
       early?.(partial);
     });
-    if (diagnostics && this.open.get(uri) === doc) doc.diagnostics = diagnostics;
-    return diagnostics;
+    // A share's parts are not the document's diagnostics: they are put together by whoever split the work.
+    if (checked && !share && this.open.get(uri) === doc) doc.diagnostics = flatten(checked);
+    return checked;
   }
 
   /** hover describes the field at a position. */

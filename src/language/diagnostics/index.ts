@@ -12,6 +12,9 @@ import { type CheckCluster, checkCluster, checkOnCluster, type LoadedCluster, lo
 import { clusterContext, LIFECYCLE_KINDS } from './context';
 import { DiagnosticSeverity, type Finding } from './finding';
 import { checkHints } from './hints';
+import { type Checked, flatten, inShare, type Share } from './parts';
+
+export { type Checked, flatten, mergeParts, type Share } from './parts';
 
 /** DIAGNOSTIC_SOURCE names the product in the Problems view. */
 export const DIAGNOSTIC_SOURCE = 'pod-lifecycle';
@@ -62,7 +65,7 @@ export class DiagnosticsService {
   /** validate returns the diagnostics of a file's sections; undefined when cancelled part-way. */
   validate(sections: readonly ManifestSection[], token?: Cancellation): Diagnostic[] | undefined {
     const run = this.run(sections, token);
-    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
+    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value && flatten(step.value);
   }
 
   /**
@@ -72,7 +75,17 @@ export class DiagnosticsService {
    * served in between and cancels (through the token) a validation it made stale.
    */
   async validateAsync(sections: readonly ManifestSection[], token?: Cancellation, early?: (diagnostics: Diagnostic[]) => void): Promise<Diagnostic[] | undefined> {
-    const run = this.run(sections, token);
+    const checked = await this.validateParts(sections, token, undefined, early);
+    return checked && flatten(checked);
+  }
+
+  /**
+   * validateParts is validateAsync in parts: the diagnostics found without the cluster, then each workload's on the
+   * cluster. With a share, only the workloads of that share are run on the cluster (the others' parts are null):
+   * validators on several threads split a file's checks and their parts are put together (mergeParts).
+   */
+  async validateParts(sections: readonly ManifestSection[], token?: Cancellation, share?: Share, early?: (diagnostics: Diagnostic[]) => void): Promise<Checked | undefined> {
+    const run = this.run(sections, token, share);
     let last = performance.now();
     for (let step = run.next(); ; step = run.next()) {
       if (step.done) return step.value;
@@ -88,9 +101,9 @@ export class DiagnosticsService {
    * run checks the sections. It pauses (yields nothing) after each section it parses and each workload's run on the
    * cluster, and yields the early diagnostics once (when runs on the cluster are still to come).
    */
-  private *run(sections: readonly ManifestSection[], token?: Cancellation): Generator<Diagnostic[] | undefined, Diagnostic[] | undefined> {
+  private *run(sections: readonly ManifestSection[], token?: Cancellation, share?: Share): Generator<Diagnostic[] | undefined, Checked | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
-    if (kube.length === 0) return [];
+    if (kube.length === 0) return { base: [], cluster: [] };
     const out: Diagnostic[] = [];
     const clean: SourceDocument[] = [];
     for (const section of sections) {
@@ -118,7 +131,7 @@ export class DiagnosticsService {
       }
     }
     for (const doc of clean) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
-    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return out;
+    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return { base: out, cluster: [] };
     // Reading the cluster the first time takes a while: what is known goes out before.
     const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
     let early = false;
@@ -129,7 +142,7 @@ export class DiagnosticsService {
     const cluster = this.loadedCluster();
     if ('error' in cluster) {
       out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
-      return out;
+      return { base: out, cluster: [] };
     }
     const context = clusterContext(clean, cluster.cluster);
     const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
@@ -139,14 +152,15 @@ export class DiagnosticsService {
       const cached = this.onCluster.get(doc);
       return cached?.key === contextKey ? cached : undefined;
     });
-    const stale = workloads.filter((_, i) => !results[i]);
+    const mine = workloads.map((doc) => share === undefined || inShare(doc, share));
+    const stale = workloads.filter((_, i) => !results[i] && mine[i]);
     if (stale.length > 0) {
       if (!early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
       // The file's cluster is stored once for all its checks, and again only when the cluster or the context changed.
       if (this.checked?.key !== contextKey) this.checked = { key: contextKey, on: checkCluster(context, cluster) };
       const on = this.checked.on;
       for (const [i, doc] of workloads.entries()) {
-        if (results[i]) continue;
+        if (results[i] || !mine[i]) continue;
         if (token?.isCancellationRequested) return undefined;
         results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, on)), key: contextKey };
         this.onCluster.set(doc, results[i]);
@@ -154,7 +168,7 @@ export class DiagnosticsService {
       }
     }
     if (token?.isCancellationRequested) return undefined;
-    return [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
+    return { base: out, cluster: workloads.map((doc, i) => (mine[i] ? found(results[i], doc) : null)) };
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */

@@ -37,7 +37,7 @@ export class Validator {
     }
   }
 
-  private async validate({ id, uri, version, text }: Extract<ToWorker, { type: 'validate' }>): Promise<void> {
+  private async validate({ id, uri, version, text, share }: Extract<ToWorker, { type: 'validate' }>): Promise<void> {
     this.cancel(uri);
     const token = { isCancellationRequested: false };
     this.running.set(uri, token);
@@ -46,6 +46,12 @@ export class Validator {
     };
     try {
       this.service.update(uri, version, text);
+      if (share) {
+        // One of several validators: the first sends the early diagnostics, each its parts.
+        const checked = await this.service.validateParts(uri, token, share, share.index === 0 ? (early) => send(early, false) : undefined);
+        if (checked && !token.isCancellationRequested) this.report({ type: 'parts', id, uri, version, checked });
+        return;
+      }
       const diagnostics = await this.service.validateAsync(uri, token, (early) => send(early, false));
       if (diagnostics) send(diagnostics, true);
     } catch (error) {
