@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { layOutTrace, type SpilledTrace, type TraceDetail } from '../engine/report/json';
+import { TraceCut, type TraceLeftOut } from '../engine/report/trace-cut';
 import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
 
 /** READ_BYTES is how much of the spilled trace is read back at once. */
@@ -17,8 +18,11 @@ export class FileSpill implements TraceSink, SpilledTrace {
   private readonly dir: string;
   private readonly fd: number;
   private size = 0;
+  /** cut is what the summary keeps of the trace. */
+  private readonly cut: TraceCut | undefined;
 
   constructor(private readonly detail: TraceDetail) {
+    this.cut = detail === 'summary' ? new TraceCut() : undefined;
     this.dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-trace-'));
     try {
       this.fd = openSync(join(this.dir, 'trace.json'), 'w+', 0o600);
@@ -28,12 +32,17 @@ export class FileSpill implements TraceSink, SpilledTrace {
     }
   }
 
-  accept(entries: readonly TraceEntry[]): void {
+  accept(given: readonly TraceEntry[]): void {
+    const entries = this.cut ? given.filter((e) => this.cut!.keeps(e)) : given;
     if (entries.length === 0) return;
     const text = Buffer.from((this.entries ? ',' : '') + layOutTrace(entries, this.detail));
     for (let done = 0; done < text.length;) done += writeSync(this.fd, text, done, text.length - done, this.size + done);
     this.size += text.length;
     this.entries += entries.length;
+  }
+
+  get leftOut(): TraceLeftOut | undefined {
+    return this.cut?.leftOut;
   }
 
   copy(emit: (text: string) => void): void {

@@ -53,7 +53,10 @@ for (const c of cases) {
   test(`spilled trace, ${c.name}: the report is byte for byte the one written from memory, and the file is gone`, () => {
     const { stdout, status, tmp } = cli(c.args);
     assert.equal(status, 0);
-    assert.ok((JSON.parse(stdout) as { trace: unknown[] }).trace.length > 2 * SINK_LAG, 'the run is long enough to hand entries on');
+    const report = JSON.parse(stdout) as { trace: unknown[]; traceLeftOut?: { entries: number; pods: number } };
+    assert.ok(report.trace.length + (report.traceLeftOut?.entries ?? 0) > 2 * SINK_LAG, 'the run is long enough to hand entries on');
+    // The summary keeps every step of the first 10 of the 40 pods.
+    assert.equal(report.traceLeftOut?.pods, c.detail === 'summary' ? 30 : undefined);
     assert.equal(stdout, inMemory(c.detail));
     assert.deepEqual(readdirSync(tmp), []);
   });

@@ -4,6 +4,7 @@
 import { lazySize, readTransiently } from '../scheduler/framework/lazy';
 import { cutList, isCut, tableLeftOut } from '../scheduler/framework/trace';
 import type { TraceEntry } from '../runtime/recorder';
+import { TraceCut, type TraceLeftOut } from './trace-cut';
 import type { SimulationResult } from '../simulation';
 
 /** TraceDetail is how much of the trace --json writes. */
@@ -24,6 +25,8 @@ const FLUSH_BYTES = 1 << 16;
  */
 export interface SpilledTrace {
   readonly entries: number;
+  /** leftOut is what the summary left out of the trace (TraceCut). */
+  readonly leftOut?: TraceLeftOut;
   copy(emit: (text: string) => void): void;
   copyBytes(write: (bytes: Uint8Array) => void): void;
 }
@@ -59,7 +62,9 @@ export function writeResultJson(
     ['objects', result.objects, (o) => o],
     ['events', result.events, (e) => e],
   ];
-  if (detail !== 'none' && !spilled) lists.push(['trace', result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
+  // The summary keeps the steps of each workload's first pods (TraceCut); what it leaves out is counted after the trace.
+  const cut = detail === 'summary' && !spilled ? new TraceCut() : undefined;
+  if (detail !== 'none' && !spilled) lists.push(['trace', cut ? result.trace.filter((e) => cut.keeps(e)) : result.trace, (e) => plain(e, detail === 'summary' ? SUMMARY_LIMIT : Infinity)]);
   for (const [key, items, view] of lists) {
     emit(`,\n  ${JSON.stringify(key)}: [`);
     // Lazy tables are laid out for the writer and not kept: memory stays what the run holds.
@@ -78,6 +83,8 @@ export function writeResultJson(
     }
     emit(spilled.entries ? '\n  ]' : ']');
   }
+  const leftOut = spilled ? spilled.leftOut : cut?.leftOut;
+  if (detail !== 'none' && leftOut) emit(`,\n  "traceLeftOut": ${indent(JSON.stringify(leftOut, null, 2))}`);
   emit('\n}\n');
   flush();
   return total;
