@@ -2,7 +2,8 @@
 // and through the reference cluster (.cache/oracle/refcluster, the real Kubernetes 1.36 control plane, driven by the
 // real kubectl), then what each said compared: for refused requests the Status (code, reason, message) and what
 // kubectl printed; for accepted ones the stored objects after defaulting and admission, the node the scheduler chose
-// or its FailedScheduling message, and what the controllers made (ReplicaSets, pods, their events).
+// or its FailedScheduling message, and what the controllers made (ReplicaSets, pods, their events; EndpointSlices;
+// what the garbage collector, the pod garbage collector and the node lifecycle controller did).
 // Usage: node scripts/oracle.mjs [--only SUBSTRING]   (build first: npm run build, npm run oracle:build)
 // Writes .cache/oracle/report.json. Exits 0 whatever the differences; 1 only when the reference cluster cannot start.
 import { spawn, spawnSync } from 'node:child_process';
@@ -82,6 +83,16 @@ const CASES = [
   ...['active-deadline', 'crash-loop', 'init-fails-always', 'job-succeeds', 'liveness-fails', 'never-pull', 'readiness-gate',
     'sidecar-plain', 'sidecar-startup', 'startup-fails', 'poststart-slow', 'exec-probe-timeout']
     .map((n) => ({ manifest: `test/fixtures/kubelet/${n}.yaml` })),
+  // Controllers the reference shows without kubelets (each fixture says what it is for). EndpointSlices are compared
+  // in every case with a Service (with-service.yaml above too); these add Services whose pods get no IP on either side.
+  { manifest: 'test/fixtures/endpointslice/no-ready-pods.yaml' },
+  { manifest: 'test/fixtures/gc/dangling-owners.yaml' },
+  // Pod GC runs every 20 s and quarantines a missing node for 40 s first: the pod goes 40-60 s in; its last status is
+  // seen through a watch, since the pod is force-deleted right after it is patched.
+  { manifest: 'test/fixtures/controllers/pod-on-missing-node.yaml', watchPods: true, settle: { ms: 100_000, until: 'pods gone' } },
+  // The Behavior's down node stops its heartbeats in the reference too: Unknown after the 50 s grace period (and up to
+  // 10 s of heartbeat phase), then the pod's 10 s toleration.
+  { manifest: 'test/fixtures/node-lifecycle/kubelet-down-short-toleration.yaml', settle: { ms: 120_000, until: 'down-node pods deleting' } },
 ];
 
 // Generated cases: manifests written under .cache/oracle/gen (paths relative to the project, like the fixtures'),
@@ -331,6 +342,19 @@ class RefCluster {
     return run(KUBECTL, [...identity, ...args], { cwd: WORK });
   }
 
+  /** send writes a line to refcluster's stdin (`kubelet-down NODE`). */
+  send(line) {
+    if (this.proc.exitCode === null) this.proc.stdin.write(`${line}\n`);
+  }
+
+  /** watchPods watches every pod until stop(), which returns the watch events seen ({type, object}). */
+  watchPods() {
+    const proc = spawn(KUBECTL, ['--kubeconfig', this.masters, 'get', 'pods', '-A', '--watch', '--output-watch-events', '-o', 'json'], { cwd: WORK, stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks = [];
+    proc.stdout.on('data', (d) => chunks.push(d));
+    return { stop: () => { proc.kill(); return jsonStream(Buffer.concat(chunks).toString('utf8')); } };
+  }
+
   async reset() {
     if (this.proc.exitCode !== null) throw new Error(`refcluster exited ${this.proc.exitCode}; see ${this.logFile}`);
     const done = new Promise((res) => { this.onReset = res; });
@@ -410,6 +434,67 @@ function refList(ref, kind) {
   return r.status === 0 ? JSON.parse(r.stdout).items : [];
 }
 
+/** downNodes are the nodes whose kubelet the manifest's Behavior stops (`kubelet: down`), with when (seconds in). */
+function downNodes(manifest) {
+  const behavior = docsOf(manifest).find((d) => d.kind === 'Behavior' && String(d.apiVersion ?? '').startsWith(OWN_GROUP));
+  return Object.entries(behavior?.nodes ?? {}).filter(([, b]) => b?.kubelet === 'down').map(([node, b]) => ({ node, after: Number(b.downAfterSeconds ?? 0) }));
+}
+
+/** SETTLED are the conditions a case's `settle.until` waits for on the reference, past the scheduler's moment. */
+const SETTLED = {
+  // The manifest's pods are gone (pod GC force-deletes them).
+  'pods gone': (ref, c) => {
+    const names = new Set(docsOf(c.manifest).filter((d) => d.kind === 'Pod').map((d) => d.metadata?.name));
+    return !refList(ref, 'pods').some((p) => names.has(p.metadata.name));
+  },
+  // Every pod on a node whose kubelet is down has been deleted (taint eviction; nothing finishes the deletion).
+  'down-node pods deleting': (ref, c) => {
+    const nodes = new Set(downNodes(c.manifest).map((d) => d.node));
+    const pods = refList(ref, 'pods').filter((p) => nodes.has(p.spec?.nodeName));
+    return pods.length > 0 && pods.every((p) => p.metadata.deletionTimestamp);
+  },
+};
+
+/** settle waits, for a case that says so, until its SETTLED condition holds or its time is up. */
+async function settle(ref, c) {
+  if (!c.settle) return;
+  const end = Date.now() + c.settle.ms;
+  while (Date.now() < end && !SETTLED[c.settle.until](ref, c)) await sleep(2000);
+  await sleep(1500); // what follows the awaited step (the pod's deletion after its status patch, the eviction event)
+}
+
+/** jsonStream splits kubectl's watch output (JSON documents one after another) into values. */
+function jsonStream(text) {
+  const out = [];
+  let depth = 0, start = -1, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') { if (depth++ === 0) start = i; }
+    else if (ch === '}' && --depth === 0) { try { out.push(JSON.parse(text.slice(start, i + 1))); } catch { /* cut short */ } }
+  }
+  return out;
+}
+
+/**
+ * podStatusOf keeps what a status patch by a controller says: the phase and its DisruptionTarget condition (type,
+ * status, reason, message; times and observedGeneration are the clock's and the server's).
+ */
+function podStatusOf(status) {
+  const dt = (status?.conditions ?? []).find((x) => x.type === 'DisruptionTarget');
+  return { phase: status?.phase, disruptionTarget: dt ? { status: dt.status, reason: dt.reason, message: dt.message } : undefined };
+}
+
+/** EVENT_SOURCES are the components whose events the controller comparisons of this file read, by component. */
+const EVENT_SOURCES = {
+  garbagecollector: ['garbage-collector-controller'],
+  endpointslice: ['endpoint-slice-controller'],
+  nodelifecycle: ['node-controller', 'taint-eviction-controller'],
+};
+
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing one case.
 // ---------------------------------------------------------------------------------------------------------------
@@ -417,7 +502,27 @@ const CONTROLLER_SOURCES = new Set(['deployment-controller', 'replicaset-control
 
 async function compareCase(ref, c, engine, result) {
   const diffs = (component) => (result.components[component] ??= []);
-  const applied = refApply(ref, c);
+  // Events older than the case are the cluster's own (the node controller's RegisteredNode at start, say).
+  const since = Math.floor(Date.now() / 1000) * 1000;
+  const watch = c.watchPods ? ref.watchPods() : undefined;
+  // A Behavior's down kubelet: its node's heartbeats stop when the engine's would (downAfterSeconds after the apply).
+  const downs = downNodes(c.manifest);
+  for (const d of downs.filter((x) => x.after <= 0)) ref.send(`kubelet-down ${d.node}`);
+  const timers = downs.filter((d) => d.after > 0).map((d) => setTimeout(() => ref.send(`kubelet-down ${d.node}`), d.after * 1000));
+  const wanted = docsOf(c.manifest).filter((d) => !String(d.apiVersion ?? '').startsWith(OWN_GROUP));
+  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet'].includes(d.kind));
+  let applied;
+  try {
+    applied = refApply(ref, c);
+    // What the manifest made is read back from the reference after its controllers and scheduler had a moment.
+    if (applied.exit === 0) {
+      await waitScheduled(ref, workloads ? 12_000 : 6_000);
+      await settle(ref, c);
+    }
+  } finally {
+    timers.forEach(clearTimeout);
+  }
+  const seen = watch?.stop() ?? [];
   result.reference = { kubectl: applied.kubectl, status: applied.status && { code: applied.status.code, reason: applied.status.reason, message: applied.status.message } };
   const er = engine.rejection;
   const rejectedRef = applied.exit !== 0;
@@ -430,20 +535,24 @@ async function compareCase(ref, c, engine, result) {
   if ((engine.kubectl ?? '').trim() !== applied.kubectl) api.push({ field: 'kubectl', engine: engine.kubectl, reference: applied.kubectl });
   if (rejectedRef) return;
 
-  // What the manifest made, read back from the reference, after its controllers and scheduler had a moment.
-  const wanted = docsOf(c.manifest).filter((d) => !String(d.apiVersion ?? '').startsWith(OWN_GROUP));
-  const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet'].includes(d.kind));
-  await waitScheduled(ref, workloads ? 12_000 : 6_000);
+  // The objects of the manifest as stored.
   const objects = engine.objects ?? [];
   for (const d of wanted) {
     const ns = d.metadata?.namespace ?? (isClusterScoped(d.kind) ? undefined : 'default');
     const mine = objects.find((o) => o.kind === d.kind && o.metadata?.name === d.metadata?.name && (o.metadata?.namespace ?? undefined) === ns);
     const theirs = refGet(ref, d.kind, d.metadata?.name, ns);
+    // Gone on both sides, or gone on one and a Pod being deleted on the other (no kubelet in the reference finishes a
+    // graceful delete; the engine's does): a controller deleted it, and that controller's comparison below says so.
+    if ((!mine || !theirs) && fate(mine) !== 'kept' && fate(theirs) !== 'kept') continue;
     if (!mine || !theirs) { api.push({ field: `${d.kind}/${d.metadata?.name}`, engine: mine ? 'stored' : 'absent', reference: theirs ? 'stored' : 'absent' }); continue; }
     for (const x of diffValues(comparable(mine), comparable(theirs), `${d.kind}/${d.metadata.name}`, [])) api.push(x);
   }
   // scheduler: each pod's node, or the FailedScheduling message.
-  const refPods = refList(ref, 'pods').filter((p) => !['kube-system'].includes(p.metadata.namespace));
+  // A pod being deleted in the reference that the engine no longer has was deleted on both sides (no kubelet there
+  // finishes a graceful delete; the engine's does): the comparison of the controller that deleted it says so.
+  const enginePodNames = new Set(objects.filter((o) => o.kind === 'Pod').map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`));
+  const finished = (p) => p.metadata.deletionTimestamp && !enginePodNames.has(`${p.metadata.namespace}/${p.metadata.name}`);
+  const refPods = refList(ref, 'pods').filter((p) => !['kube-system'].includes(p.metadata.namespace) && !finished(p));
   const enginePods = objects.filter((o) => o.kind === 'Pod');
   const events = engine.events ?? [];
   // Only events about objects that exist now: an earlier case's object of the same name is another uid.
@@ -474,7 +583,7 @@ async function compareCase(ref, c, engine, result) {
   if (workloads) {
     const ctl = diffs('controllers');
     const names = (list) => list.map((o) => normalize(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).sort();
-    const made = (kind) => [names(objects.filter((o) => o.kind === kind)), names(refList(ref, kind.toLowerCase() + 's').filter((o) => o.metadata.namespace !== 'kube-system').map((o) => ({ ...o, kind })))];
+    const made = (kind) => [names(objects.filter((o) => o.kind === kind)), names(refList(ref, kind.toLowerCase() + 's').filter((o) => o.metadata.namespace !== 'kube-system' && !(kind === 'Pod' && finished(o))).map((o) => ({ ...o, kind })))];
     for (const kind of ['ReplicaSet', 'Pod', 'ControllerRevision', 'PersistentVolumeClaim']) {
       const [mine, theirs] = made(kind);
       if (JSON.stringify(mine) !== JSON.stringify(theirs)) ctl.push({ field: `${kind}s`, engine: mine, reference: theirs });
@@ -487,6 +596,138 @@ async function compareCase(ref, c, engine, result) {
     const onlyMine = mineEv.filter((e) => !theirEv.includes(e)), onlyTheirs = theirEv.filter((e) => !mineEv.includes(e));
     if (onlyMine.length || onlyTheirs.length) ctl.push({ field: 'controller events', engine: onlyMine, reference: onlyTheirs });
   }
+  const theirEvents = refList(ref, 'events').filter((e) => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? 0) >= since);
+  const sides = { ref, c, engine, objects, wanted, theirEvents, diffs };
+  compareEndpointSlices(sides);
+  compareGarbage(sides);
+  if (c.watchPods) comparePodGC(sides, seen);
+  if (downs.length) compareNodeLifecycle(sides, downs.map((d) => d.node));
+}
+
+/**
+ * fate is what became of an object: `kept`, or `deleted` (gone; a Pod being deleted counts as gone, since the
+ * reference has no kubelet to finish a graceful delete and the engine's does), or `deleting` (held by a finalizer).
+ */
+function fate(o) {
+  if (!o) return 'deleted';
+  if (!o.metadata?.deletionTimestamp) return 'kept';
+  return o.kind === 'Pod' ? 'deleted' : 'deleting';
+}
+
+/** eventsFrom lists the events of a component's sources on both sides as `type reason Kind/ns/name: message`. */
+function eventsFrom(sources, engine, theirEvents) {
+  const fmt = (type, reason, obj, msg) => normalize(`${type} ${reason} ${obj}: ${msg}`);
+  const objectOf = (io) => [io.kind, io.namespace, io.name].filter(Boolean).join('/');
+  const mine = [...new Set((engine.events ?? []).filter((e) => sources.includes(e.source)).map((e) => fmt(e.type, e.reason, e.object, e.message)))].sort();
+  const theirs = [...new Set(theirEvents.filter((e) => sources.includes(e.source?.component ?? e.reportingComponent))
+    .map((e) => fmt(e.type, e.reason, objectOf(e.involvedObject), e.message)))].sort();
+  return { mine, theirs };
+}
+
+/** pushEvents adds a component's event difference, as sets (counts and times are not compared). */
+function pushEvents(out, component, engine, theirEvents) {
+  const { mine, theirs } = eventsFrom(EVENT_SOURCES[component], engine, theirEvents);
+  const onlyMine = mine.filter((e) => !theirs.includes(e)), onlyTheirs = theirs.filter((e) => !mine.includes(e));
+  if (onlyMine.length || onlyTheirs.length) out.push({ field: `${component} events`, engine: onlyMine, reference: onlyTheirs });
+}
+
+/**
+ * compareEndpointSlices compares the slices the endpointslice controller keeps for each selecting Service of the
+ * manifest: how many, their names up to the random suffix, generateName, labels, addressType and ownerReferences. The
+ * endpoints and ports are compared only when no pod the Service selects has an IP in the engine either: the reference
+ * has no kubelet, its pods never get an IP, and the 1.36 controller leaves a pod without one out of the slice
+ * (ShouldPodBeInEndpoints, k8s.io/endpointslice/util/controller_utils.go), so its slice is then a placeholder (no
+ * endpoints, no ports; reconciler.go) while the engine's lists the running pods.
+ */
+function compareEndpointSlices({ ref, engine, objects, wanted, theirEvents, diffs }) {
+  const services = wanted.filter((d) => d.kind === 'Service' && Object.keys(d.spec?.selector ?? {}).length > 0);
+  if (!services.length) return;
+  const out = diffs('endpointslice');
+  for (const svc of services) {
+    const ns = svc.metadata?.namespace ?? 'default', name = svc.metadata?.name;
+    const managed = (s) => s.metadata?.labels?.['kubernetes.io/service-name'] === name && s.metadata?.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslice-controller.k8s.io';
+    const mine = objects.filter((o) => o.kind === 'EndpointSlice' && o.metadata?.namespace === ns && managed(o));
+    const theirs = refList(ref, 'endpointslices').filter((o) => o.metadata.namespace === ns && managed(o));
+    const withIP = objects.some((p) => p.kind === 'Pod' && p.metadata?.namespace === ns && (p.status?.podIP || p.status?.podIPs?.length)
+      && Object.entries(svc.spec.selector).every(([k, v]) => p.metadata?.labels?.[k] === v));
+    const shape = (o) => {
+      const { name: n, generateName, labels, ownerReferences } = o.metadata ?? {};
+      const slice = { name: normalize(n), generateName, labels, ownerReferences: (ownerReferences ?? []).map(({ uid, ...r }) => r), addressType: o.addressType };
+      // A key absent and a key null read apart: kubectl prints what the server stores.
+      const field = (k) => (k in o ? o[k] : '(absent)');
+      return withIP ? slice : { ...slice, endpoints: field('endpoints'), ports: field('ports') };
+    };
+    const a = mine.map(shape).sort((x, y) => x.name.localeCompare(y.name)), b = theirs.map(shape).sort((x, y) => x.name.localeCompare(y.name));
+    if (a.length !== b.length) { out.push({ field: `EndpointSlices of Service/${name}`, engine: a, reference: b }); continue; }
+    a.forEach((x, i) => diffValues(x, b[i], `EndpointSlice/${x.name}`, out));
+  }
+  pushEvents(out, 'endpointslice', engine, theirEvents);
+}
+
+/**
+ * compareGarbage compares, for each object of the manifest with ownerReferences, what the garbage collector did
+ * with it: kept (and its ownerReferences then, which it may have stripped of dangling owners) or deleted. The
+ * manifest cannot know a live owner's uid (the server draws it), so its references are dangling on both sides.
+ */
+function compareGarbage({ ref, engine, objects, wanted, theirEvents, diffs }) {
+  const owned = wanted.filter((d) => d.metadata?.ownerReferences?.length);
+  if (!owned.length) return;
+  const out = diffs('garbagecollector');
+  for (const d of owned) {
+    const ns = d.metadata?.namespace ?? (isClusterScoped(d.kind) ? undefined : 'default');
+    const mine = objects.find((o) => o.kind === d.kind && o.metadata?.name === d.metadata?.name && (o.metadata?.namespace ?? undefined) === ns);
+    const theirs = refGet(ref, d.kind, d.metadata?.name, ns);
+    const key = `${d.kind}/${d.metadata.name}`;
+    if (fate(mine) !== fate(theirs)) { out.push({ field: key, engine: fate(mine), reference: fate(theirs) }); continue; }
+    const refs = (o) => (o?.metadata?.ownerReferences ?? []).map(({ uid, ...r }) => r);
+    if (fate(mine) === 'kept') diffValues(refs(mine), refs(theirs), `${key} metadata.ownerReferences`, out);
+  }
+  pushEvents(out, 'garbagecollector', engine, theirEvents);
+}
+
+/**
+ * comparePodGC compares, for each pod of the manifest bound to a node the cluster does not have, whether pod GC
+ * deleted it and the status it wrote first (phase Failed and DisruptionTarget DeletionByPodGC, gc_controller.go
+ * markFailedAndDeletePodWithCondition): the engine's from its status patch in the trace, the reference's as the watch
+ * saw the pod last. Pod GC records no events.
+ */
+function comparePodGC({ ref, engine, objects, wanted, diffs }, seen) {
+  const nodes = new Set(refList(ref, 'nodes').map((n) => n.metadata.name));
+  const orphans = wanted.filter((d) => d.kind === 'Pod' && d.spec?.nodeName && !nodes.has(d.spec.nodeName));
+  if (!orphans.length) return;
+  const out = diffs('podgc');
+  for (const d of orphans) {
+    const name = d.metadata.name, ns = d.metadata?.namespace ?? 'default', key = `Pod/${ns}/${name}`;
+    const mine = objects.find((o) => o.kind === 'Pod' && o.metadata?.name === name && o.metadata?.namespace === ns);
+    const theirs = refGet(ref, 'pods', name, ns);
+    if (fate(mine) !== fate(theirs)) out.push({ field: `${key} outcome`, engine: fate(mine), reference: fate(theirs) });
+    const patch = (engine.trace ?? []).filter((t) => t.phase === 'controllers.podgc' && t.object === key && t.detail?.patch).at(-1);
+    const mineStatus = patch ? podStatusOf(JSON.parse(patch.detail.patch).status) : undefined;
+    const last = seen.filter((e) => e.object?.metadata?.name === name && e.object?.metadata?.namespace === ns).at(-1);
+    const theirStatus = last ? podStatusOf(last.object.status) : undefined;
+    diffValues(mineStatus, theirStatus, `${key} last status`, out);
+  }
+}
+
+/**
+ * compareNodeLifecycle compares what became of the nodes whose kubelet is down (the reference stops their
+ * heartbeats): their conditions and taints (timeAdded as there or not), and for their pods the deletion and the
+ * DisruptionTarget condition the taint eviction controller wrote; with the node and taint eviction controllers' events.
+ */
+function compareNodeLifecycle({ ref, engine, objects, theirEvents, diffs }, down) {
+  const out = diffs('nodelifecycle');
+  const theirNodes = refList(ref, 'nodes');
+  const nodeView = (n) => n && {
+    conditions: (n.status?.conditions ?? []).map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })).sort((a, b) => a.type.localeCompare(b.type)),
+    taints: (n.spec?.taints ?? []).map((t) => ({ ...t, ...(t.timeAdded ? { timeAdded: '(set)' } : {}) })).sort((a, b) => `${a.key}${a.effect}`.localeCompare(`${b.key}${b.effect}`)),
+  };
+  const podView = (p) => ({ deleted: !!p.metadata?.deletionTimestamp, ...podStatusOf(p.status) });
+  for (const node of down) {
+    diffValues(nodeView(objects.find((o) => o.kind === 'Node' && o.metadata?.name === node)), nodeView(theirNodes.find((n) => n.metadata.name === node)), `Node/${node}`, out);
+    const on = (list) => Object.fromEntries(list.filter((p) => p.spec?.nodeName === node).map((p) => [normalize(`${p.metadata.namespace}/${p.metadata.name}`), podView(p)]));
+    diffValues(on(objects.filter((o) => o.kind === 'Pod')), on(refList(ref, 'pods')), `pods on ${node}`, out);
+  }
+  pushEvents(out, 'nodelifecycle', engine, theirEvents);
 }
 
 /** nodeClass names a node by what the scheduler sees of it but its name: nodes of one class score alike. */
@@ -592,9 +833,9 @@ function report(results, clusters, seconds) {
   }
   // Strings print as JSON too, so that "1" and 1 read apart; multi-line text is shown as it is.
   const show = (v) => (v === undefined ? '(absent)' : typeof v === 'string' && v.includes('\n') ? `\n      ${v.replace(/\n/g, '\n      ')}` : JSON.stringify(v));
-  console.log('\ncomponent    | cases | agree | differ');
-  console.log('-------------|-------|-------|-------');
-  for (const [k, v] of Object.entries(table)) console.log(`${k.padEnd(12)} | ${String(v.cases).padStart(5)} | ${String(v.agree).padStart(5)} | ${String(v.differ).padStart(6)}`);
+  console.log('\ncomponent        | cases | agree | differ');
+  console.log('-----------------|-------|-------|-------');
+  for (const [k, v] of Object.entries(table)) console.log(`${k.padEnd(16)} | ${String(v.cases).padStart(5)} | ${String(v.agree).padStart(5)} | ${String(v.differ).padStart(6)}`);
   console.log('\nDifferences (case | component | field):');
   for (const r of results) {
     for (const [component, diffs] of Object.entries(r.components)) {

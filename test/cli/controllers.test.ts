@@ -209,6 +209,22 @@ test('an EndpointSlice lists the selected pods: not ready, then ready and servin
   assert.equal(slice['addressType'], 'IPv4');
 });
 
+// The reference cluster's slices for these (scripts/oracle.mjs, test/fixtures/endpointslice/no-ready-pods.yaml) read
+// back with "endpoints": null and "ports": null: reconciler.go makes the placeholder with ports []discovery.EndpointPort{}
+// and endpoints [], and neither field of discovery/v1 EndpointSlice is omitempty.
+test('a Service whose pods have no IP gets a placeholder EndpointSlice: no endpoints, ports null, its labels', () => {
+  const { report } = runJson('run', 'test/fixtures/endpointslice/no-ready-pods.yaml');
+  const slices = report.objects.filter((o) => o.kind === 'EndpointSlice') as (StoredObject & Record<string, unknown>)[];
+  assert.deepEqual(slices.map((x) => x.metadata.name.replace(/-[a-z0-9]{5}$/, '')).sort(), ['headless', 'idle', 'web']);
+  for (const x of slices) {
+    assert.equal(x['endpoints'], null);
+    assert.ok('ports' in x && x['ports'] === null, `${x.metadata.name}: ports null`);
+  }
+  const idle = slices.find((x) => x.metadata.name.startsWith('idle-'))!;
+  assert.deepEqual(idle.metadata.labels, { tier: 'backend', 'kubernetes.io/service-name': 'idle', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
+  assert.equal(slices.find((x) => x.metadata.name.startsWith('headless-'))!.metadata.labels?.['service.kubernetes.io/headless'], '');
+});
+
 test('an EndpointSlice resolves the Service\'s named targetPort to the container port and names node and pod', () => {
   const { report } = runJson('run', `${F}/web-service.yaml`, ...DEFAULT_CLUSTER, '--cluster', `${F}/web-service-cluster.yaml`);
   const slice = report.objects.find((o) => o.kind === 'EndpointSlice') as StoredObject & { endpoints: { nodeName: string; targetRef: { kind: string; name: string }; conditions: unknown }[]; ports: unknown };

@@ -5,10 +5,15 @@ package main
 // lifecycle controller neither marks it Unknown nor taints it. Right after creation it also lifts the
 // not-ready taint that the TaintNodesByCondition admission plugin puts on every new Node, as the node
 // lifecycle controller does once the node reports Ready.
+//
+// A case may stop one node's "kubelet" (a `kubelet-down NODE` line on stdin, sent by the runner for a Behavior's
+// `kubelet: down` node): its heartbeats stop, so the node lifecycle controller marks it Unknown after the node
+// monitor grace period and taints it unreachable, as it would a node whose kubelet died. `reset` brings it back.
 
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -22,11 +27,22 @@ import (
 
 const heartbeatPeriod = 10 * time.Second
 
+// downNodes are the nodes whose kubelet a case stopped: no heartbeat for them until the next reset.
+var downNodes sync.Map
+
+// stopKubelet stops one node's heartbeats (a `kubelet-down NODE` line).
+func stopKubelet(name string) {
+	downNodes.Store(name, true)
+	klog.InfoS("kubelet down: no more heartbeats", "node", name)
+}
+
 // keepNodesReady beats for every node until ctx ends; fileTaints are each node's taints as the file gives them.
 func keepNodesReady(ctx context.Context, cs kubernetes.Interface, fileTaints map[string][]corev1.Taint) {
 	for {
 		for name, taints := range fileTaints {
-			beat(ctx, cs, name, taints)
+			if _, down := downNodes.Load(name); !down {
+				beat(ctx, cs, name, taints)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -82,6 +98,44 @@ func liftNotReadyTaint(ctx context.Context, cs kubernetes.Interface, name string
 	node.Spec.Taints = slices.DeleteFunc(node.Spec.Taints, isNotReady)
 	if _, err := cs.CoreV1().Nodes().Update(ctx, node, metav1.UpdateOptions{}); err != nil && ctx.Err() == nil {
 		klog.ErrorS(err, "lift not-ready taint", "node", name)
+	}
+}
+
+// restartKubelets brings back the nodes a case stopped: heartbeats again, and the file's conditions posted (the node
+// lifecycle controller marked them Unknown), after which that controller lifts its unreachable taints itself; it
+// waits (up to 30 s) until each such node has the taints its file gives it.
+func restartKubelets(ctx context.Context, cs kubernetes.Interface, fileConditions map[string][]corev1.NodeCondition, fileTaints map[string][]corev1.Taint) {
+	var names []string
+	downNodes.Range(func(k, _ any) bool {
+		names = append(names, k.(string))
+		return true
+	})
+	for _, name := range names {
+		downNodes.Delete(name)
+		node, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			continue
+		}
+		now := metav1.Now()
+		node.Status.Conditions = nil
+		for _, c := range fileConditions[name] {
+			c.LastHeartbeatTime, c.LastTransitionTime = now, now
+			node.Status.Conditions = append(node.Status.Conditions, c)
+		}
+		if _, err := cs.CoreV1().Nodes().UpdateStatus(ctx, node, metav1.UpdateOptions{}); err != nil {
+			klog.ErrorS(err, "restore node status", "node", name)
+		}
+		beat(ctx, cs, name, fileTaints[name])
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, name := range names {
+		for time.Now().Before(deadline) {
+			node, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+			if err == nil && len(node.Spec.Taints) == len(fileTaints[name]) {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
 	}
 }
 

@@ -6,7 +6,8 @@
 //
 // On stdout it prints `kubeconfig PATH`, `server URL`, `dir DIR`, then `ready` once /readyz is ok,
 // the cluster file's objects exist and the Nodes are Ready. A line `reset` on stdin clears what the
-// last case made (answered by `reset done`); stdin closing, SIGTERM or SIGINT shut it down.
+// last case made (answered by `reset done`); `kubelet-down NODE` stops that node's heartbeats until the
+// next reset; stdin closing, SIGTERM or SIGINT shut it down.
 package main
 
 import (
@@ -123,7 +124,8 @@ func run(clusters []string, embedded, dir string) error {
 // resets carries `reset` requests from stdin to the running cluster.
 var resets = make(chan struct{})
 
-// stopOnSignalOrEOF cancels the run on SIGTERM, SIGINT or the end of stdin; `reset` lines become resets.
+// stopOnSignalOrEOF cancels the run on SIGTERM, SIGINT or the end of stdin; `reset` lines become resets,
+// `kubelet-down NODE` lines stop a node's heartbeats.
 func stopOnSignalOrEOF(cancel context.CancelFunc) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
@@ -131,8 +133,12 @@ func stopOnSignalOrEOF(cancel context.CancelFunc) {
 	go func() {
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
-			if strings.TrimSpace(sc.Text()) == "reset" {
+			f := strings.Fields(sc.Text())
+			switch {
+			case len(f) == 1 && f[0] == "reset":
 				resets <- struct{}{}
+			case len(f) == 2 && f[0] == "kubelet-down":
+				stopKubelet(f[1])
 			}
 		}
 		close(eof)

@@ -48,6 +48,7 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 		return err
 	}
 	taints := map[string][]corev1.Taint{}
+	conditions := map[string][]corev1.NodeCondition{}
 	for _, o := range c.Objects {
 		if o.GetKind() != "Node" {
 			continue
@@ -58,6 +59,7 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 		var node corev1.Node
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &node)
 		taints[o.GetName()] = node.Spec.Taints
+		conditions[o.GetName()] = node.Status.Conditions
 	}
 	a.applyAll(ctx, c.Objects)
 	cs, err := kubernetes.NewForConfig(masters)
@@ -97,6 +99,7 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 	}
 	go func() {
 		for range resets {
+			restartKubelets(ctx, cs, conditions, taints)
 			a.reset(ctx, c)
 			fmt.Println("reset done")
 		}

@@ -95,8 +95,10 @@ export function* syncService(ctx: EngineContext, namespace: string, name: string
     ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER,
     ...(svc.spec?.clusterIP === 'None' ? { 'service.kubernetes.io/headless': '' } : {}),
   };
-  const body = { addressType: 'IPv4', endpoints: endpoints.length ? endpoints : null, ...(ports ? { ports } : {}) };
-  if (existing && k8sEqual({ addressType: existing['addressType'], endpoints: existing['endpoints'] ?? null, ...(existing['ports'] ? { ports: existing['ports'] } : {}) }, body) && k8sEqual(existing.metadata?.labels, labels)) return;
+  // Endpoints and Ports have no omitempty (discovery/v1 EndpointSlice): an empty list is stored and read back as null,
+  // as the placeholder slice a Service without endpoints gets (reconciler.go: ports []discovery.EndpointPort{}).
+  const body = { addressType: 'IPv4', endpoints: endpoints.length ? endpoints : null, ports: ports?.length ? ports : null };
+  if (existing && k8sEqual({ addressType: existing['addressType'], endpoints: existing['endpoints'] ?? null, ports: existing['ports'] ?? null }, body) && k8sEqual(existing.metadata?.labels, labels)) return;
   const sliceName = existing?.metadata?.name ?? `${name}-${ctx.rng.string(5)}`;
   const slice: KubeObject = {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',

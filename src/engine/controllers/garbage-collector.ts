@@ -1,10 +1,11 @@
 // The garbage collector: dependents of a deleted owner are deleted (Background), deleted before it (Foreground,
 // the owner holding the foregroundDeletion finalizer until its blocking dependents are gone) or released (Orphan,
-// the orphan finalizer). See pkg/controller/garbagecollector/garbagecollector.go (attemptToDeleteItem,
-// processDeletingDependentsItem, orphanDependents) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
-// (deletionFinalizersForGarbageCollection).
-import { deepClone, type KubeObject, refOf } from '../api/types';
-import type { ApiServer } from '../apiserver/server';
+// the orphan finalizer). An object stored with owner references that name no live owner (absent, or present under
+// another uid) is collected too. See pkg/controller/garbagecollector/garbagecollector.go (attemptToDeleteItem,
+// classifyReferences, processDeletingDependentsItem, orphanDependents), graph_builder.go (addDependentToOwners) and
+// staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (deletionFinalizersForGarbageCollection).
+import { deepClone, type KubeObject, type OwnerReference, refOf } from '../api/types';
+import { type ApiServer, mappingFor } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
@@ -71,6 +72,85 @@ export function* collectDependents(ctx: EngineContext, api: ApiServer, owner: Ku
     yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `its owner ${ref(owner)} is gone: deleting it (propagationPolicy ${policy})`, detail: { owner: ref(owner), propagationPolicy: policy } };
     yield* client.delete(live, { propagationPolicy: policy });
   }
+}
+
+/**
+ * ownerOf looks up the object an owner reference names, in the dependent's namespace when the owner's kind is
+ * namespaced; undefined when the kind is not one the API server serves (the real collector cannot map it and retries).
+ */
+function ownerOf(ctx: EngineContext, dep: KubeObject, r: OwnerReference): { found?: KubeObject } | undefined {
+  const mapping = mappingFor(r.apiVersion, r.kind);
+  if (!mapping) return undefined;
+  return { found: ctx.store.get(r.kind, mapping.namespaced ? dep.metadata?.namespace : undefined, r.name) };
+}
+
+/**
+ * missingOwners are the owner references an object just stored, or whose references changed, adds that name a uid no
+ * stored object has (of kinds the API server serves). graph_builder.go processGraphChanges / addDependentToOwners:
+ * each such owner becomes a virtual node of the graph, queued to attemptToDelete.
+ */
+export function missingOwners(ctx: EngineContext, obj: KubeObject, old: KubeObject | undefined): OwnerReference[] {
+  const before = new Set((old?.metadata?.ownerReferences ?? []).map((r) => r.uid));
+  return (obj.metadata?.ownerReferences ?? []).filter((r) => !before.has(r.uid) && mappingFor(r.apiVersion, r.kind) && ctx.store.byIndex('uid', r.uid).length === 0);
+}
+
+/**
+ * verifyVirtualOwner is attemptToDeleteItem for a virtual owner node: the collector GETs the owner by name, and when
+ * there is none, or one with another uid, it enqueues a virtual delete event, whose processing queues the owner's
+ * dependents to attemptToDelete (true). An owner found with its uid after all is a real node (false).
+ */
+export function* verifyVirtualOwner(ctx: EngineContext, dep: KubeObject, r: OwnerReference): Steps<boolean> {
+  const found = ownerOf(ctx, dep, r)?.found;
+  if (found?.metadata?.uid === r.uid) return false;
+  const ns = mappingFor(r.apiVersion, r.kind)?.namespaced ? dep.metadata?.namespace : undefined;
+  yield {
+    phase: 'controllers.garbagecollector', object: ref(dep), field: 'metadata.ownerReferences',
+    result: `owner ${r.kind}/${r.name} (uid ${r.uid}) is not in the graph: ${found ? `the ${r.kind} of that name has uid ${found.metadata?.uid}` : `no ${r.kind} "${r.name}"${ns ? ` in ${ns}` : ''}`}; a virtual delete event queues its dependents`,
+    detail: { owner: { apiVersion: r.apiVersion, kind: r.kind, name: r.name, uid: r.uid } },
+  };
+  return true;
+}
+
+/**
+ * attemptToDeleteDependent is attemptToDeleteItem for a dependent whose owner was found missing (verifyVirtualOwner). classifyReferences: an
+ * owner is dangling when no object of its kind has its name (in the dependent's namespace if namespaced) or that object
+ * has another uid; waiting when it is being deleted in the foreground and the reference blocks; solid otherwise. With a
+ * solid owner, the dangling references are patched away; with none (and none waiting, which the foreground pass
+ * handles), the object is deleted, with the propagation its own finalizers ask for (Background otherwise).
+ */
+export function* attemptToDeleteDependent(ctx: EngineContext, api: ApiServer, stale: KubeObject): Steps<void> {
+  const live = ctx.store.get(String(stale.kind), stale.metadata?.namespace, stale.metadata?.name ?? '');
+  if (!live || live.metadata?.uid !== stale.metadata?.uid || live.metadata?.deletionTimestamp) return;
+  const refs = live.metadata?.ownerReferences ?? [];
+  const solid: OwnerReference[] = [], dangling: OwnerReference[] = [], waiting: OwnerReference[] = [];
+  const why: string[] = [];
+  for (const r of refs) {
+    const owner = ownerOf(ctx, live, r);
+    // A kind the collector cannot map: isDangling fails, and the item is retried, never deleted.
+    if (!owner) return;
+    const o = owner.found;
+    if (!o || o.metadata?.uid !== r.uid) {
+      dangling.push(r);
+      why.push(o ? `${r.kind}/${r.name} has uid ${o.metadata?.uid}, not ${r.uid}` : `${r.kind}/${r.name} does not exist`);
+    }
+    else if (o.metadata?.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND) && r.blockOwnerDeletion) waiting.push(r);
+    else solid.push(r);
+  }
+  if (dangling.length === 0) return;
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  const detail = { dangling: dangling.map((r) => ({ kind: r.kind, name: r.name, uid: r.uid })), solid: solid.map((r) => `${r.kind}/${r.name}`) };
+  if (solid.length > 0) {
+    // GenerateDeleteOwnerRefStrategicMergeBytes: the dangling and waiting references go, by uid.
+    const uids = [...dangling, ...waiting].map((r) => r.uid);
+    yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `${why.join('; ')}, but ${solid.map((r) => `${r.kind}/${r.name}`).join(', ')} still owns it: removing the dangling reference`, detail };
+    yield* client.patch(live, { metadata: { ownerReferences: uids.map((uid) => ({ $patch: 'delete', uid })), uid: live.metadata?.uid } });
+    return;
+  }
+  if (waiting.length > 0) return;
+  const finalizers = live.metadata?.finalizers ?? [];
+  const policy: PropagationPolicy = finalizers.includes(FINALIZER_ORPHAN) ? 'Orphan' : finalizers.includes(FINALIZER_FOREGROUND) ? 'Foreground' : 'Background';
+  yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `no owner of it exists (${why.join('; ')}): deleting it (propagationPolicy ${policy})`, detail: { ...detail, propagationPolicy: policy } };
+  yield* client.delete(live, { propagationPolicy: policy });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Steps } from '../runtime/step';
 import { syncDaemonSet } from './daemonset';
 import { syncDeployment } from './deployment';
 import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
-import { collectDependents, processDeletingOwner, waitingOwnersOf } from './garbage-collector';
+import { attemptToDeleteDependent, collectDependents, missingOwners, processDeletingOwner, verifyVirtualOwner, waitingOwnersOf } from './garbage-collector';
 import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
 import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
@@ -126,7 +126,7 @@ export class Controllers {
       this.statefulSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.daemonSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
     }
-    this.onGarbage(type, obj);
+    this.onGarbage(type, obj, old);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
   }
 
@@ -239,8 +239,8 @@ export class Controllers {
     }
   }
 
-  /** onGarbage feeds the garbage collector: owners deleted, owners waiting on dependents, dependents gone. */
-  private onGarbage(type: WatchEventType, obj: KubeObject): void {
+  /** onGarbage feeds the garbage collector: owners deleted, owners waiting on dependents, dependents gone or born orphans. */
+  private onGarbage(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
     const ctx = this.ctx;
     const api = this.api;
     const key = refOf(obj);
@@ -248,6 +248,16 @@ export class Controllers {
       this.gc.add(`dependents of ${key}`, () => collectDependents(ctx, api, obj));
       for (const owner of waitingOwnersOf(ctx, obj)) this.gc.add(refOf(owner), () => processDeletingOwner(ctx, api, owner));
       return;
+    }
+    // An owner reference added that names no stored uid: a virtual owner node, checked first; when it is absent, its
+    // dependents are attempted in turn, a queue hop later (graph_builder.go addDependentToOwners, garbagecollector.go
+    // attemptToDeleteItem, enqueueVirtualDeleteEvent). So a pod born with a dangling owner is bound before it goes.
+    const gc = this.gc;
+    for (const r of missingOwners(ctx, obj, type === 'ADDED' ? undefined : old)) {
+      gc.add(`virtual owner ${r.uid}`, function* () {
+        if (!(yield* verifyVirtualOwner(ctx, obj, r))) return;
+        for (const dep of ctx.store.byIndex('owner', r.uid)) gc.add(refOf(dep), () => attemptToDeleteDependent(ctx, api, dep));
+      });
     }
     const finalizers = obj.metadata?.finalizers ?? [];
     if (obj.metadata?.deletionTimestamp && (finalizers.includes('foregroundDeletion') || finalizers.includes('orphan'))) {
