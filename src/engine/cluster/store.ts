@@ -255,6 +255,16 @@ export class Store {
     return this.put(next as T);
   }
 
+  /**
+   * replace stores the object with some of its top-level fields replaced, computed from the stored (frozen) object:
+   * nothing else is copied or frozen again, so writing a pod's status costs the status, not the pod. Undefined when absent.
+   */
+  replace<T extends Meta = KubeObject>(kind: string, namespace: string | undefined, name: string, fields: (current: T) => Partial<T>): T | undefined {
+    const current = this.get<T>(kind, namespace, name);
+    if (!current) return undefined;
+    return this.put({ ...current, ...fields(current) });
+  }
+
   /** remove deletes an object and tells the watchers. */
   remove(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const key = storageKey(kind, namespace, name);

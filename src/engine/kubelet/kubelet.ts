@@ -125,7 +125,7 @@ export class Kubelet {
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
-    const updated = this.ctx.store.update<Pod>('Pod', meta.namespace, meta.name ?? '', (p) => { p.status = status; });
+    const updated = this.ctx.store.replace<Pod>('Pod', meta.namespace, meta.name ?? '', () => ({ status }));
     if (updated) state.pod = updated;
     const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;

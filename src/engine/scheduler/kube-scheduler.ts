@@ -208,20 +208,18 @@ export class KubeScheduler {
   private bindingHost(fw: Framework, ref: string): BindingHost {
     const store = this.ctx.store;
     return {
-      nominate: (pod, node) => void store.update<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => {
-        p.status = { ...p.status, nominatedNodeName: node };
-      }),
+      nominate: (pod, node) => void store.replace<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => ({ status: { ...p.status, nominatedNodeName: node } })),
       done: (pod) => this.queue.done(pod),
       write: (w: ObjectWrite) => {
         const { kind, metadata } = w.object;
-        if (w.subresource === 'status') store.update(String(kind), metadata?.namespace, metadata?.name ?? '', (o) => void (o['status'] = w.object['status']));
+        if (w.subresource === 'status') store.replace<KubeObject>(String(kind), metadata?.namespace, metadata?.name ?? '', () => ({ status: w.object['status'] }));
         else store.put(w.object);
       },
       bind: (pod, node) => {
-        const bound = store.update<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => {
-          p.spec = { ...p.spec!, nodeName: node };
-          p.status = { ...p.status, conditions: upsertCondition(p.status?.conditions ?? [], { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.timestamp() }) };
-        });
+        const bound = store.replace<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => ({
+          spec: { ...p.spec!, nodeName: node },
+          status: { ...p.status, conditions: upsertCondition(p.status?.conditions ?? [], { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.timestamp() }) },
+        }));
         if (!bound) return `pods "${pod.metadata?.name ?? ''}" not found`;
         // See schedule_one.go (finishBinding): "Successfully assigned %v/%v to %v".
         this.event(fw, ref, 'Normal', EventReason.Scheduled, scheduledMessage(pod, node));
