@@ -225,7 +225,8 @@ export function hookAlwaysFails(hook: LifecycleHandler, spec: Container): boolea
 
 /** randomHex draws n hex digits from the seeded source, for container and sandbox ids. */
 export function randomHex(ctx: EngineContext, n: number): string {
-  let out = '';
-  while (out.length < n) out += ctx.rng.nextUint32().toString(16).padStart(8, '0');
-  return out.slice(0, n);
+  const words: string[] = [];
+  for (let length = 0; length < n; length += 8) words.push(ctx.rng.nextUint32().toString(16).padStart(8, '0'));
+  // Joined into one piece (a sandbox's or container's id is kept as long as the pod).
+  return words.join('').slice(0, n);
 }

@@ -58,6 +58,17 @@ export function imageDigest(imageRef: string): string {
 
 /** imageID is the repo digest the runtime reports as a container's imageID: `docker.io/library/nginx@sha256:...`. */
 export function imageID(imageRef: string): string {
-  const repo = imageRef.split('@')[0]!.replace(/:[^:/]+$/, '');
-  return `${repo}@${imageDigest(imageRef)}`;
+  let id = IMAGE_IDS.get(imageRef);
+  if (id === undefined) {
+    const repo = imageRef.split('@')[0]!.replace(/:[^:/]+$/, '');
+    // Kept once per image and joined into one piece: every container of the image shares it.
+    id = [repo, '@', imageDigest(imageRef)].join('');
+    if (IMAGE_IDS.size >= MAX_IMAGE_IDS) IMAGE_IDS.clear();
+    IMAGE_IDS.set(imageRef, id);
+  }
+  return id;
 }
+
+/** IMAGE_IDS are the image IDs made so far, by image reference (at most MAX_IMAGE_IDS). */
+const IMAGE_IDS = new Map<string, string>();
+const MAX_IMAGE_IDS = 1024;

@@ -124,5 +124,17 @@ export function newPodRuntimeState(pod: Pod, ref: string): PodRuntimeState {
  * kubelet cannot parse is kept as written (it is never pulled). See image-reference.ts (ParseNormalizedNamed).
  */
 export function normalizeImage(image: string): string {
-  return image ? normalizedImage(image) : image;
+  if (!image) return image;
+  let normalized = NORMALIZED.get(image);
+  if (normalized === undefined) {
+    // Kept once per image, in one piece: every container of the image shares it.
+    normalized = [normalizedImage(image)].join('');
+    if (NORMALIZED.size >= MAX_NORMALIZED) NORMALIZED.clear();
+    NORMALIZED.set(image, normalized);
+  }
+  return normalized;
 }
+
+/** NORMALIZED are the image references completed so far (at most MAX_NORMALIZED). */
+const NORMALIZED = new Map<string, string>();
+const MAX_NORMALIZED = 1024;

@@ -225,7 +225,8 @@ function* attemptDue(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeStat
 
 /** podDir is the pod's volume directory for a plugin: /var/lib/kubelet/pods/<uid>/volumes/<escaped plugin>/<name>. */
 function podDir(state: PodRuntimeState, plugin: string, name: string): string {
-  return `${KUBELET_PODS_DIR}/${state.uid}/volumes/${plugin.replace('/', '~')}/${name}`;
+  // Joined into one piece: the kubelet keeps it as long as the pod.
+  return [KUBELET_PODS_DIR, '/', state.uid, '/volumes/', plugin.replace('/', '~'), '/', name].join('');
 }
 
 /** setUp runs one volume's plugin SetUp against the cluster as it is now. */

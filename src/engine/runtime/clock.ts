@@ -3,6 +3,9 @@
 /** Millis is a virtual time in milliseconds since the run began. */
 export type Millis = number;
 
+/** MAX_STAMPS bounds the timestamps a clock keeps for reuse. */
+const MAX_STAMPS = 4096;
+
 /** VirtualClock holds the simulation's current virtual time and the wall-clock instant it starts at. */
 export class VirtualClock {
   now: Millis = 0;
@@ -14,10 +17,24 @@ export class VirtualClock {
     return this.now / 1000;
   }
 
-  /** timestamp renders a virtual time as an RFC 3339 timestamp with second precision, as metav1.Time marshals. */
+  /**
+   * timestamp renders a virtual time as an RFC 3339 timestamp with second precision, as metav1.Time marshals. The
+   * same second gives the same string: the thousands of objects stamped in one second share it.
+   */
   timestamp(at: Millis = this.now): string {
-    return new Date(this.epoch.getTime() + Math.floor(at / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const second = Math.floor(at / 1000);
+    let text = this.stamps.get(second);
+    if (text === undefined) {
+      const iso = new Date(this.epoch.getTime() + second * 1000).toISOString();
+      // One piece (joined), not a concatenation's tree of pieces.
+      text = [iso.slice(0, 19), 'Z'].join('');
+      if (this.stamps.size >= MAX_STAMPS) this.stamps.clear();
+      this.stamps.set(second, text);
+    }
+    return text;
   }
+
+  private readonly stamps = new Map<number, string>();
 }
 
 /** ScheduledTask is one entry of the event queue. */

@@ -61,7 +61,9 @@ export class Random {
     const a = this.nextUint32(), b = this.nextUint32(), c = this.nextUint32(), d = this.nextUint32();
     // The 128 bits as 32 hex digits, the version digit set to 4 and the variant's top bits to 10.
     const variant = HEX[((c >>> 28) & 0x3) | 0x8]!;
-    return `${hex8(a)}-${hex4(b >>> 16)}-4${hex4(b).slice(1)}-${variant}${hex4(c >>> 16).slice(1)}-${hex4(c)}${hex8(d)}`;
+    // Joined, not concatenated: a joined string is one piece, where a concatenation keeps a tree of its pieces (four
+    // times the memory of a uid kept by every object).
+    return [hex8(a), '-', hex4(b >>> 16), '-4', hex4(b).slice(1), '-', variant, hex4(c >>> 16).slice(1), '-', hex4(c), hex8(d)].join('');
   }
 }
 

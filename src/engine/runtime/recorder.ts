@@ -1,5 +1,5 @@
 // The recorder: the trace of every decision and the Kubernetes Events, the one store all fronts read.
-import type { ObjectRef } from '../api/types';
+import { type ObjectRef, sameShape } from '../api/types';
 import type { Millis } from './clock';
 import type { PhaseName } from './phases';
 
@@ -143,7 +143,7 @@ export class Recorder {
   private intern(s: string): string {
     const kept = this.strings.get(s);
     if (kept !== undefined) return kept;
-    this.strings.set(s, s);
+    this.strings.set(s, this.flat(s));
     return s;
   }
 
@@ -187,7 +187,12 @@ export class Recorder {
       this.changes.push(same.index);
       return same.event;
     }
-    const recorded: KubeEvent = { ...ev, message: this.flat(ev.message), at: toSeconds(now), count: logged.observed };
+    const recorded = sameShape(ev) as KubeEvent;
+    // A container's fieldPath is the same for all its events: kept once.
+    if (recorded.fieldPath !== undefined) recorded.fieldPath = this.intern(recorded.fieldPath);
+    recorded.message = this.flat(ev.message);
+    recorded.at = toSeconds(now);
+    recorded.count = logged.observed;
     logged.latest = { event: recorded, index: this.events.length };
     this.changes.push(this.events.length);
     this.events.push(recorded);
