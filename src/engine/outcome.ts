@@ -2,8 +2,6 @@
 import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
-import type { StatefulSet } from './controllers/statefulset-identity';
-import { controllerRevisionName, hashControllerRevision, statefulSetPatch } from './controllers/statefulset-revision';
 import { type DaemonSet, daemonSetTemplateChanged } from './controllers/daemonset';
 
 /**
@@ -47,26 +45,16 @@ export interface Rejection {
 const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
 
 /**
- * unsimulatedChange says what the engine's StatefulSet or DaemonSet controller did not do for a set a later apply
- * changed: a new pod template (the revision its status names, or every revision of a DaemonSet, is not the template's:
- * a rolling update). undefined for any other object.
+ * unsimulatedChange says what the engine's DaemonSet controller did not do for a set a later apply changed: a new pod
+ * template (every revision of the DaemonSet is not the template's: a rolling update). undefined for any other object —
+ * a StatefulSet's new template is rolled out (statefulset-update.ts).
  */
 export function unsimulatedChange(store: Store, obj: KubeObject): string | undefined {
-  if (obj.kind === 'DaemonSet') {
-    // A DaemonSet whose template matches none of its revisions: its controller here does not roll it out.
-    const ds = store.get<DaemonSet>('DaemonSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
-    if (!ds || ds.metadata?.uid !== obj.metadata?.uid || !daemonSetTemplateChanged(store, ds)) return undefined;
-    return 'updating a DaemonSet\'s pod template (a rolling update) is not simulated yet: the template matches none of its revisions and no pod was replaced';
-  }
-  if (obj.kind !== 'StatefulSet') return undefined;
-  const live = store.get<StatefulSet>('StatefulSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
-  if (!live || live.metadata?.uid !== obj.metadata?.uid) return undefined;
-  const recorded = live.status?.['updateRevision'];
-  const collisions = typeof live.status?.['collisionCount'] === 'number' ? live.status['collisionCount'] : 0;
-  if (typeof recorded === 'string' && recorded !== controllerRevisionName(live.metadata?.name ?? '', hashControllerRevision(statefulSetPatch(live), collisions))) {
-    return `updating a StatefulSet's pod template (a rolling update) is not simulated yet: the template is no longer revision ${recorded} and no pod was replaced`;
-  }
-  return undefined;
+  if (obj.kind !== 'DaemonSet') return undefined;
+  // A DaemonSet whose template matches none of its revisions: its controller here does not roll it out.
+  const ds = store.get<DaemonSet>('DaemonSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
+  if (!ds || ds.metadata?.uid !== obj.metadata?.uid || !daemonSetTemplateChanged(store, ds)) return undefined;
+  return 'updating a DaemonSet\'s pod template (a rolling update) is not simulated yet: the template matches none of its revisions and no pod was replaced';
 }
 
 /** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
@@ -142,7 +130,7 @@ export function computeOutcome(
   if (rejection) return 'Rejected';
   // Nothing is a success for a workload no controller acted on, unless asked to judge the rest alone.
   // With no other object to judge by, it stays NotSimulated even then.
-  // A StatefulSet changed in a way its controller here does not follow counts as not simulated too.
+  // A DaemonSet changed in a way its controller here does not follow counts as not simulated too.
   const unsimulated = deleting ? [] : applied.filter((o) => NOT_SIMULATED.has(String(o.kind)) || unsimulatedChange(store, o) !== undefined);
   if (unsimulated.length > 0) {
     if (!allowUnsimulated || unsimulated.length === applied.length) return 'NotSimulated';

@@ -4,6 +4,8 @@ import type { KubeObject, Pod } from './api/types';
 import type { Behavior } from './cluster/inputs';
 import type { Store } from './cluster/store';
 import { computeOutcome, type Rejection } from './outcome';
+import { ordinalOf, startOrdinal, type StatefulSet } from './controllers/statefulset-identity';
+import { STATEFULSET_REVISION_LABEL } from './controllers/statefulset-revision';
 
 /** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
 export function clusterSettled(store: Store): boolean {
@@ -37,6 +39,24 @@ function nodeGoesDown(pod: Pod, behavior: Behavior, deleting: boolean): boolean 
 }
 
 /**
+ * statefulRolloutPending: an applied StatefulSet whose RollingUpdate has not yet reached every ordinal from its
+ * partition up (a pod there is not at status.updateRevision, or the controller has not seen the new template). With
+ * minReadySeconds every pod can be Running and Ready while the controller waits to delete the next one.
+ */
+function statefulRolloutPending(store: Store, applied: KubeObject[]): boolean {
+  return applied.some((o) => {
+    if (o.kind !== 'StatefulSet') return false;
+    const set = store.get<StatefulSet>('StatefulSet', o.metadata?.namespace, o.metadata?.name ?? '');
+    if (!set || set.metadata?.uid !== o.metadata?.uid || set.spec?.updateStrategy?.type !== 'RollingUpdate') return false;
+    if (((set.status?.['observedGeneration'] as number | undefined) ?? 0) < (set.metadata?.generation ?? 1)) return true;
+    const update = set.status?.['updateRevision'];
+    const from = startOrdinal(set) + (set.spec.updateStrategy.rollingUpdate?.partition ?? 0);
+    return store.list<Pod>('Pod', set.metadata?.namespace)
+      .some((p) => p.metadata?.ownerReferences?.some((r) => r.controller && r.uid === set.metadata?.uid) && ordinalOf(p) >= from && p.metadata?.labels?.[STATEFULSET_REVISION_LABEL] !== update);
+  });
+}
+
+/**
  * workloadSettled: Succeeded or Failed, or Running and Ready with no container whose Behavior still has it exit or fail
  * its liveness probe later (that change is what the user wants to see), or nothing but objects no controller of the
  * engine acts on. `pods` lists the workload's pods, read only when it is Running.
@@ -48,7 +68,7 @@ export function workloadSettled(
   // A workload the engine does not run never settles by itself: the rest decides.
   const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
   if (outcome === 'NotSimulated') return true;
-  if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting));
+  if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting)) && !statefulRolloutPending(store, applied);
   // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
   const ttlPending = applied.some((o) => {
     const live = o.kind === 'Job' ? store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;

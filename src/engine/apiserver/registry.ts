@@ -18,7 +18,8 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // Workloads start at generation 1 with an empty status. See pkg/registry/apps/deployment/strategy.go and
   // pkg/registry/apps/statefulset/strategy.go (PrepareForCreate).
   if (named.kind === 'Deployment' || named.kind === 'ReplicaSet' || named.kind === 'StatefulSet') {
-    return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
+    const prepared = { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
+    return named.kind === 'StatefulSet' ? dropStatefulSetDisabledFields(prepared, undefined) : prepared;
   }
   // A DaemonSet starts at generation 1 and templateGeneration 1, which apps/v1 carries as the annotation
   // deprecated.daemonset.template.generation; its status is empty, the four counts without omitempty written as 0.
@@ -38,6 +39,22 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
   return withMeta;
+}
+
+/**
+ * dropStatefulSetDisabledFields: with the MaxUnavailableStatefulSet gate off (the default in 1.36: Beta, off), a
+ * StatefulSet keeps no spec.updateStrategy.rollingUpdate.maxUnavailable unless the stored one already has it
+ * (maxUnavailableInUse). See pkg/registry/apps/statefulset/strategy.go (PrepareForCreate, PrepareForUpdate,
+ * dropStatefulSetDisabledFields) and pkg/features/kube_features.go at v1.36.3.
+ */
+export function dropStatefulSetDisabledFields(set: KubeObject, old: KubeObject | undefined): KubeObject {
+  type Strategy = { rollingUpdate?: Record<string, unknown> };
+  const strategyOf = (o: KubeObject | undefined): Strategy | undefined => (o?.['spec'] as { updateStrategy?: Strategy } | undefined)?.updateStrategy;
+  const rollingUpdate = strategyOf(set)?.rollingUpdate;
+  if (!rollingUpdate || !('maxUnavailable' in rollingUpdate) || strategyOf(old)?.rollingUpdate?.['maxUnavailable'] !== undefined) return set;
+  const { maxUnavailable: _dropped, ...kept } = rollingUpdate;
+  const spec = set['spec'] as Record<string, unknown>;
+  return { ...set, spec: { ...spec, updateStrategy: { ...(spec['updateStrategy'] as Strategy), rollingUpdate: kept } } };
 }
 
 /** DAEMONSET_TEMPLATE_GENERATION_ANNOTATION is appsv1.DeprecatedTemplateGeneration, spec.templateGeneration in apps/v1. */

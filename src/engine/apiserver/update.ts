@@ -10,6 +10,7 @@ import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
+import { dropStatefulSetDisabledFields } from './registry';
 import { type ApiRequest, invalid, notFound, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
@@ -29,7 +30,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * do, since they are copied to its ReplicaSets). See pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go
  * and batch/job/strategy.go (PrepareForUpdate) and rest/update.go (BeforeUpdate).
  */
-export function prepareForUpdate(next: KubeObject, old: KubeObject): KubeObject {
+export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject {
+  // A StatefulSet's disabled fields are dropped before the generation compares its spec (statefulset/strategy.go).
+  const next = given.kind === 'StatefulSet' ? dropStatefulSetDisabledFields(given, old) : given;
   const m = old.metadata ?? {};
   const out: KubeObject = {
     ...next,

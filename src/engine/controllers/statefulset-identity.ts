@@ -23,7 +23,8 @@ export interface StatefulSetSpec {
   template?: { metadata?: Pod['metadata']; spec?: Pod['spec'] };
   volumeClaimTemplates?: ClaimTemplate[];
   persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
-  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number } };
+  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: number | string } };
+  revisionHistoryLimit?: number;
 }
 
 /** ClaimTemplate is one of spec.volumeClaimTemplates: a PersistentVolumeClaim without a namespace. */

@@ -1,26 +1,27 @@
 // The StatefulSet controller: it records the template as a ControllerRevision, creates each missing ordinal's claims
 // and then its pod — one at a time, each once the ones below it are Running and Ready (OrderedReady), or all at once
 // (Parallel) — deletes the pods a scale-down leaves outside its ordinals (from the highest, one at a time once the
-// others are Running and Ready, or all at once), and reports the set's status. Rolling updates and the claims'
-// retention-policy owner references are not simulated: a sync that would need them says so and stops.
+// others are Running and Ready, or all at once), rolls a new template out (statefulset-update.ts: RollingUpdate with
+// its partition, or OnDelete), keeps revisionHistoryLimit old revisions (statefulset-history.ts) and reports the set's
+// status. The claims' retention-policy owner references are not simulated: a sync that would need them says so.
 // See pkg/controller/statefulset/stateful_set.go (sync, getPodsForStatefulSet, syncStatefulSet) and
-// stateful_set_control.go (UpdateStatefulSet, getStatefulSetRevisions, updateStatefulSet, processReplica,
-// processCondemned, runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
-import { matchesLabelSelector } from '../api/labels';
+// stateful_set_control.go (UpdateStatefulSet, performUpdate, updateStatefulSet, processReplica, processCondemned,
+// runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
 import type { Pod } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
 import { claimObjects } from './controller-ref';
-import { controllerOf } from './owner';
 import { asObject, isPodAvailable, isPodReady, mergeByName } from './pods';
 import { k8sEqual } from './replicaset';
+import { statefulSetRevisions, truncateHistory } from './statefulset-history';
 import {
-  identityMatches, inOrdinalRange, isMemberOf, newStatefulPod, ordinalOf, replicasOf, startOrdinal, type StatefulSet, storageMatches,
+  identityMatches, inOrdinalRange, isMemberOf, ordinalOf, replicasOf, startOrdinal, type StatefulSet, storageMatches,
 } from './statefulset-identity';
 import { createClaims, createStatefulPod, deleteStatefulPod, setRef, STATEFULSET_CONTROLLER } from './statefulset-pods';
-import { type ControllerRevision, newRevision, revisionRaw, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
+import { type ControllerRevision, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
+import { newVersionedPod, rollingUpdate } from './statefulset-update';
 
 const PHASE = 'controllers.statefulset' as const;
 
@@ -32,9 +33,6 @@ export interface StatefulSetSyncResult {
   error?: string;
   requeueAfterMs?: number;
 }
-
-/** Revisions is getStatefulSetRevisions' answer. */
-type Revisions = { current: ControllerRevision; update: ControllerRevision; collisionCount: number } | { stop: string } | { error: string };
 
 /** syncStatefulSet is sync for one key (phase controllers.statefulset). */
 export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<StatefulSetSyncResult> {
@@ -50,10 +48,10 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
   const pods = (yield* claimObjects(claim, mergeByName(owned, orphans).map(asObject), (p) => isMemberOf(set, p as unknown as Pod))) as unknown as Pod[];
 
   const revisions = yield* statefulSetRevisions(ctx, client, set);
-  if ('error' in revisions) return { error: revisions.error };
-  if ('stop' in revisions) {
-    yield { phase: PHASE, object: ref, field: 'spec.template', result: revisions.stop, detail: {}, outcome: 'waiting' };
-    return {};
+  if ('error' in revisions) {
+    // UpdateStatefulSet truncates the history even when performUpdate fails, with no current or update revision.
+    const truncated = yield* truncateHistory(ctx, client, set, pods, revisions.listed, undefined, undefined);
+    return { error: truncated === undefined ? revisions.error : `[${revisions.error}, ${truncated}]` };
   }
   const { current, update, collisionCount } = revisions;
 
@@ -70,10 +68,11 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
   condemned.sort((a, b) => ordinalOf(b) - ordinalOf(a));
   const known = replicas.filter((p): p is Pod => p !== undefined);
   const missing = replicas.flatMap((p, i) => (p ? [] : [start + i]));
-  // Missing ordinals get a new pod at the update revision (current and update are one revision here).
-  const all = replicas.map((p, i) => p ?? newStatefulPod(set, start + i, update.metadata?.name ?? ''));
+  // Missing ordinals get a new pod at the current revision below the partition, else at the update revision.
+  const all = replicas.map((p, i) => p ?? newVersionedPod(set, current, update, start + i));
 
   let error: string | undefined;
+  let deleted = 0;
   if (!set.metadata?.deletionTimestamp) {
     const monotonic = set.spec?.podManagementPolicy !== 'Parallel';
     if (missing.length > 0) {
@@ -94,81 +93,37 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
     const firstUnavailable = all.find(unavailable) ?? [...condemned].reverse().find(unavailable);
     const replicasDone = yield* runForAll(all, (i) => processReplica(ctx, client, set, all, i, monotonic), monotonic);
     error = replicasDone.error;
+    let exit = replicasDone.exit;
     // Scale-down only once every replica is processed (in OrderedReady: Running, Ready and available).
-    if (!replicasDone.exit && condemned.length > 0) {
+    if (!exit && condemned.length > 0) {
       yield {
         phase: PHASE, object: ref, field: 'spec.replicas',
         result: `${condemned.length === 1 ? 'pod' : 'pods'} ${condemned.map((p) => p.metadata?.name).join(', ')} ${condemned.length === 1 ? 'is' : 'are'} outside ordinals ${start}..${start + want - 1}: ${monotonic ? 'OrderedReady deletes them one at a time from the highest ordinal, each once the others are Running and Ready' : 'Parallel deletes them all at once'}`,
         detail: { condemned: condemned.map((p) => p.metadata?.name), podManagementPolicy: monotonic ? 'OrderedReady' : 'Parallel' },
       };
-      error = (yield* runForAll(condemned, (i) => processCondemned(ctx, client, set, condemned, i, firstUnavailable, monotonic), monotonic)).error;
+      ({ exit, error } = yield* runForAll(condemned, (i) => processCondemned(ctx, client, set, condemned, i, firstUnavailable, monotonic), monotonic));
     }
+    // Scaling takes precedence over updates: the rolling update only once no replica or condemned pod stopped the sync.
+    if (!exit) ({ deleted, error } = yield* rollingUpdate(ctx, client, set, all, update));
   }
 
   // The status counts the pods the sync started with: those it just created are not seen yet (isCreated).
-  const status = replicaStatus(ctx, set, [...known, ...condemned], current, update, collisionCount);
+  const status = replicaStatus(ctx, set, [...known, ...condemned], current, update, collisionCount, deleted);
   if (inconsistentStatus(set, status)) {
     ctx.store.update<StatefulSet>('StatefulSet', namespace, name, (o) => { o.status = status; });
     yield {
       phase: PHASE, object: ref, field: 'status',
-      result: `status: ${status['replicas']} replicas, ${status['readyReplicas'] ?? 0} ready, ${status['availableReplicas']} available, revision ${status['updateRevision']}`,
+      result: `status: ${status['replicas']} replicas, ${status['readyReplicas'] ?? 0} ready, ${status['availableReplicas']} available, ${revisionsSaid(status)}`,
       detail: { status },
     };
   }
-  if (error !== undefined) return { error };
+  // UpdateStatefulSet: then the history is cut to revisionHistoryLimit, whatever the update did; its error joins the sync's.
+  const truncated = yield* truncateHistory(ctx, client, set, pods, revisions.listed, current, update);
+  if (error !== undefined || truncated !== undefined) return { error: error === undefined ? truncated! : truncated === undefined ? error : `[${error}, ${truncated}]` };
   // syncStatefulSet: with minReadySeconds, a resync when a ready pod is not available yet.
   const minReady = set.spec?.minReadySeconds ?? 0;
   if (minReady > 0 && status['readyReplicas'] !== status['availableReplicas']) return { requeueAfterMs: nextAvailabilityCheck(ctx, known, minReady) };
   return {};
-}
-
-/**
- * statefulSetRevisions is getStatefulSetRevisions for the creation path: the set's revisions (controlled by it and
- * matching its selector) sorted by revision; the proposed one is the latest when equal to it, else created (its name
- * retried with a higher collision count while another revision holds it). A template that differs from the latest
- * revision is an update or a rollback: not simulated.
- */
-function* statefulSetRevisions(ctx: EngineContext, client: ControllerClient, set: StatefulSet): Steps<Revisions> {
-  const ns = set.metadata?.namespace;
-  const uid = set.metadata?.uid;
-  const revisions = ctx.store.list<ControllerRevision>('ControllerRevision', ns)
-    .filter((r) => controllerOf(r)?.uid === uid && matchesLabelSelector(set.spec?.selector, r.metadata?.labels))
-    .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
-  let collisionCount = typeof set.status?.['collisionCount'] === 'number' ? set.status['collisionCount'] : 0;
-  const next = revisions.length ? (revisions[revisions.length - 1]!.revision ?? 0) + 1 : 1;
-  const proposed = newRevision(set, next, collisionCount);
-  const latest = revisions[revisions.length - 1];
-  let update: ControllerRevision | undefined;
-  if (latest && revisionRaw(latest) === proposed.raw) update = latest;
-  else if (latest) {
-    const earlier = revisions.some((r) => revisionRaw(r) === proposed.raw);
-    return { stop: earlier ? 'the pod template is back to an earlier revision: rolling a StatefulSet back is not simulated yet, so the controller stops here'
-      : `the pod template differs from revision ${latest.metadata?.name}: updating a StatefulSet's template (a rolling update) is not simulated yet, so the controller stops here` };
-  } else {
-    // CreateControllerRevision: the name is hashed again with the collision count on each try.
-    for (;;) {
-      const candidate = newRevision(set, next, collisionCount).revision;
-      candidate.metadata = { ...candidate.metadata, labels: proposed.revision.metadata?.labels };
-      const out = yield* client.create(candidate, setRef(set));
-      const name = candidate.metadata?.name ?? '';
-      if (out.ok) {
-        update = (out.object ?? candidate) as ControllerRevision;
-        yield {
-          phase: PHASE, object: setRef(set), field: 'spec.template', step: { kind: 'object', name },
-          result: `created ControllerRevision ${name} (revision ${next}): the template's history, named for the FNV hash of its patch`,
-          detail: { revision: name, data: proposed.raw },
-        };
-        break;
-      }
-      if (out.error.status.reason !== 'AlreadyExists') return { error: out.error.message };
-      const exists = ctx.store.get<ControllerRevision>('ControllerRevision', ns, name);
-      if (!exists) return { error: out.error.message };
-      if (revisionRaw(exists) === proposed.raw) { update = exists; break; }
-      collisionCount++;
-    }
-  }
-  const current = revisions.find((r) => r.metadata?.name === set.status?.['currentRevision']) ?? update;
-  return { current, update, collisionCount };
 }
 
 /**
@@ -274,10 +229,13 @@ function* processReplica(ctx: EngineContext, client: ControllerClient, set: Stat
 /**
  * replicaStatus is updateStatefulSet's status: observedGeneration, the revisions and collision count, and
  * computeReplicaStatus' counts — replicas (created), readyReplicas (Running and Ready), availableReplicas (and Ready
- * for minReadySeconds), currentReplicas and updatedReplicas (created, not terminating, by revision label) — then
- * completeRollingUpdate. Fields are written as the API's JSON writes them (omitempty).
+ * for minReadySeconds), currentReplicas and updatedReplicas (created, not terminating, by revision label), less one
+ * current replica for the pod the rolling update deleted (status.CurrentReplicas--: the pods counted are the sync's
+ * own, read before the delete) — then completeRollingUpdate. Fields are written as the API's JSON writes them (omitempty).
  */
-function replicaStatus(ctx: EngineContext, set: StatefulSet, pods: readonly Pod[], current: ControllerRevision, update: ControllerRevision, collisionCount: number): Record<string, unknown> {
+function replicaStatus(
+  ctx: EngineContext, set: StatefulSet, pods: readonly Pod[], current: ControllerRevision, update: ControllerRevision, collisionCount: number, deleted: number,
+): Record<string, unknown> {
   const minReady = set.spec?.minReadySeconds ?? 0;
   let replicas = 0, ready = 0, available = 0, currentReplicas = 0, updated = 0;
   for (const pod of pods) {
@@ -293,6 +251,7 @@ function replicaStatus(ctx: EngineContext, set: StatefulSet, pods: readonly Pod[
       if (revision === update.metadata?.name) updated++;
     }
   }
+  currentReplicas -= deleted;
   let currentRevision = current.metadata?.name ?? '';
   const want = replicasOf(set);
   // completeRollingUpdate: a RollingUpdate whose every replica is updated and ready makes the update revision current.
@@ -312,6 +271,12 @@ function replicaStatus(ctx: EngineContext, set: StatefulSet, pods: readonly Pod[
   status['collisionCount'] = collisionCount;
   status['availableReplicas'] = available;
   return status;
+}
+
+/** revisionsSaid: one revision, or during an update how many pods are current and how many updated. */
+function revisionsSaid(status: Record<string, unknown>): string {
+  if (status['currentRevision'] === status['updateRevision']) return `revision ${status['updateRevision']}`;
+  return `${status['currentReplicas'] ?? 0} at current revision ${status['currentRevision']}, ${status['updatedReplicas'] ?? 0} at update revision ${status['updateRevision']}`;
 }
 
 /** inconsistentStatus: a newer observedGeneration, or any count or revision changed (collisionCount is not compared). */

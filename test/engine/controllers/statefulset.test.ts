@@ -13,7 +13,9 @@ import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
 import { type ControllerRevision, hashControllerRevision, revisionRaw } from '../../../src/engine/controllers/statefulset-revision';
-import { parentAndOrdinal } from '../../../src/engine/controllers/statefulset-identity';
+import { parentAndOrdinal, type StatefulSet, type StatefulSetSpec } from '../../../src/engine/controllers/statefulset-identity';
+import { MAX_UNAVAILABLE_STATEFULSET, newVersionedPod } from '../../../src/engine/controllers/statefulset-update';
+import { dropStatefulSetDisabledFields } from '../../../src/engine/apiserver/registry';
 import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
 
 const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'statefulset');
@@ -172,3 +174,53 @@ const ordinalCases = [
   { name: 'web-99999999999', parent: 'web', ordinal: -1 },
 ];
 for (const c of ordinalCases) test(`getParentNameAndOrdinal: ${c.name}`, () => assert.deepEqual(parentAndOrdinal(c.name), { parent: c.parent, ordinal: c.ordinal }));
+
+// The rolling update's pure rules. See pkg/controller/statefulset/stateful_set_utils.go (newVersionedStatefulSetPod,
+// ApplyRevision), pkg/registry/apps/statefulset/strategy.go (dropStatefulSetDisabledFields) and
+// pkg/features/kube_features.go (MaxUnavailableStatefulSet) at kubernetes v1.36.3.
+test('MaxUnavailableStatefulSet is off, as it is by default in 1.36 (Beta, default false): maxUnavailable is not read', () => {
+  assert.equal(MAX_UNAVAILABLE_STATEFULSET, false);
+});
+
+const dropCases = [
+  { name: 'a create drops maxUnavailable', set: { partition: 0, maxUnavailable: 2 }, old: undefined, want: { partition: 0 } },
+  { name: 'an update drops a new maxUnavailable', set: { partition: 1, maxUnavailable: '50%' }, old: { partition: 1 }, want: { partition: 1 } },
+  { name: 'an update keeps one the stored set already has (maxUnavailableInUse)', set: { partition: 0, maxUnavailable: 3 }, old: { partition: 0, maxUnavailable: 2 }, want: { partition: 0, maxUnavailable: 3 } },
+];
+for (const c of dropCases) {
+  test(`dropStatefulSetDisabledFields: ${c.name}`, () => {
+    const of = (rollingUpdate: Record<string, unknown>): KubeObject => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate } } });
+    const out = dropStatefulSetDisabledFields(of(c.set), c.old ? of(c.old) : undefined);
+    assert.deepEqual((out['spec'] as { updateStrategy: unknown }).updateStrategy, { type: 'RollingUpdate', rollingUpdate: c.want });
+  });
+}
+
+const revisionOf = (name: string, image: string): ControllerRevision => ({
+  apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: 1,
+  data: { spec: { template: { $patch: 'replace', metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image }] } } } },
+});
+const CURRENT = revisionOf('db-old', 'nginx:old');
+const UPDATE = revisionOf('db-new', 'nginx:new');
+
+const versionedCases: { name: string; strategy: StatefulSetSpec['updateStrategy']; currentReplicas?: number; ordinal: number; want: string }[] = [
+  { name: 'RollingUpdate below the partition: the current revision', strategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } }, ordinal: 1, want: 'db-old nginx:old' },
+  { name: 'RollingUpdate at the partition: the update revision', strategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } }, ordinal: 2, want: 'db-new nginx:new' },
+  { name: 'RollingUpdate, partition 0: the update revision', strategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }, ordinal: 0, want: 'db-new nginx:new' },
+  // Type RollingUpdate given without rollingUpdate: SetDefaults_StatefulSet adds none, and Go's condition then
+  // compares the ordinal with status.currentReplicas.
+  { name: 'RollingUpdate without rollingUpdate, below status.currentReplicas: the current revision', strategy: { type: 'RollingUpdate' }, currentReplicas: 2, ordinal: 1, want: 'db-old nginx:old' },
+  { name: 'RollingUpdate without rollingUpdate, at status.currentReplicas: the update revision', strategy: { type: 'RollingUpdate' }, currentReplicas: 2, ordinal: 2, want: 'db-new nginx:new' },
+  { name: 'OnDelete: a pod made again is at the update revision', strategy: { type: 'OnDelete' }, currentReplicas: 3, ordinal: 0, want: 'db-new nginx:new' },
+];
+for (const c of versionedCases) {
+  test(`newVersionedStatefulSetPod: ${c.name}`, () => {
+    const set: StatefulSet = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default', uid: 'u' },
+      spec: { replicas: 3, serviceName: 'db', updateStrategy: c.strategy, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'nginx:new' }] } as Pod['spec'] } },
+      status: c.currentReplicas !== undefined ? { currentReplicas: c.currentReplicas } : {},
+    };
+    const pod = newVersionedPod(set, CURRENT, UPDATE, c.ordinal);
+    assert.equal(`${pod.metadata?.labels?.['controller-revision-hash']} ${pod.spec?.containers[0]?.image}`, c.want);
+    assert.equal(pod.metadata?.name, `db-${c.ordinal}`);
+  });
+}
