@@ -51,8 +51,9 @@ function statefulRolloutPending(store: Store, applied: KubeObject[]): boolean {
     if (((set.status?.['observedGeneration'] as number | undefined) ?? 0) < (set.metadata?.generation ?? 1)) return true;
     const update = set.status?.['updateRevision'];
     const from = startOrdinal(set) + (set.spec.updateStrategy.rollingUpdate?.partition ?? 0);
-    return store.list<Pod>('Pod', set.metadata?.namespace)
-      .some((p) => p.metadata?.ownerReferences?.some((r) => r.controller && r.uid === set.metadata?.uid) && ordinalOf(p) >= from && p.metadata?.labels?.[STATEFULSET_REVISION_LABEL] !== update);
+    // The set's own pods, from the store's controller index: the test costs the set's pods, not the namespace's.
+    return store.byIndex<Pod>('controller', set.metadata?.uid ?? '', 'Pod')
+      .some((p) => ordinalOf(p) >= from && p.metadata?.labels?.[STATEFULSET_REVISION_LABEL] !== update);
   });
 }
 
