@@ -139,6 +139,11 @@ const GENERATED = {
     + '    volumeMounts:\n    - {name: scratch, mountPath: /scratch}\n  volumes:\n  - name: scratch\n    emptyDir: {sizeLimit: "1024Mi"}\n'),
   'deploy-service-account': `${deploy('web', 1, `  serviceAccountName: default\n  initContainers:\n  - {name: init, image: busybox:1.36}\n${app()}`)}---\n`
     + `${deploy('alias', 1, `  serviceAccount: default\n${app()}`)}`,
+  // a StatefulSet's rollingUpdate.maxUnavailable is dropped on create while its feature gate is off (1.36: Beta, off);
+  // Parallel, as the reference's pods never become Ready
+  'sts-max-unavailable': 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 2\n  podManagementPolicy: Parallel\n'
+    + '  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {maxUnavailable: 2, partition: 1}\n  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n'
+    + '    spec:\n      containers:\n      - {name: db, image: nginx:1.27}\n',
   'service-types': ['apiVersion: v1\nkind: Service\nmetadata: {name: node-port}\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports:\n  - {name: http, port: 80, targetPort: http}\n  - {name: dns, port: 53, protocol: UDP}\n',
     'apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec:\n  clusterIP: None\n  selector: {app: web}\n  ports:\n  - port: 80\n',
     'apiVersion: v1\nkind: Service\nmetadata: {name: headless-selectorless}\nspec:\n  clusterIP: None\n  ports:\n  - port: 80\n',
