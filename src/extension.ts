@@ -54,13 +54,12 @@ export async function deactivate(): Promise<void> {
   if (running?.isRunning()) await running.stop();
 }
 
-/** PodLifecycleConfigurationProvider fills in a launch configuration when there is no launch.json. */
+/**
+ * PodLifecycleConfigurationProvider fills in a launch configuration when there is no launch.json. A new launch.json
+ * starts with package.json's initialConfigurations alone: VS Code adds what a provider's provideDebugConfigurations
+ * returns to them, so providing the same configuration here too wrote it twice.
+ */
 export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurationProvider {
-  /** provideDebugConfigurations is the configuration a new launch.json starts with. */
-  provideDebugConfigurations(): vscode.DebugConfiguration[] {
-    return [launchConfiguration(vscode.l10n.t('Debug pod lifecycle'), '${file}', false)];
-  }
-
   /** resolveDebugConfiguration turns F5 without launch.json into a launch of the active YAML file. */
   resolveDebugConfiguration(
     _folder: vscode.WorkspaceFolder | undefined,

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -432,6 +432,30 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
       await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-flows-failure.png') }).catch(() => undefined);
       throw new Error(`${(err as Error).message}\ncall stack: ${(await stack().catch(() => [])).join(' | ')}\nscreenshot: out/screenshots/e2e-flows-failure.png`);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('"create a launch.json file" in a workspace without one writes the debugger\'s initial configuration once', async () => {
+    const wb = await startWorkbench('launch-json');
+    const { page } = wb;
+    try {
+      await openFile(page, 'pod.yaml');
+      // The Run and Debug view's "create a launch.json file" link, as a first-time user finds it.
+      await page.keyboard.press('Control+Shift+D');
+      await page.locator('.welcome-view-content a', { hasText: 'create a launch.json file' }).first().click();
+      // VS Code may ask which debugger the new file is for; the extension's is picked.
+      const tab = page.locator('.tab[data-resource-name="launch.json"]');
+      const picker = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pod Lifecycle' }).first();
+      await Promise.race([tab.waitFor(), picker.waitFor()]);
+      if (await picker.isVisible()) await picker.click();
+      await tab.waitFor();
+      const file = join(scratch, 'launch-json', 'workspace', '.vscode', 'launch.json');
+      assert.ok(existsSync(file), 'launch.json is written');
+      // launch.json may hold comments: they are dropped before it is read as JSON.
+      const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { configurations: { type: string; name: string; manifest: string }[] };
+      assert.deepEqual(launch.configurations.map((c) => [c.type, c.name, c.manifest]), [['pod-lifecycle', 'Debug pod lifecycle', '${file}']]);
     } finally {
       await wb.stop();
     }
