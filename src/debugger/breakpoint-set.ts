@@ -71,7 +71,7 @@ export class BreakpointSet {
    * exception first, then function or line breakpoints, then data breakpoints — if any. Hit counts count here.
    */
   forward(run: LifecycleRun, entry: TraceEntry, events: readonly KubeEvent[], read: ReadField): { logs: string[]; stop?: Stop } {
-    const exception = this.exceptions.detect(entry, events);
+    const exception = this.exceptions.detect(entry, events, run.sim.trace);
     if (exception) run.exceptions.set(entry.seq, exception);
     const hits = collectHits(this.all(), run.sim.trace, entry.seq);
     // A data breakpoint's condition is read over the step that changed the field; its hit count counts those changes.

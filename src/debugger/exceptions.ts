@@ -43,8 +43,11 @@ export class ExceptionFilters {
     return filters.map((f) => (known.has(f) ? { verified: true } : { verified: false, message: `"${f}" is no exception filter of this debugger.` }));
   }
 
-  /** detect finds the first enabled exception an entry brings, with the events recorded since the entry before it. */
-  detect(entry: TraceEntry, events: readonly KubeEvent[]): ExceptionStop | undefined {
+  /**
+   * detect finds the first enabled exception an entry brings, with the events recorded since the entry before it; the
+   * trace up to the entry tells which field a scheduling failure is about.
+   */
+  detect(entry: TraceEntry, events: readonly KubeEvent[], trace: readonly TraceEntry[] = []): ExceptionStop | undefined {
     if (this.enabled.size === 0) return undefined;
     const at = { ...(entry.field ? { field: entry.field } : {}), ...(entry.object ? { object: entry.object } : {}) };
     if (this.enabled.has('rejected') && isRejection(entry)) {
@@ -57,10 +60,35 @@ export class ExceptionFilters {
         event.reason === 'FailedScheduling' && this.enabled.has('unschedulable') ? 'unschedulable'
           : CONTAINER_FAILURE_REASONS.has(event.reason) && this.enabled.has('containerFailing') ? 'containerFailing'
             : this.enabled.has('warning') ? 'warning' : undefined;
-      if (filter) return { filter, reason: event.reason, message: event.message, ...at, object: event.object };
+      if (!filter) continue;
+      // A pod no node fits is about the field of the filter that turned most nodes away, not the queue's entry.
+      const field = filter === 'unschedulable' ? rejectingField(trace, entry.seq, event.object) : undefined;
+      return { filter, reason: event.reason, message: event.message, ...at, ...(field ? { field } : {}), object: event.object };
     }
     return undefined;
   }
+}
+
+/** CYCLE_LOOKBACK bounds how far back a scheduling cycle's filter entries are looked for. */
+const CYCLE_LOOKBACK = 500;
+
+/**
+ * rejectingField is the manifest field of the filter plugin that rejected the most nodes in the pod's last scheduling
+ * cycle before `seq` (the later one on a tie): `Insufficient cpu` is about the container's requests, not the pod's
+ * priority the queue reads. Undefined when the cycle filtered nothing out (an error, no nodes at all).
+ */
+function rejectingField(trace: readonly TraceEntry[], seq: number, pod: string): string | undefined {
+  let best: { field: string; nodes: number } | undefined;
+  for (let i = Math.min(seq, trace.length - 1); i >= 0 && i > seq - CYCLE_LOOKBACK; i--) {
+    const e = trace[i]!;
+    if (e.object !== pod) continue;
+    // The cycle began where the queue handed the pod out.
+    if (e.phase === 'scheduler.queue' && e.result.startsWith('popped from activeQ')) break;
+    if (e.phase !== 'scheduler.filter' || e.step?.kind !== 'plugin' || e.outcome !== 'rejected' || e.field === undefined) continue;
+    const nodes = Number(/rejected (\d+) of/.exec(e.result)?.[1] ?? 0);
+    if (!best || nodes > best.nodes) best = { field: e.field, nodes };
+  }
+  return best?.field;
 }
 
 /** isRejection: the phase-level entry of kubectl or the API server that refuses the request. */

@@ -83,9 +83,13 @@ export class SourceMapper {
   }
 }
 
-/** framesOf builds the frames of an entry, the most specific first: sub-step, phase, component. */
-export function framesOf(entry: TraceEntry, sources: SourceMapper): FrameSpec[] {
-  const location = sources.locate(entry.object, entry.field);
+/**
+ * framesOf builds the frames of an entry, the most specific first: sub-step, phase, component. An exception stopped on
+ * there may be about another field of the object than the one the entry reads (an unschedulable pod's requests, met
+ * at the queue's entry): the frames point at that field, where the editor shows the exception.
+ */
+export function framesOf(entry: TraceEntry, sources: SourceMapper, exceptionField?: string): FrameSpec[] {
+  const location = sources.locate(entry.object, exceptionField ?? entry.field);
   const base = { entry, ...(entry.object ? { object: entry.object } : {}) };
   const at = (loc: SourceLocation | undefined) => (loc ? { location: loc } : {});
   const frames: FrameSpec[] = [];

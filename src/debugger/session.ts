@@ -237,7 +237,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (!run) return;
     const thread = run.threads.get(args.threadId);
     if (!thread) return this.fail(response, ErrorId.unknownReference, `There is no thread ${args.threadId}.`);
-    const specs = thread.last ? framesOf(thread.last, run.sources) : thread.id === run.entryThread ? [entryFrame(run.sim, run.files.manifest)] : [];
+    const specs = thread.last ? framesOf(thread.last, run.sources, run.exceptions.get(thread.last.seq)?.field) : thread.id === run.entryThread ? [entryFrame(run.sim, run.files.manifest)] : [];
     const start = Math.max(0, args.startFrame ?? 0);
     const end = args.levels ? start + args.levels : specs.length;
     response.body = { stackFrames: specs.slice(start, end).map((spec) => this.stackFrame(spec)), totalFrames: specs.length };

@@ -73,7 +73,9 @@ test('A logpoint prints its interpolated message and does not stop', async () =>
 
 const exceptionCases = [
   { name: 'A refused request stops as an exception with the API server\'s reason and message', args: { as: 'bob' }, filter: 'rejected', id: 'Forbidden', message: /pods "web" is forbidden: User "bob" cannot get resource "pods" in API group "" in the namespace "default"/, field: 'metadata.namespace' },
-  { name: 'An unschedulable pod stops as an exception with the scheduler\'s message', args: { manifest: fixture('too-big.yaml') }, filter: 'unschedulable', id: 'FailedScheduling', message: /^0\/3 nodes are available: /, field: null },
+  // The field of the filter that turned most nodes away (NodeResourcesFit, 2 of 3), not the queue's spec.priority;
+  // the exception shows on its line.
+  { name: 'An unschedulable pod stops as an exception with the scheduler\'s message, on the field no node could meet', args: { manifest: fixture('too-big.yaml') }, filter: 'unschedulable', id: 'FailedScheduling', message: /^0\/3 nodes are available: /, field: 'spec.containers[0].resources.requests', line: 11 },
   { name: 'A failing image pull stops as an exception naming the image field', args: { manifest: fixture('missing-image.yaml'), behavior: fixture('missing-image-behavior.yaml') }, filter: 'containerFailing', id: 'Failed', message: /acme\/missing:1\.0/, field: 'spec.containers[0].image' },
   { name: 'A crash-looping container stops as an exception at its back-off', args: { behavior: fixture('crash-behavior.yaml'), for: '2m' }, filter: 'containerFailing', id: 'BackOff', message: /^Back-off restarting failed container app in pod web_default\(/, field: null },
   { name: 'A failing liveness probe stops as an exception', args: { manifest: fixture('liveness.yaml'), behavior: fixture('liveness-behavior.yaml'), for: '1m' }, filter: 'containerFailing', id: 'Unhealthy', message: /^Liveness probe failed: /, field: null },
@@ -90,6 +92,10 @@ for (const c of exceptionCases) {
       assert.equal(info.breakMode, 'always');
       assert.match(info.details?.message ?? '', c.message);
       if (c.field !== null) assert.equal(info.details?.evaluateName, c.field);
+      if ('line' in c) {
+        const [top] = (await dc.stackTraceRequest({ threadId: event.body.threadId })).body.stackFrames;
+        assert.equal(top?.line, c.line, `the exception shows on line ${c.line}: ${top?.name}`);
+      }
     });
   });
 }
