@@ -467,9 +467,10 @@ export class PodLifecycleSession extends LoggingDebugSession {
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
     const a = (args ?? {}) as { ref?: unknown; field?: unknown; seq?: unknown };
     if (command === STATE_REQUEST) {
+      // Asked before the run exists (a panel open as the session starts): the view comes with the first stop.
+      this.stateEvents = true;
       const run = this.requireRun(response);
       if (!run) return;
-      this.stateEvents = true;
       response.body = this.stateView(run);
       this.sendResponse(response);
     } else if (command === SOURCE_REQUEST) {
@@ -543,8 +544,14 @@ export class PodLifecycleSession extends LoggingDebugSession {
     const deleting = run.options.delete !== undefined;
     const result = run.sim.result();
     this.output(endLines(result, run.files.manifest, deleting));
+    this.sendFinalState(run);
     this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     this.sendEvent(new TerminatedEvent());
+  }
+
+  /** sendFinalState gives the state tree the run as it ended, which no stop showed. */
+  private sendFinalState(run: LifecycleRun): void {
+    if (this.stateEvents) this.sendEvent(new Event(STATE_EVENT, this.stateView(run)));
   }
 
   /** runToEnd is "Run Without Debugging": the whole lifecycle, then the CLI's report in the Debug Console. */
@@ -554,6 +561,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     try {
       const result = run.sim.run();
       this.output(reportLines(result, run.files.manifest, deleting));
+      this.sendFinalState(run);
       this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     } catch (err) {
       this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);

@@ -30,6 +30,12 @@ export class StateTreePanel implements vscode.Disposable {
         StateTreePanel.lastSession = e.session;
         StateTreePanel.current?.show(e.body, e.session);
       }),
+      // A new session with the panel open: the panel follows it from its first stop (and its end), not the last one.
+      vscode.debug.onDidStartDebugSession((s) => {
+        if (s.type !== debugType) return;
+        StateTreePanel.lastSession = s;
+        StateTreePanel.current?.follow(s);
+      }),
       vscode.debug.onDidTerminateDebugSession((s) => {
         if (StateTreePanel.lastSession === s) StateTreePanel.lastSession = undefined;
         if (StateTreePanel.current?.session === s) StateTreePanel.current.session = undefined;
@@ -88,6 +94,20 @@ export class StateTreePanel implements vscode.Disposable {
       webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
     );
+  }
+
+  /**
+   * follow subscribes to a new session's views (the adapter sends one at every stop and at the end once asked) and
+   * shows its state as soon as it has one; until then the page is cleared of the previous session's.
+   */
+  private follow(session: vscode.DebugSession): void {
+    this.session = session;
+    this.latest = undefined;
+    StateTreePanel.lastView = undefined;
+    void this.panel.webview.postMessage({ type: 'clear' });
+    void Promise.resolve(session.customRequest(STATE_REQUEST)).then((view: unknown) => {
+      if (isStateView(view) && this.session === session) this.show(view, session);
+    }, () => undefined);
   }
 
   private show(view: StateView, session: vscode.DebugSession | undefined): void {

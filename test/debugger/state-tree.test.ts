@@ -2,6 +2,7 @@
 // once asked, where an object's field is written, and going to a step picked in the timeline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { DebugProtocol } from '@vscode/debugprotocol';
 import { isStateView, type StateView } from '../../src/webview/view';
 import { podYaml, resume, startWith, topFrames, withSession } from './harness';
 
@@ -18,6 +19,45 @@ test('The state request answers the view of the run; every stop after it sends t
     const after = (await next).body as StateView;
     assert.ok(isStateView(after));
     assert.ok(after.seq > view.seq);
+  });
+});
+
+test('Once asked for, the view comes again when the run ends: the state tree shows the end, not the last stop', async () => {
+  await withSession(async (dc) => {
+    const { event } = await startWith(dc, {}, { functions: [{ name: 'kubelet.imagePull' }] });
+    const view = (await dc.customRequest('podLifecycle.state')).body as StateView;
+    assert.equal(view.phase, 'kubelet.imagePull');
+    assert.doesNotMatch(JSON.stringify(view.workloads), /"Running"/);
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+    const last = dc.waitForEvent('podLifecycle.state');
+    const terminated = dc.waitForEvent('terminated');
+    await dc.continueRequest({ threadId: event.body.threadId });
+    const end = (await last).body as StateView;
+    await terminated;
+    assert.ok(isStateView(end));
+    assert.ok(end.seq > view.seq);
+    // The pod as it ended: Running, its container running, where the last stop had it pulling its image.
+    assert.match(JSON.stringify(end.workloads), /"Running"/);
+  });
+});
+
+test('Asked for before the run exists, the view comes with the first stop', async () => {
+  await withSession(async (dc) => {
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'pod-lifecycle', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+    await initialized;
+    // No run yet: the request is answered with an error, and the state tree is subscribed all the same.
+    await assert.rejects(dc.customRequest('podLifecycle.state'));
+    const first = dc.waitForEvent('podLifecycle.state');
+    const stopped = dc.waitForEvent('stopped');
+    const launched = dc.launchRequest({ manifest: podYaml } as DebugProtocol.LaunchRequestArguments);
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'scheduler.bind' }] });
+    await dc.configurationDoneRequest();
+    await launched;
+    await stopped;
+    const view = (await first).body as StateView;
+    assert.ok(isStateView(view));
+    assert.equal(view.phase, 'scheduler.bind');
   });
 });
 

@@ -271,6 +271,8 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').waitFor({ state: 'detached' });
       await page.locator('.debug-toolbar .action-label[aria-label^="Continue"]').click();
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden' });
+      // The state tree follows the session to its end: the pod Running, not the last stop's ContainerCreating.
+      await frame.locator('#root', { hasText: 'Running' }).waitFor();
       await clickLine(page, 'name: web');
       const commands = await paletteEntries(page, 'Pod Lifecycle:');
       for (const title of ['Debug Pod Lifecycle', 'Run Pod Lifecycle', 'Show State Tree', 'Explain Why Pending', 'Explain Why Terminating', 'Import Cluster from Current kubectl Context', 'Create Sample Cluster File']) {
