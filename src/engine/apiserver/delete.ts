@@ -3,7 +3,7 @@
 // (CheckGracefulDelete) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
 // updateForGracefulDeletionAndFinalizers, markAsDeleting).
 import type { KubeObject, Pod } from '../api/types';
-import { gcFinalizers } from '../controllers/garbage-collector';
+import { gcFinalizers } from './gc-finalizers';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';

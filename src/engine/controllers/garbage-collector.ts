@@ -8,38 +8,18 @@ import { deepClone, type KubeObject, type OwnerReference, refOf } from '../api/t
 import { type ApiServer, mappingFor } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type PropagationPolicy } from '../apiserver/gc-finalizers';
 import { ControllerClient } from './client';
 import { ownedBy } from './owner';
 
 /** GARBAGE_COLLECTOR is the service account the collector acts as. */
 export const GARBAGE_COLLECTOR = 'generic-garbage-collector';
 
-/** The garbage collection finalizers (metav1.FinalizerOrphanDependents, FinalizerDeleteDependents). */
-export const FINALIZER_ORPHAN = 'orphan';
-export const FINALIZER_FOREGROUND = 'foregroundDeletion';
-
-/** PropagationPolicy is metav1.DeletionPropagation. */
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-/**
- * gcFinalizers is deletionFinalizersForGarbageCollection: the object's finalizers without the two GC ones, then
- * `orphan` for Orphan and `foregroundDeletion` for Foreground; undefined when nothing changes. Pods are left out
- * here: their graceful deletion is the kubelet's.
- */
-export function gcFinalizers(obj: KubeObject, policy: PropagationPolicy | undefined): string[] | undefined {
-  if (obj.kind === 'Pod' || !policy) return undefined;
-  const current = obj.metadata?.finalizers ?? [];
-  const next = current.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
-  if (policy === 'Orphan') next.push(FINALIZER_ORPHAN);
-  if (policy === 'Foreground') next.push(FINALIZER_FOREGROUND);
-  const same = next.length === current.length && next.every((f) => current.includes(f));
-  return same ? undefined : next;
-}
-
 const ref = (o: KubeObject) => refOf(o);
 
 function dependentsOf(ctx: EngineContext, owner: KubeObject): KubeObject[] {
-  return ctx.store.all().filter((o) => ownedBy(o, owner.metadata?.uid));
+  // The store's owner index: the owner's dependents, not every object.
+  return ctx.store.byIndex('owner', owner.metadata?.uid ?? '').filter((o) => ownedBy(o, owner.metadata?.uid));
 }
 
 /** waitingOwnersOf lists the owners of an object that wait, in foreground deletion, for their dependents. */

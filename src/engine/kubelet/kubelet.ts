@@ -7,6 +7,7 @@ import { admitPod } from './admit';
 import type { NodeImages } from './containers';
 import { HostLocalIpam } from './ipam';
 import { newPodRuntimeState, normalizeImage, type PodRuntimeState } from './pod-state';
+import { requestSync } from './pod-worker';
 import { podColumns } from '../kubectl/printer';
 import { triggerReadiness } from './probes';
 import { buildPodStatus, setCondition } from './status';
@@ -136,6 +137,14 @@ export class Kubelet {
     };
     // Filling in a status runs the readiness probe of a started container that is not ready yet (UpdatePodStatus).
     if (!terminal) triggerReadiness(this.ctx, this, state);
+  }
+
+  /**
+   * requestSync asks the pod worker for a sync of the pod: what a probe result or another change the PLEG reports
+   * does. The probe workers reach the pod worker through here, so neither file imports the other.
+   */
+  requestSync(state: PodRuntimeState, why: string): void {
+    requestSync(this.ctx, this, state, why);
   }
 
   /** markSandboxReady sets PodReadyToStartContainers once the sandbox and its network are up. */

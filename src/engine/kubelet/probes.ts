@@ -12,7 +12,6 @@ import { containerBehavior, fieldOf } from './containers';
 import { httpGetURL, joinHostPort, resolveContainerPort } from './handler-target';
 import type { Kubelet } from './kubelet';
 import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
-import { requestSync } from './pod-worker';
 import { refreshProbeStatus, specOf } from './status';
 
 /** ProbeType is a probe worker's kind. */
@@ -247,7 +246,7 @@ function* doProbe(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, 
   if (w.type === 'readiness') yield* kubelet.writeStatus(state, `${c.name} ${result === 'Success' ? 'ready' : 'not ready'}`);
   else {
     if (w.type === 'startup' && result === 'Success') yield* kubelet.writeStatus(state, `${c.name} started`);
-    requestSync(ctx, kubelet, state, `${w.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} for ${c.name}`);
+    kubelet.requestSync(state, `${w.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} for ${c.name}`);
   }
   return true;
 }
