@@ -2,7 +2,7 @@
 import type { Deployment, KubeObject, Pod, ReplicaSet } from './api/types';
 import type { Store } from './cluster/store';
 import type { PhaseName } from './runtime/phases';
-import { type DaemonSet, daemonSetTemplateChanged } from './controllers/daemonset';
+import type { DaemonSet } from './controllers/daemonset';
 
 /**
  * Outcome is the run's verdict, as the CLI's JSON reports it. CrashLoopBackOff is a workload that is not Running because
@@ -43,19 +43,6 @@ export interface Rejection {
 }
 
 const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
-
-/**
- * unsimulatedChange says what the engine's DaemonSet controller did not do for a set a later apply changed: a new pod
- * template (every revision of the DaemonSet is not the template's: a rolling update). undefined for any other object —
- * a StatefulSet's new template is rolled out (statefulset-update.ts).
- */
-export function unsimulatedChange(store: Store, obj: KubeObject): string | undefined {
-  if (obj.kind !== 'DaemonSet') return undefined;
-  // A DaemonSet whose template matches none of its revisions: its controller here does not roll it out.
-  const ds = store.get<DaemonSet>('DaemonSet', obj.metadata?.namespace, obj.metadata?.name ?? '');
-  if (!ds || ds.metadata?.uid !== obj.metadata?.uid || !daemonSetTemplateChanged(store, ds)) return undefined;
-  return 'updating a DaemonSet\'s pod template (a rolling update) is not simulated yet: the template matches none of its revisions and no pod was replaced';
-}
 
 /** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
 export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined {
@@ -130,8 +117,7 @@ export function computeOutcome(
   if (rejection) return 'Rejected';
   // Nothing is a success for a workload no controller acted on, unless asked to judge the rest alone.
   // With no other object to judge by, it stays NotSimulated even then.
-  // A DaemonSet changed in a way its controller here does not follow counts as not simulated too.
-  const unsimulated = deleting ? [] : applied.filter((o) => NOT_SIMULATED.has(String(o.kind)) || unsimulatedChange(store, o) !== undefined);
+  const unsimulated = deleting ? [] : applied.filter((o) => NOT_SIMULATED.has(String(o.kind)));
   if (unsimulated.length > 0) {
     if (!allowUnsimulated || unsimulated.length === applied.length) return 'NotSimulated';
     applied = applied.filter((o) => !unsimulated.includes(o));
@@ -192,9 +178,7 @@ export function workloadOutcomes(
     const kind = String(obj.kind);
     const object = `${kind}/${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
     const controller = NOT_SIMULATED.get(kind);
-    const change = deleting || rejection ? undefined : unsimulatedChange(store, obj);
     if (controller && !deleting && !rejection) out.push({ object, outcome: 'NotSimulated', note: notSimulatedNote(kind, controller) });
-    else if (change) out.push({ object, outcome: 'NotSimulated', note: change });
     else if (WORKLOAD_KINDS.has(kind) || controller) out.push({ object, outcome: computeOutcome(store, [obj], rejection, deleting, new Set(), false, finishedJobs) });
   }
   return out;

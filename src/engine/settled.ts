@@ -6,6 +6,10 @@ import type { Store } from './cluster/store';
 import { computeOutcome, type Rejection } from './outcome';
 import { ordinalOf, startOrdinal, type StatefulSet } from './controllers/statefulset-identity';
 import { STATEFULSET_REVISION_LABEL } from './controllers/statefulset-revision';
+import type { DaemonSet } from './controllers/daemonset';
+import { currentDaemonSetHash } from './controllers/daemonset-history';
+import { isPodUpdated } from './controllers/daemonset-update';
+import { templateGeneration } from './controllers/daemonset-pods';
 
 /** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
 export function clusterSettled(store: Store): boolean {
@@ -58,6 +62,26 @@ function statefulRolloutPending(store: Store, applied: KubeObject[]): boolean {
 }
 
 /**
+ * daemonRolloutPending: an applied DaemonSet whose RollingUpdate has not yet reached every pod (one of its pods not
+ * being deleted is not updated — IsPodUpdated against the current revision's hash — or the controller has not seen the
+ * new template). With minReadySeconds every pod can be Running and Ready while the controller waits to delete the
+ * next old one.
+ */
+function daemonRolloutPending(store: Store, applied: KubeObject[]): boolean {
+  return applied.some((o) => {
+    if (o.kind !== 'DaemonSet') return false;
+    const ds = store.get<DaemonSet>('DaemonSet', o.metadata?.namespace, o.metadata?.name ?? '');
+    if (!ds || ds.metadata?.uid !== o.metadata?.uid || ds.spec?.updateStrategy?.type !== 'RollingUpdate') return false;
+    if (((ds.status?.['observedGeneration'] as number | undefined) ?? 0) < (ds.metadata?.generation ?? 1)) return true;
+    const hash = currentDaemonSetHash(store, ds);
+    if (hash === undefined) return true;
+    const generation = templateGeneration(ds);
+    return store.byIndex<Pod>('controller', ds.metadata?.uid ?? '', 'Pod')
+      .some((p) => !p.metadata?.deletionTimestamp && !isPodUpdated(p, hash, generation));
+  });
+}
+
+/**
  * workloadSettled: Succeeded or Failed, or Running and Ready with no container whose Behavior still has it exit or fail
  * its liveness probe later (that change is what the user wants to see), or nothing but objects no controller of the
  * engine acts on. `pods` lists the workload's pods, read only when it is Running.
@@ -69,7 +93,7 @@ export function workloadSettled(
   // A workload the engine does not run never settles by itself: the rest decides.
   const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
   if (outcome === 'NotSimulated') return true;
-  if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting)) && !statefulRolloutPending(store, applied);
+  if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting)) && !statefulRolloutPending(store, applied) && !daemonRolloutPending(store, applied);
   // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
   const ttlPending = applied.some((o) => {
     const live = o.kind === 'Job' ? store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '') : undefined;

@@ -87,6 +87,7 @@ const RUNS: string[][] = [
   ['test/fixtures/kubelet/job-succeeds.yaml'],
   ['test/fixtures/statefulset/web-local.yaml'],
   ['test/fixtures/daemonset/agent.yaml'],
+  ['test/fixtures/daemonset/agent.yaml', '--then-apply', '20s,test/fixtures/daemonset/agent-new-image.yaml'],
   ['test/fixtures/statefulset/plain.yaml', '--then-apply', '20s,test/fixtures/statefulset/plain-1.yaml'],
   ['test/fixtures/fidelity/image-missing.yaml', '--for', '40s'],
   ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],

@@ -87,7 +87,7 @@ export function* createPods(ctx: EngineContext, client: ControllerClient, owner:
 
 /** deletePods deletes pods through the API server; event SuccessfulDelete "Deleted pod: <name>" (RealPodControl.DeletePod). */
 export function* deletePods(
-  ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job', source: string, why: string,
+  ctx: EngineContext, client: ControllerClient, owner: KubeObject, pods: readonly Pod[], phase: 'controllers.replicaset' | 'controllers.job' | 'controllers.daemonset', source: string, why: string,
   failed: (pod: Pod, message: string | undefined) => void = () => undefined,
 ): Steps<void> {
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
