@@ -144,6 +144,9 @@ const GENERATED = {
   'sts-max-unavailable': 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 2\n  podManagementPolicy: Parallel\n'
     + '  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {maxUnavailable: 2, partition: 1}\n  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n'
     + '    spec:\n      containers:\n      - {name: db, image: nginx:1.27}\n',
+  // a DaemonSet that surges: stored with its strategy as given, one pod per node made at once
+  'ds-surge': 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {maxSurge: 1, maxUnavailable: 0}\n'
+    + '  selector:\n    matchLabels: {app: agent}\n  template:\n    metadata:\n      labels: {app: agent}\n    spec:\n      containers:\n      - {name: agent, image: busybox:1.36, command: [sleep, infinity]}\n',
   'service-types': ['apiVersion: v1\nkind: Service\nmetadata: {name: node-port}\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports:\n  - {name: http, port: 80, targetPort: http}\n  - {name: dns, port: 53, protocol: UDP}\n',
     'apiVersion: v1\nkind: Service\nmetadata: {name: headless}\nspec:\n  clusterIP: None\n  selector: {app: web}\n  ports:\n  - port: 80\n',
     'apiVersion: v1\nkind: Service\nmetadata: {name: headless-selectorless}\nspec:\n  clusterIP: None\n  ports:\n  - port: 80\n',
