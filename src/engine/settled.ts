@@ -42,6 +42,20 @@ function nodeGoesDown(pod: Pod, behavior: Behavior, deleting: boolean): boolean 
   return !deleting && node !== undefined && behavior.nodes[node]?.kubelet === 'down' && !pod.metadata?.deletionTimestamp;
 }
 
+/** UNOBSERVED stands for a set whose controller has not yet seen its latest generation (a new template just applied). */
+const UNOBSERVED = 'unobserved';
+
+/**
+ * rollingSet is the live set an applied object of the kind names, when it updates with RollingUpdate; UNOBSERVED when
+ * its controller has not seen its latest generation yet; undefined for any other object.
+ */
+function rollingSet<T extends KubeObject & { spec?: { updateStrategy?: { type?: string } } }>(store: Store, o: KubeObject, kind: string): T | typeof UNOBSERVED | undefined {
+  if (o.kind !== kind) return undefined;
+  const set = store.get<T>(kind, o.metadata?.namespace, o.metadata?.name ?? '');
+  if (!set || set.metadata?.uid !== o.metadata?.uid || set.spec?.updateStrategy?.type !== 'RollingUpdate') return undefined;
+  return ((set['status'] as { observedGeneration?: number } | undefined)?.observedGeneration ?? 0) < (set.metadata?.generation ?? 1) ? UNOBSERVED : set;
+}
+
 /**
  * statefulRolloutPending: an applied StatefulSet whose RollingUpdate has not yet reached every ordinal from its
  * partition up (a pod there is not at status.updateRevision, or the controller has not seen the new template). With
@@ -49,12 +63,10 @@ function nodeGoesDown(pod: Pod, behavior: Behavior, deleting: boolean): boolean 
  */
 function statefulRolloutPending(store: Store, applied: KubeObject[]): boolean {
   return applied.some((o) => {
-    if (o.kind !== 'StatefulSet') return false;
-    const set = store.get<StatefulSet>('StatefulSet', o.metadata?.namespace, o.metadata?.name ?? '');
-    if (!set || set.metadata?.uid !== o.metadata?.uid || set.spec?.updateStrategy?.type !== 'RollingUpdate') return false;
-    if (((set.status?.['observedGeneration'] as number | undefined) ?? 0) < (set.metadata?.generation ?? 1)) return true;
+    const set = rollingSet<StatefulSet>(store, o, 'StatefulSet');
+    if (set === undefined || set === UNOBSERVED) return set === UNOBSERVED;
     const update = set.status?.['updateRevision'];
-    const from = startOrdinal(set) + (set.spec.updateStrategy.rollingUpdate?.partition ?? 0);
+    const from = startOrdinal(set) + (set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0);
     // The set's own pods, from the store's controller index: the test costs the set's pods, not the namespace's.
     return store.byIndex<Pod>('controller', set.metadata?.uid ?? '', 'Pod')
       .some((p) => ordinalOf(p) >= from && p.metadata?.labels?.[STATEFULSET_REVISION_LABEL] !== update);
@@ -69,10 +81,8 @@ function statefulRolloutPending(store: Store, applied: KubeObject[]): boolean {
  */
 function daemonRolloutPending(store: Store, applied: KubeObject[]): boolean {
   return applied.some((o) => {
-    if (o.kind !== 'DaemonSet') return false;
-    const ds = store.get<DaemonSet>('DaemonSet', o.metadata?.namespace, o.metadata?.name ?? '');
-    if (!ds || ds.metadata?.uid !== o.metadata?.uid || ds.spec?.updateStrategy?.type !== 'RollingUpdate') return false;
-    if (((ds.status?.['observedGeneration'] as number | undefined) ?? 0) < (ds.metadata?.generation ?? 1)) return true;
+    const ds = rollingSet<DaemonSet>(store, o, 'DaemonSet');
+    if (ds === undefined || ds === UNOBSERVED) return ds === UNOBSERVED;
     const hash = currentDaemonSetHash(store, ds);
     if (hash === undefined) return true;
     const generation = templateGeneration(ds);
