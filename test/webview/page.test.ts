@@ -26,6 +26,26 @@ const THEME = `:root{--vscode-foreground:#cccccc;--vscode-editor-background:#1e1
 --vscode-list-activeSelectionBackground:#04395e;--vscode-list-activeSelectionForeground:#fff;--vscode-testing-iconPassed:#73c991;
 --vscode-editorWarning-foreground:#cca700;--vscode-errorForeground:#f48771;--vscode-sideBar-background:#252526}`;
 
+/**
+ * THEMES stand in for the variables of VS Code's default themes (1.100): the colors the page reads, as the themes set
+ * them (light: Light Modern, dark: Dark Modern, and the two high contrast themes).
+ */
+const THEMES: Record<string, string> = {
+  light: `:root{--vscode-foreground:#3b3b3b;--vscode-editor-background:#ffffff;--vscode-font-family:sans-serif;--vscode-font-size:13px;
+--vscode-editor-font-family:monospace;--vscode-descriptionForeground:#717171;--vscode-focusBorder:#005fb8;--vscode-panel-border:#e5e5e5;
+--vscode-testing-iconPassed:#73c991;--vscode-editorWarning-foreground:#bf8803;--vscode-errorForeground:#a1260d;
+--vscode-gitDecoration-addedResourceForeground:#587c0c;--vscode-gitDecoration-modifiedResourceForeground:#895503;--vscode-charts-blue:#1a85ff}`,
+  dark: `${THEME.slice(0, -1)};--vscode-gitDecoration-addedResourceForeground:#81b88b;--vscode-gitDecoration-modifiedResourceForeground:#e2c08d;--vscode-charts-blue:#3794ff}`,
+  'hc-black': `:root{--vscode-foreground:#ffffff;--vscode-editor-background:#000000;--vscode-font-family:sans-serif;--vscode-font-size:13px;
+--vscode-editor-font-family:monospace;--vscode-descriptionForeground:#ffffff;--vscode-focusBorder:#f38518;--vscode-contrastBorder:#6fc3df;
+--vscode-testing-iconPassed:#73c991;--vscode-editorWarning-foreground:#ffd370;--vscode-errorForeground:#f48771;
+--vscode-gitDecoration-addedResourceForeground:#a1e3ad;--vscode-gitDecoration-modifiedResourceForeground:#e2c08d;--vscode-charts-blue:#3794ff}`,
+  'hc-light': `:root{--vscode-foreground:#292929;--vscode-editor-background:#ffffff;--vscode-font-family:sans-serif;--vscode-font-size:13px;
+--vscode-editor-font-family:monospace;--vscode-descriptionForeground:#292929;--vscode-focusBorder:#006bbd;--vscode-contrastBorder:#0f4a85;
+--vscode-testing-iconPassed:#007100;--vscode-editorWarning-foreground:#895503;--vscode-errorForeground:#b5200d;
+--vscode-gitDecoration-addedResourceForeground:#374e06;--vscode-gitDecoration-modifiedResourceForeground:#895503;--vscode-charts-blue:#0f4a85}`,
+};
+
 function run(manifest: string, behavior = ''): Simulation {
   const inputs = loadInputs({ manifest: { file: 'app.yaml', text: manifest }, clusters: behavior ? [{ file: 'behavior.yaml', text: behavior }] : [], identity: { kind: 'default' } });
   inputs.cluster.objects.unshift(...embeddedCluster());
@@ -67,12 +87,13 @@ before(async () => {
       '/webview.js': [join(ROOT, 'dist', 'webview.js'), 'text/javascript'],
       '/state-tree.css': [join(ROOT, 'media', 'state-tree.css'), 'text/css'],
     };
-    if (req.url === '/') {
+    const theme = /^\/(?:theme\.css)?\?theme=([a-z-]+)$/.exec(req.url ?? '')?.[1];
+    if (req.url === '/' || (theme && req.url?.startsWith('/?'))) {
       const html = renderPage({ cspSource: base, nonce: NONCE, scriptUri: `${base}/webview.js`, styleUri: `${base}/state-tree.css`, title: 'Pod Lifecycle State', strings: PAGE_STRINGS })
-        .replace('</head>', `<link rel="stylesheet" href="${base}/theme.css">\n</head>`);
+        .replace('</head>', `<link rel="stylesheet" href="${base}/theme.css${theme ? `?theme=${theme}` : ''}">\n</head>`);
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-    } else if (req.url === '/theme.css') {
-      res.writeHead(200, { 'content-type': 'text/css' }).end(THEME);
+    } else if (req.url === '/theme.css' || req.url?.startsWith('/theme.css?')) {
+      res.writeHead(200, { 'content-type': 'text/css' }).end(theme ? THEMES[theme] ?? '' : THEME);
     } else if (req.url && files[req.url]) {
       const [path, type] = files[req.url]!;
       res.writeHead(200, { 'content-type': type }).end(readFileSync(path));
@@ -96,7 +117,7 @@ after(async () => {
 });
 
 /** open loads the page with a stand-in for the webview API that records what the page posts and keeps its state. */
-async function open(savedState?: unknown): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
+async function open(savedState?: unknown, theme?: string): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
   const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -107,7 +128,7 @@ async function open(savedState?: unknown): Promise<{ page: Page; errors: string[
   // The page's script runs in the browser, so these stand-ins are source text (the tests compile without the DOM's types).
   await page.addInitScript({ content: `window.__posted = []; window.__state = ${JSON.stringify(savedState ?? null)};
     window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });` });
-  await page.goto(`${base}/`);
+  await page.goto(`${base}/${theme ? `?theme=${theme}` : ''}`);
   await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
   return { page, errors, dialogs };
 }
@@ -258,6 +279,55 @@ test('the state survives the page being hidden and shown again (getState)', asyn
   assert.equal(await second.page.locator('[role="treeitem"][aria-level="3"]').count(), 0);
   await second.page.context().close();
 });
+
+/** contrast is the WCAG contrast ratio of two computed colors (`rgb(r, g, b)`). */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+      const x = Number(v) / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+for (const theme of Object.keys(THEMES)) {
+  test(`in the ${theme} theme the tones are text a reader can read and the resource bars show what is used`, async () => {
+    const { page, errors } = await open(undefined, theme);
+    await post(page, { type: 'state', view: viewOf(deployment) });
+    await page.getByRole('tree').waitFor();
+    // Every tone the page writes text in, against the page's background: 4.5:1 at least (WCAG 1.4.3).
+    const colors = await page.evaluate(`(() => {
+      const out = { background: getComputedStyle(document.body).backgroundColor };
+      for (const tone of ['ok', 'warn', 'error', 'idle']) {
+        const span = document.createElement('span');
+        span.className = 'tone-' + tone;
+        span.textContent = tone;
+        document.body.append(span);
+        out[tone] = getComputedStyle(span).color;
+      }
+      return out;
+    })()`) as Record<string, string>;
+    for (const tone of ['ok', 'warn', 'error', 'idle']) {
+      const ratio = contrast(colors[tone]!, colors['background']!);
+      assert.ok(ratio >= 4.5, `${theme}: tone-${tone} ${colors[tone]} on ${colors['background']} is ${ratio.toFixed(2)}:1`);
+    }
+    // Each node's resource bars: filled as far as their value, an empty one not at all; the fill is seen (3:1, WCAG 1.4.11).
+    const bars = await page.evaluate(`[...document.querySelectorAll('.bar[role="meter"]')].map((b) => ({
+      value: Number(b.getAttribute('aria-valuenow')), width: b.clientWidth, fill: b.querySelector('.fill').getBoundingClientRect().width,
+      color: getComputedStyle(b.querySelector('.fill')).backgroundColor }))`) as { value: number; width: number; fill: number; color: string }[];
+    assert.ok(bars.length > 0, 'the nodes show their resources');
+    assert.ok(bars.some((b) => b.value === 0), 'some bar is empty');
+    for (const b of bars) {
+      assert.ok(Math.abs(b.fill - (b.width * b.value) / 100) <= 1, `a bar at ${b.value}% is filled ${b.fill} of ${b.width}`);
+      if (b.value > 0) assert.ok(contrast(b.color, colors['background']!) >= 3, `${theme}: the bar's fill ${b.color} on ${colors['background']}`);
+    }
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
 
 test('the page has a nonce-only Content-Security-Policy and loads nothing but its own script and style', async () => {
   requested.length = 0;

@@ -192,7 +192,12 @@ function renderNodes(nodes: NodeView[]): Node {
   for (const n of nodes) {
     const bars = el('dl', { class: 'resources' });
     for (const r of n.resources) {
-      const meter = el('meter', { min: '0', max: '100', value: String(Math.min(r.percent, 100)), 'aria-label': t('resource', r.name, r.requested, r.allocatable) });
+      // A bar drawn with the theme's colors (a native <meter> draws a full white bar for 0% in dark themes). The fill's
+      // width is set through the CSSOM, which the page's style-src policy allows, where a style attribute is not.
+      const percent = Math.max(0, Math.min(r.percent, 100));
+      const fill = el('span', { class: 'fill' });
+      fill.style.width = `${percent}%`;
+      const meter = el('span', { class: 'bar', role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(percent), 'aria-label': t('resource', r.name, r.requested, r.allocatable) }, fill);
       bars.append(el('dt', {}, r.name), el('dd', {}, meter, ` ${r.requested} / ${r.allocatable} (${r.percent}%)`));
     }
     list.append(el('li', { class: 'node', 'data-ref': n.ref },
