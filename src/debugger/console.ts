@@ -2,8 +2,8 @@
 // what may follow. Both hand the line to the engine's console; this file only adapts the shapes.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ObjectRef } from '../engine/api/types';
-import { renderDiagnosis } from '../cli/explain';
-import { style } from '../cli/render';
+import { renderDiagnosis } from '../engine/report/explain-text';
+import { style } from '../engine/report/human';
 import { completeConsole as engineComplete, evaluateConsole as engineEvaluate } from '../engine/console/index';
 import { diagnose } from '../engine/explain/diagnosis';
 import type { Simulation } from '../engine/simulation';

@@ -2,7 +2,7 @@
 // the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { budgetReached, type SimulationResult } from '../engine/simulation';
-import { renderHuman, style } from '../cli/render';
+import { renderHuman, style, timelineLine } from '../engine/report/human';
 import { workloadLines } from '../engine/report/workloads';
 
 /** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
@@ -23,6 +23,11 @@ export function eventLine(event: KubeEvent): ConsoleLine {
   const count = event.count > 1 ? ` (x${event.count})` : '';
   const text = `${event.at.toFixed(3)}s  ${type}  ${event.reason}  ${object}  (${event.source})  ${event.message}${count}\n`;
   return { text, category: event.type === 'Warning' ? 'stderr' : 'console' };
+}
+
+/** stepLine prints the step a session stops on as the timeline prints it: when, the phase and step, the object, the result. */
+export function stepLine(entry: TraceEntry): ConsoleLine {
+  return { text: `${timelineLine(entry, style(true))}\n`, category: 'console' };
 }
 
 /** statusLine prints a pod's status change: `2.000s  pod/web  Pending → Running, Ready True`. */

@@ -19,7 +19,7 @@ import { exceptionInfo, type ExceptionStop } from './exceptions';
 import { evaluate, ExpressionLimitError, parseExpression } from './expressions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
-import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, waitBetween } from './output';
+import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, stepLine, waitBetween } from './output';
 import { LifecycleRun, type ThreadChanges } from './run';
 import { scopesOf } from './scopes';
 import { stepTargets } from './targets';
@@ -514,6 +514,8 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (exception) event.body.text = exception.message;
     else if (entry) event.body.text = entry.result;
     if (hitIds.length > 0) event.body.hitBreakpointIds = hitIds;
+    // What the step did, in the Debug Console as it happens: the line the timeline prints for it.
+    if (entry) this.output([stepLine(entry)]);
     this.sendEvent(event);
     if (this.stateEvents) this.sendEvent(new Event(STATE_EVENT, this.stateView(run)));
     return false;

@@ -273,3 +273,26 @@ test('An unknown request answers with an error instead of hanging', async () => 
     await assert.rejects(dc.customRequest('rewindTheCluster', {}), /unrecognized request|rewindTheCluster/);
   });
 });
+
+const stepLineCases = [
+  { name: 'a function breakpoint on the bind', functions: [{ name: 'scheduler.bind' }], line: /^\d+\.\d{3}s\s+scheduler\.bind\s+Pod\/default\/web  / },
+  { name: 'a plugin\'s sub-step', functions: [{ name: 'scheduler.filter', condition: 'plugin == "NodeResourcesFit"' }], line: /^\d+\.\d{3}s\s+scheduler\.filter › plugin NodeResourcesFit\s+Pod\/default\/web  NodeResourcesFit / },
+];
+
+for (const c of stepLineCases) {
+  test(`Each stop says in the Debug Console what its step did, as the timeline prints it: ${c.name}`, async () => {
+    await withSession(async (dc) => {
+      const output = collectOutput(dc);
+      const { event } = await startWith(dc, {}, { functions: c.functions });
+      const lines = output.filter((o) => o.category === 'console').map((o) => o.output);
+      const last = lines.at(-1) ?? '';
+      assert.match(last, c.line);
+      // The line ends with the step's result, the text the stop's description carries.
+      assert.ok(last.trimEnd().endsWith(event.body.text ?? '\u0000'), `${last} ends with ${event.body.text}`);
+      // A step over prints the next one.
+      const before = lines.length;
+      await resume(dc, 'nextRequest', event.body.threadId);
+      assert.ok(output.filter((o) => o.category === 'console').length > before);
+    });
+  });
+}

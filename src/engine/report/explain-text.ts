@@ -1,11 +1,11 @@
 // The human output of `pod-lifecycle explain`: per pod its end and, when it is stuck Terminating, not Ready, restarting
 // or Failed, the causes with their evidence; the filter and score tables of its last scheduling attempt, why this node
 // and not the others, and what would make it schedule; then a refusal and its advice.
-import type { Cause, Evidence, PodDiagnosis, Question } from '../engine/explain/diagnosis';
-import type { ExplainReport, PodReport } from '../engine/explain/report';
-import type { SchedulingExplanation } from '../engine/explain/pod';
-import type { Advice } from '../engine/explain/scheduling';
-import { splitKubectl, type Style } from './render';
+import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnosis';
+import type { ExplainReport, PodReport } from '../explain/report';
+import type { SchedulingExplanation } from '../explain/pod';
+import type { Advice } from '../explain/scheduling';
+import { splitKubectl, type Style } from './human';
 import { cell, renderTable, type Cell } from './table';
 
 const PASS = new Set(['Success']);

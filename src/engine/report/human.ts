@@ -1,6 +1,8 @@
-// The human output of `pod-lifecycle run`: the kubectl lines, a timeline of phases, the events table and the outcome.
-import { workloadLines } from '../engine/report/workloads';
-import type { SimulationResult } from '../engine/simulation';
+// The human report of a run, as `pod-lifecycle run` prints it and the debugger's console too: the kubectl lines, a timeline
+// of phases, the events table and the outcome. One presentation for every front.
+import { workloadLines } from './workloads';
+import type { TraceEntry } from '../runtime/recorder';
+import type { SimulationResult } from '../simulation';
 
 /** Style colors text with ANSI codes, or leaves it plain. */
 export interface Style {
@@ -23,19 +25,22 @@ export function style(color: boolean): Style {
   return { phase: code(36, 39), dim: code(2, 22), warn: code(33, 39), bad: code(31, 39), good: code(32, 39), bold: code(1, 22) };
 }
 
-/** useColor decides on color as terminals expect: NO_COLOR turns it off, FORCE_COLOR on, else only on a TTY. */
-export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
-  return isTTY;
-}
-
 function seconds(at: number): string {
   return `${at.toFixed(3)}s`;
 }
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/**
+ * timelineLine is one line of the timeline: when, the phase (and the sub-step, for one), the object, and what was
+ * decided, colored by its outcome; the phase and object columns padded to the widths given.
+ */
+export function timelineLine(e: TraceEntry, st: Style, phaseWidth = 0, objectWidth = 0): string {
+  const color = e.outcome === 'rejected' || e.outcome === 'failed' ? st.bad : e.outcome === 'waiting' ? st.warn : (s: string) => s;
+  const phase = e.step ? `${e.phase} › ${e.step.kind} ${e.step.name}` : e.phase;
+  return `${st.dim(pad(seconds(e.at), 10))} ${st.phase(pad(phase, phaseWidth))}  ${pad(e.object ?? '', objectWidth)}  ${color(e.result)}`;
 }
 
 /** splitKubectl separates what `kubectl apply` printed from what `kubectl delete` printed. */
@@ -57,10 +62,7 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
   const width = phases.reduce((w, e) => Math.max(w, e.phase.length), 5);
   // Folds, not Math.max(...): a long run has more entries than a call takes arguments.
   const objWidth = phases.reduce((w, e) => Math.max(w, (e.object ?? '').length), 6);
-  for (const e of phases) {
-    const color = e.outcome === 'rejected' || e.outcome === 'failed' ? st.bad : e.outcome === 'waiting' ? st.warn : (s: string) => s;
-    out.push(`${st.dim(pad(seconds(e.at), 10))} ${st.phase(pad(e.phase, width))}  ${pad(e.object ?? '', objWidth)}  ${color(e.result)}`);
-  }
+  for (const e of phases) out.push(timelineLine(e, st, width, objWidth));
   if (result.events.length) {
     out.push('', st.bold('EVENTS'));
     const rows = result.events.map((e) => [seconds(e.at), e.type, e.reason, e.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, k: string) => `${k.toLowerCase()}/`), e.source, `${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`]);
