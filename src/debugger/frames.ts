@@ -95,13 +95,23 @@ export function framesOf(entry: TraceEntry, sources: SourceMapper, exceptionFiel
   const frames: FrameSpec[] = [];
   // A sub-step about a cluster object (the RBAC binding that decided, a node) points into the cluster file.
   if (entry.step) frames.push({ name: `${entry.phase} › ${entry.step.kind} ${entry.step.name}`, ...at(sources.locateClusterObject(clusterObjectOf(entry)) ?? location), ...base });
-  frames.push({ name: entry.phase, ...at(location), ...base });
+  // A phase-level stop is named by its phase and what it decided, so that two stops in one phase look different.
+  frames.push({ name: entry.step ? entry.phase : `${entry.phase} · ${headline(entry.result)}`, ...at(location), ...base });
   const component = isPhaseName(entry.phase) ? phaseInfo(entry.phase).component : 'cluster';
   // The component frame points at where the object starts (or its pod template), without a highlighted range.
   const objectStart = sources.locate(entry.object, undefined);
   const componentAt = objectStart ? { file: objectStart.file, start: objectStart.start } : undefined;
   frames.push({ name: entry.object ? `${component} (${entry.object})` : component, ...at(componentAt), ...base });
   return frames;
+}
+
+/** HEADLINE_CHARS bounds the part of a step's result a frame's name carries. */
+const HEADLINE_CHARS = 48;
+
+/** headline is the first clause of a step's result (up to a dash, colon or semicolon), at most HEADLINE_CHARS long. */
+export function headline(result: string): string {
+  const clause = result.split(/ — |: |; /, 1)[0] ?? result;
+  return clause.length <= HEADLINE_CHARS ? clause : `${clause.slice(0, HEADLINE_CHARS - 1)}…`;
 }
 
 /** clusterObjectOf names the cluster object a sub-step is about: the RBAC binding that allowed it, or its node. */

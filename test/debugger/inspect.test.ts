@@ -94,7 +94,7 @@ test('What-if: lowering a node\'s allocatable cpu while paused re-runs and the s
     assert.ok(text.includes(`What-if: Node ${chosen} status.allocatable.cpu = "100m". The lifecycle was run again from the start to scheduler.filter`), text);
     assert.ok(text.includes(`kube-scheduler now binds Pod default/web to ${other} (was ${chosen}).`), text);
     assert.match(text, /Outcome: Running \(unchanged\)\./);
-    assert.equal((await topFrames(dc, thread))[0]?.name, 'scheduler.filter');
+    assert.equal((await topFrames(dc, thread))[0]?.name.split(' · ')[0], 'scheduler.filter');
     const exited = dc.waitForEvent('terminated');
     await dc.continueRequest({ threadId: thread });
     await exited;
