@@ -227,7 +227,12 @@ export class PodLifecycleSession extends LoggingDebugSession {
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    const threads = this.run?.threads.list() ?? [{ id: CONTROL_PLANE_THREAD, name: 'control plane' }];
+    const run = this.run;
+    // The control plane is listed once it has a step to show (a ReplicaSet's sync, a Service's endpoints), or when
+    // the session starts on it: listed before, it would show as paused with no frame and no variables.
+    const threads = run
+      ? run.threads.list().filter((t) => t.id !== CONTROL_PLANE_THREAD || t.last !== undefined || t.id === run.entryThread)
+      : [{ id: CONTROL_PLANE_THREAD, name: 'control plane' }];
     response.body = { threads: threads.map((t) => new Thread(t.id, t.name)) };
     this.sendResponse(response);
   }

@@ -130,6 +130,20 @@ test('A Deployment\'s pods are threads of their own beside the control plane', a
     const threads = (await dc.threadsRequest()).body.threads.map((t) => t.name);
     assert.equal(threads[0], 'control plane');
     assert.equal(threads.filter((t) => t.startsWith('Pod default/web-')).length, 3);
+    // The control plane shows where it is: the Deployment's and ReplicaSet's last step.
+    const controlPlane = (await dc.threadsRequest()).body.threads[0]!;
+    const frames = (await dc.stackTraceRequest({ threadId: controlPlane.id })).body.stackFrames;
+    assert.match(frames[0]?.name ?? '', /^controllers\./);
+  });
+});
+
+test('A lone pod\'s session lists no control plane thread that would show as paused with nothing in it', async () => {
+  await withSession(async (dc) => {
+    const { event } = await start(dc, {}, ['scheduler.bind']);
+    const threads = (await dc.threadsRequest()).body.threads;
+    assert.deepEqual(threads.map((t) => t.name), ['Pod default/web']);
+    for (const t of threads) assert.ok((await dc.stackTraceRequest({ threadId: t.id })).body.stackFrames.length > 0, `${t.name} has frames`);
+    assert.equal(threads[0]!.id, event.body.threadId);
   });
 });
 
