@@ -29,7 +29,7 @@ export interface RunArgs {
   /** budget is --max-steps and --max-objects, where given. */
   budget?: { steps?: number; objects?: number };
   json: boolean;
-  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a CronJob or a StatefulSet or DaemonSet change the engine does not follow. */
+  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a ReplicationController, HorizontalPodAutoscaler or PodDisruptionBudget the engine does not run. */
   allowUnsimulated?: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;

@@ -19,7 +19,6 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
  * such an object is stored and validated as kube-apiserver does, and nothing more happens to it.
  */
 export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
-  ['CronJob', 'the CronJob controller'],
   ['ReplicationController', 'the ReplicationController controller'],
   ['HorizontalPodAutoscaler', 'the horizontal pod autoscaler'],
   ['PodDisruptionBudget', 'the disruption controller'],
@@ -42,7 +41,7 @@ export interface Rejection {
   object?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'CronJob', 'StatefulSet', 'DaemonSet']);
 
 /** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
 export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined {
@@ -50,6 +49,34 @@ export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined 
   if (conditions.some((c) => c.type === 'Complete' && c.status === 'True')) return 'Succeeded';
   if (conditions.some((c) => c.type === 'Failed' && c.status === 'True')) return 'Failed';
   return undefined;
+}
+
+/**
+ * noteFinishedJob remembers a Job's verdict the first time it is seen finished, and, for a Job a CronJob controls,
+ * the same verdict under the CronJob's uid: the CronJob's last finished Job, which outlives a Job its history limit
+ * deletes.
+ */
+export function noteFinishedJob(finishedJobs: Map<string, 'Succeeded' | 'Failed'>, job: KubeObject): void {
+  const verdict = jobOutcome(job);
+  const uid = job.metadata?.uid ?? '';
+  if (!verdict || finishedJobs.has(uid)) return;
+  finishedJobs.set(uid, verdict);
+  const owner = (job.metadata?.ownerReferences ?? []).find((r) => r.controller);
+  if (owner?.kind === 'CronJob') finishedJobs.set(owner.uid, verdict);
+}
+
+/**
+ * cronJobOutcome judges a CronJob by the verdict of its last Job to finish: Succeeded or Failed; Pending until one has
+ * finished (before the first schedule time, while the first Job runs, or suspended). A CronJob never finishes, and a
+ * Job that runs now is not a verdict yet, so the last one that finished is the most honest word on it.
+ */
+function cronJobOutcome(cj: KubeObject, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'>): 'Succeeded' | 'Failed' | 'Pending' {
+  return finishedJobs.get(cj.metadata?.uid ?? '') ?? 'Pending';
+}
+
+/** cronJobPods lists the pods of the Jobs a CronJob controls. */
+function cronJobPods(store: Store, cj: KubeObject): Pod[] {
+  return store.byIndex('controller', cj.metadata?.uid ?? '', 'Job').flatMap((j) => store.byIndex<Pod>('controller', j.metadata?.uid ?? '', 'Pod'));
 }
 
 /** workloadPods lists the live pods the applied objects stand for: themselves, or those their ReplicaSets own. */
@@ -63,6 +90,8 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
       if (pod && pod.metadata?.uid === uid) out.push(pod);
     } else if (obj.kind === 'Job' || obj.kind === 'StatefulSet' || obj.kind === 'DaemonSet') {
       out.push(...store.byIndex<Pod>('controller', uid, 'Pod'));
+    } else if (obj.kind === 'CronJob') {
+      out.push(...cronJobPods(store, obj));
     } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
       const sets = obj.kind === 'ReplicaSet' ? [obj] : store.byIndex('owner', uid, 'ReplicaSet');
       for (const rs of sets) out.push(...store.byIndex<Pod>('owner', rs.metadata?.uid ?? '', 'Pod'));
@@ -80,6 +109,11 @@ export function isWorkloadPod(store: Store, applied: ReadonlyMap<string, KubeObj
   const owners = p.metadata?.ownerReferences ?? [];
   for (const ref of owners) {
     if (ref.controller && (ref.kind === 'Job' || ref.kind === 'StatefulSet' || ref.kind === 'DaemonSet') && appliedUids.has(ref.uid)) return true;
+    // A pod of a Job an applied CronJob made.
+    if (ref.controller && ref.kind === 'Job') {
+      const job = store.byIndex('uid', ref.uid)[0];
+      if (job && (job.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === 'CronJob' && appliedUids.has(r.uid))) return true;
+    }
     if (ref.kind !== 'ReplicaSet') continue;
     if (appliedUids.has(ref.uid)) return true;
     const rs = store.byIndex('uid', ref.uid)[0];
@@ -135,6 +169,14 @@ export function computeOutcome(
     return remaining.length === 0 && pods.length === 0 && orphans.length === 0 ? 'Deleted' : 'Terminating';
   }
   if (workloads.length === 0) return applied.length > 0 ? 'Succeeded' : 'Pending';
+  // A CronJob speaks by its last finished Job (cronJobOutcome); the rest are judged beside it.
+  const cronJobs = workloads.filter((w) => w.kind === 'CronJob');
+  if (cronJobs.length > 0) {
+    const verdicts = cronJobs.map((c) => cronJobOutcome(c, finishedJobs));
+    if (verdicts.includes('Failed')) return 'Failed';
+    if (!verdicts.every((v) => v === 'Succeeded')) return 'Pending';
+    if (cronJobs.length === workloads.length) return 'Succeeded';
+  }
   // A Job speaks by its terminal condition (remembered once the TTL controller has deleted it).
   const jobs = workloads.filter((w) => w.kind === 'Job');
   if (jobs.length > 0) {
@@ -146,9 +188,9 @@ export function computeOutcome(
     if (!verdicts.every((v) => v === 'Succeeded')) return 'Pending';
     if (jobs.length === workloads.length) return 'Succeeded';
   }
-  const others = workloads.filter((w) => w.kind !== 'Job');
+  const others = workloads.filter((w) => w.kind !== 'Job' && w.kind !== 'CronJob');
   const want = others.reduce((n, w) => n + desiredReplicas(store, w), 0);
-  const podsOf = jobs.length ? workloadPods(store, others) : pods;
+  const podsOf = jobs.length || cronJobs.length ? workloadPods(store, others) : pods;
   const phases = podsOf.map((p) => p.status?.phase);
   if (phases.includes('Failed')) return 'Failed';
   if (podsOf.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';

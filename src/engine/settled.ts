@@ -100,6 +100,9 @@ export function workloadSettled(
   store: Store, applied: KubeObject[], rejection: Rejection | undefined, finishedJobs: ReadonlyMap<string, 'Succeeded' | 'Failed'>,
   pods: () => Pod[], behavior: Behavior, deleting: boolean,
 ): boolean {
+  // A CronJob that is not suspended never settles: it starts a Job at every schedule time, so the run goes on to --for
+  // or to its time limit (10 minutes without --for).
+  if (cronJobScheduling(store, applied)) return false;
   // A workload the engine does not run never settles by itself: the rest decides.
   const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
   if (outcome === 'NotSimulated') return true;
@@ -110,4 +113,14 @@ export function workloadSettled(
     return live && live.metadata?.uid === o.metadata?.uid && (live['spec'] as { ttlSecondsAfterFinished?: number } | undefined)?.ttlSecondsAfterFinished !== undefined;
   });
   return (outcome === 'Succeeded' || outcome === 'Failed') && !ttlPending;
+}
+
+/** cronJobScheduling: an applied CronJob is still stored, not being deleted and not suspended. */
+function cronJobScheduling(store: Store, applied: KubeObject[]): boolean {
+  return applied.some((o) => {
+    if (o.kind !== 'CronJob') return false;
+    const live = store.get(String(o.kind), o.metadata?.namespace, o.metadata?.name ?? '');
+    return live !== undefined && live.metadata?.uid === o.metadata?.uid && !live.metadata?.deletionTimestamp
+      && (live['spec'] as { suspend?: boolean } | undefined)?.suspend !== true;
+  });
 }

@@ -17,7 +17,7 @@ import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
-import { computeOutcome, isWorkloadPod, jobOutcome, type Rejection, workloadOutcomes, workloadPods } from './outcome';
+import { computeOutcome, isWorkloadPod, noteFinishedJob, type Rejection, workloadOutcomes, workloadPods } from './outcome';
 import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes';
 
 export type { FurtherDelete } from './further-deletes';
@@ -81,10 +81,7 @@ export class Simulation {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
       }
-      if (obj.kind === 'Job' && type === 'MODIFIED') {
-        const verdict = jobOutcome(obj);
-        if (verdict) this.finishedJobs.set(obj.metadata?.uid ?? '', verdict);
-      }
+      if (obj.kind === 'Job' && type === 'MODIFIED') noteFinishedJob(this.finishedJobs, obj);
       deliver(components, type, obj, old);
     });
     this.credentials = credentialsFor(inputs.identity);

@@ -91,6 +91,8 @@ const RUNS: string[][] = [
   ['test/fixtures/statefulset/plain.yaml', '--then-apply', '20s,test/fixtures/statefulset/plain-1.yaml'],
   ['test/fixtures/fidelity/image-missing.yaml', '--for', '40s'],
   ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],
+  ['test/fixtures/cronjob/history-1.yaml', '--for', '3m30s', '--behavior', 'test/fixtures/cronjob/ok-behavior.yaml'],
+  ['test/fixtures/cronjob/forbid.yaml', '--for', '3m30s', '--behavior', 'test/fixtures/cronjob/slow-behavior.yaml'],
 ];
 
 /** AGGREGATE is what the correlator puts before a combined event's message. */

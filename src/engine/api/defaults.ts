@@ -387,6 +387,24 @@ export function defaultJob(job: KubeObjectLike): Defaulted<KubeObjectLike> {
   return { object, changes: r.changes };
 }
 
+/**
+ * defaultCronJob applies SetObjectDefaults_CronJob: SetDefaults_CronJob (concurrencyPolicy Allow, suspend false,
+ * successfulJobsHistoryLimit 3, failedJobsHistoryLimit 1; pkg/apis/batch/v1/defaults.go, v1.36.3), then the job
+ * template's pod spec defaults (SetDefaults_Job is not run on the template: its Jobs get it when created).
+ */
+export function defaultCronJob(cronJob: KubeObjectLike): Defaulted<KubeObjectLike> {
+  const object = deepClone(cronJob);
+  const r = new Recorder();
+  const spec = ensure(object as unknown as Rec, 'spec');
+  r.ifZero(spec, 'concurrencyPolicy', 'Allow', 'spec');
+  r.ifNil(spec, 'suspend', false, 'spec');
+  r.ifNil(spec, 'successfulJobsHistoryLimit', 3, 'spec');
+  r.ifNil(spec, 'failedJobsHistoryLimit', 1, 'spec');
+  const template = ensure(ensure(ensure(spec, 'jobTemplate'), 'spec'), 'template');
+  defaultPodSpec(r, ensure(template, 'spec'), 'spec.jobTemplate.spec.template.spec');
+  return { object, changes: r.changes };
+}
+
 /** KubeObjectLike is any object with metadata, for kinds without a typed shape here. */
 type KubeObjectLike = { apiVersion?: string; kind?: string; metadata?: unknown; [k: string]: unknown };
 

@@ -1,5 +1,5 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
-import { defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
+import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
 import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
@@ -18,6 +18,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultDaemonSet(obj) as Defaulted<KubeObject>;
     case 'Job':
       return defaultJob(obj) as Defaulted<KubeObject>;
+    case 'CronJob':
+      return defaultCronJob(obj) as Defaulted<KubeObject>;
     case 'Service':
       return defaultService(obj);
     default:

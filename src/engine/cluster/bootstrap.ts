@@ -16,7 +16,7 @@ import { Store, type StoreImage } from './store';
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
  * act as (--use-service-account-credentials, as kubeadm runs it). See cmd/kube-controller-manager/app.
  */
-export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller'];
+export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller', 'cronjob-controller'];
 
 /** bootstrapCluster stores the cluster's objects and the service accounts every namespace has. */
 export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: VirtualClock, rng: Random, sources: SourceIndex): void {

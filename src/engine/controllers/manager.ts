@@ -11,6 +11,8 @@ import { syncDeployment } from './deployment';
 import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
 import { attemptToDeleteDependent, collectDependents, missingOwners, processDeletingOwner, verifyVirtualOwner, waitingOwnersOf } from './garbage-collector';
 import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
+import { CronJobQueue } from './cronjob-queue';
+import type { CronJob } from './cronjob-utils';
 import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
@@ -77,7 +79,7 @@ function nodeChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
   return labelsChanged(obj, old) || JSON.stringify(taints(obj)) !== JSON.stringify(taints(old)) || ready(obj) !== ready(old);
 }
 
-/** Controllers routes store changes to the deployment, replicaset, statefulset, job, endpointslice and garbage collector controllers. */
+/** Controllers routes store changes to the deployment, replicaset, statefulset, job, cronjob, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
   private readonly replicaSets: WorkQueue;
@@ -90,6 +92,7 @@ export class Controllers {
   private readonly replicaSetLimiter = new ControllerRateLimiter();
   private readonly statefulSets: PodOwnerQueue;
   private readonly daemonSets: PodOwnerQueue;
+  private readonly cronJobs: CronJobQueue;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -98,6 +101,7 @@ export class Controllers {
     this.daemonSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'daemonset-controller'), 'DaemonSet', 'controllers.daemonset', (ns, name) => syncDaemonSet(ctx, api, ns, name));
     this.jobs = new WorkQueue(ctx, 'job-controller');
     this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
+    this.cronJobs = new CronJobQueue(ctx, api, new WorkQueue(ctx, 'cronjob-controller'));
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
@@ -118,6 +122,9 @@ export class Controllers {
       for (const ds of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(ds.metadata?.namespace, ds.metadata?.name);
     }
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
+    // cronjob_controllerv2.go: the CronJob informer's handlers, and addJob / updateJob / deleteJob.
+    if (obj.kind === 'CronJob') this.cronJobs.onCronJob(type, obj as CronJob, old as CronJob | undefined);
+    if (obj.kind === 'Job') this.cronJobs.onJob(type, obj, old);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
@@ -140,6 +147,7 @@ export class Controllers {
     for (const j of this.ctx.store.list('Job')) this.enqueueJob(j.metadata?.namespace, j.metadata?.name);
     for (const s of this.ctx.store.list('StatefulSet')) this.statefulSets.enqueue(s.metadata?.namespace, s.metadata?.name);
     for (const d of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(d.metadata?.namespace, d.metadata?.name);
+    for (const c of this.ctx.store.list('CronJob')) this.cronJobs.enqueue(c.metadata?.namespace, c.metadata?.name);
   }
 
   private enqueueDeployment(ns: string | undefined, name: string | undefined): void {

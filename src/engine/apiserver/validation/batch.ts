@@ -51,6 +51,31 @@ function validateGeneratedSelector(job: KubeObject, spec: JobSpec): FieldError[]
 }
 
 function validateJobSpec(spec: JobSpec, path: string): FieldError[] {
+  const errs = validateJobCounts(spec, path);
+  errs.push(...validateJobSelector(spec, path));
+  errs.push(...validateJobTemplate(spec, path));
+  return errs;
+}
+
+/** JobTemplateSpec is a CronJob's spec.jobTemplate. */
+export interface JobTemplateSpec {
+  spec?: JobSpec;
+}
+
+/**
+ * validateJobTemplateSpec is ValidateJobTemplateSpec: the Job spec without its selector (validateJobSpec), then no
+ * selector and no manualSelector, which the Job made from it gets generated.
+ */
+export function validateJobTemplateSpec(template: JobTemplateSpec, path: string): FieldError[] {
+  const spec = template.spec ?? {};
+  const errs = [...validateJobCounts(spec, `${path}.spec`), ...validateJobTemplate(spec, `${path}.spec`)];
+  if (spec.selector) errs.push(invalidValue(`${path}.spec.selector`, asJSON(spec.selector), '`selector` will be auto-generated'));
+  if (spec.manualSelector) errs.push(notSupported(`${path}.spec.manualSelector`, true, ['nil', 'false']));
+  return errs;
+}
+
+/** validateJobCounts: the counts, completionMode and the failure and success policies. */
+function validateJobCounts(spec: JobSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (spec.parallelism !== undefined) errs.push(...nonNegative(spec.parallelism, `${path}.parallelism`));
   if (spec.completions !== undefined && spec.completions !== null) errs.push(...nonNegative(spec.completions, `${path}.completions`));
@@ -64,6 +89,12 @@ function validateJobSpec(spec: JobSpec, path: string): FieldError[] {
     errs.push(required(`${path}.completions`, 'when completion mode is Indexed'));
   }
   errs.push(...validateJobPolicies(spec, path));
+  return errs;
+}
+
+/** validateJobSelector: ValidateJobSpec's selector, required and matching the template's labels. */
+function validateJobSelector(spec: JobSpec, path: string): FieldError[] {
+  const errs: FieldError[] = [];
   if (!spec.selector) errs.push(required(`${path}.selector`));
   else errs.push(...validateLabelSelector(spec.selector, `${path}.selector`));
   // Whether manually or automatically generated, the selector must match the pods the Job makes.
@@ -76,6 +107,12 @@ function validateJobSpec(spec: JobSpec, path: string): FieldError[] {
       if (!(err instanceof SelectorError)) throw err;
     }
   }
+  return errs;
+}
+
+/** validateJobTemplate: the pod template and its restartPolicy (OnFailure or Never; Never with a podFailurePolicy). */
+function validateJobTemplate(spec: JobSpec, path: string): FieldError[] {
+  const errs: FieldError[] = [];
   errs.push(...validatePodTemplateSpec(spec.template ?? {}, `${path}.template`));
   const restartPolicy = spec.template?.spec?.restartPolicy ?? '';
   // restartPolicy may have been defaulted to Always, so both Always and empty are "Required".

@@ -1,10 +1,11 @@
-// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, Jobs and Nodes get
+// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, Jobs, CronJobs and Nodes get
 // their full rules (Nodes but for a few status fields, see node.ts); other kinds get their metadata checked with the
 // name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
 import { validateJob } from './batch';
+import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validateNode } from './node';
@@ -38,6 +39,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateReplicaSet(obj as ReplicaSet);
     case 'Job':
       return validateJob(obj);
+    case 'CronJob':
+      return validateCronJob(obj);
     case 'Node':
       return validateNode(obj);
     default: {
