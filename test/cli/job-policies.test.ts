@@ -53,9 +53,11 @@ const cases: Case[] = [
     name: 'with maxFailedIndexes 1 the second failed index fails the Job with MaxFailedIndexesExceeded, index 2 never runs',
     manifest: 'job-indexed-max-failed.yaml', behavior: 'job-fail-behavior.yaml', outcome: 'Failed',
     // A failed index is not retried (firstPendingIndexes skips failedIndexes), so index 1 is created at once (3 s); the
-    // seeded tie-break between the two workers puts it on the one that already pulled the image, so it fails at 4.
+    // seeded tie-break between the two workers puts it on the other one (worker-2), which pulls the image first (2 s),
+    // so it fails at 6. (The tie-break moves when the cluster's bootstrap draws another uid: kube-system's
+    // cronjob-controller service account did.)
     // job_controller.go: JobReasonMaxFailedIndexesExceeded, "Job has exceeded the specified maximal number of failed indexes".
-    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [3, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [4, 'Warning', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
+    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [3, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [6, 'Warning', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
     conditions: [['FailureTarget', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'], ['Failed', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes']],
     counters: { succeeded: undefined, failed: 2, completedIndexes: undefined, failedIndexes: '0,1' },
   },
