@@ -12,7 +12,7 @@ import { CronError } from './cron-schedule';
 import { CRONJOB_CONTROLLER, syncCronJob } from './cronjob';
 import { type CronJob, nextScheduleTimeDuration, scheduleOf } from './cronjob-utils';
 import { controllerOf } from './owner';
-import { ControllerRateLimiter } from './rate-limiter';
+import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
 
 export class CronJobQueue {
   private readonly limiter = new ControllerRateLimiter();
@@ -31,11 +31,7 @@ export class CronJobQueue {
         return r.requeueAfter;
       }
       const delay = limiter.when(key, ctx.clock.now);
-      yield {
-        phase: 'controllers.cronjob', object: `CronJob/${key}`,
-        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
-        detail: { error: r.error, requeueAfterMs: delay },
-      };
+      yield requeuedEntry('controllers.cronjob', `CronJob/${key}`, r.error, delay);
       return delay;
     }, after);
   }

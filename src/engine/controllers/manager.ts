@@ -19,7 +19,7 @@ import { PersistentVolumeController } from './persistentvolume';
 import { type ReplicaSetController, syncReplicaSet } from './replicaset';
 import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
-import { ControllerRateLimiter } from './rate-limiter';
+import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
 import { syncStatefulSet } from './statefulset';
 import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
@@ -170,11 +170,7 @@ export class Controllers {
         return r.requeueAfterMs;
       }
       const delay = limiter.when(key, ctx.clock.now);
-      yield {
-        phase: 'controllers.replicaset', object: `ReplicaSet/${key}`,
-        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
-        detail: { error: r.error, requeueAfterMs: delay },
-      };
+      yield requeuedEntry('controllers.replicaset', `ReplicaSet/${key}`, r.error, delay);
       return delay;
     });
   }

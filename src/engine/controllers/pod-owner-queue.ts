@@ -12,7 +12,7 @@ import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
 import { selectingControllers } from './controller-ref';
 import { controllerOf } from './owner';
-import { ControllerRateLimiter } from './rate-limiter';
+import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
 
 /** Queue is what the owner queue needs of a work queue: add a keyed sync, now or after a delay. */
 export interface Queue {
@@ -45,11 +45,7 @@ export class PodOwnerQueue {
         return r.requeueAfterMs;
       }
       const delay = limiter.when(key, ctx.clock.now);
-      yield {
-        phase, object: `${kind}/${key}`,
-        result: `sync failed (${r.error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
-        detail: { error: r.error, requeueAfterMs: delay },
-      };
+      yield requeuedEntry(phase, `${kind}/${key}`, r.error, delay);
       return delay;
     }, after);
   }

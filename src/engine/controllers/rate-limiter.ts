@@ -3,6 +3,8 @@
 // once allows. See k8s.io/client-go v0.36.0 util/workqueue/default_rate_limiters.go (DefaultTypedControllerRateLimiter:
 // MaxOf(ItemExponentialFailureRateLimiter(5ms, 1000s), BucketRateLimiter(10 qps, 100 burst))).
 import type { Millis } from '../runtime/clock';
+import type { PhaseName } from '../runtime/phases';
+import type { TraceInput } from '../runtime/recorder';
 
 /** BASE_DELAY_MS and MAX_DELAY_MS are the item exponential failure rate limiter's bounds. */
 export const BASE_DELAY_MS = 5;
@@ -36,4 +38,13 @@ export class ControllerRateLimiter {
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens / BUCKET_QPS) * 1000;
   }
+}
+
+/** requeuedEntry is the step a failed sync records when its key goes back to the queue, rate-limited. */
+export function requeuedEntry(phase: PhaseName, object: string, error: string, delay: Millis): TraceInput {
+  return {
+    phase, object,
+    result: `sync failed (${error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
+    detail: { error, requeueAfterMs: delay },
+  };
 }
