@@ -33,8 +33,9 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsRestartRequest: true,
   // the Stop button ends the simulated run with a terminate request, then disconnects.
   supportsTerminateRequest: true,
-  // stackTrace honours startFrame and levels.
-  supportsDelayedStackTraceLoading: true,
+  // stackTrace honours startFrame and levels, but a stop's stack is three frames at most: VS Code asks for it whole,
+  // and shows no "Load More Stack Frames" under a short stack (with delayed loading it fetched the top frame alone).
+  supportsDelayedStackTraceLoading: false,
   // hovering a field in the manifest while paused shows its stored value.
   supportsEvaluateForHovers: true,
 };

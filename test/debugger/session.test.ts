@@ -47,7 +47,7 @@ test('Initialize declares the capabilities the adapter implements and nothing it
     assert.equal(caps.supportsConfigurationDoneRequest, true);
     assert.equal(caps.supportsFunctionBreakpoints, true);
     assert.equal(caps.supportsTerminateRequest, true);
-    assert.equal(caps.supportsDelayedStackTraceLoading, true);
+    assert.equal(caps.supportsDelayedStackTraceLoading, false);
     for (const capability of ['supportsConditionalBreakpoints', 'supportsHitConditionalBreakpoints', 'supportsLogPoints', 'supportsDataBreakpoints', 'supportsStepBack', 'supportsStepInTargetsRequest', 'supportsSetVariable', 'supportsCompletionsRequest', 'supportsRestartRequest', 'supportsExceptionInfoRequest'] as const) {
       assert.equal(caps[capability], true, capability);
     }
