@@ -134,12 +134,12 @@ export function goMarshal(value: Json): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (Array.isArray(value)) return `[${value.map(goMarshal).join(',')}]`;
   const entries = Object.entries(value as Record<string, Json>).filter(([, v]) => v !== undefined);
-  entries.sort(([a], [b]) => byCodePoint(a, b));
+  entries.sort(([a], [b]) => compareGoStrings(a, b));
   return `{${entries.map(([k, v]) => `${goString(k)}:${goMarshal(v)}`).join(',')}}`;
 }
 
-/** byCodePoint orders strings by code point, which is the order of their UTF-8 bytes (Go's sort.Strings). */
-function byCodePoint(a: string, b: string): number {
+/** compareGoStrings orders strings by code point, which is the order of their UTF-8 bytes (Go's sort.Strings). */
+export function compareGoStrings(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -1,5 +1,6 @@
 // The scheduler's words: the FitError message of FailedScheduling events and PodScheduled conditions, and the Scheduled event.
 // See pkg/scheduler/framework/types.go (FitError.Error) and pkg/scheduler/schedule_one.go (handleSchedulingFailure, finishBinding).
+import { compareGoStrings } from '../api/go-json';
 import type { Pod } from '../api/types';
 import type { FitError } from './framework/diagnosis';
 
@@ -41,17 +42,6 @@ export function fitErrorMessage(f: FitError): string {
   }
   if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}`;
   return msg;
-}
-
-/** compareGoStrings orders strings by UTF-8 bytes, as Go's sort.Strings does (the same as code point order). */
-export function compareGoStrings(a: string, b: string): number {
-  const ca = [...a];
-  const cb = [...b];
-  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
-    const d = ca[i]!.codePointAt(0)! - cb[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return ca.length - cb.length;
 }
 
 /** truncateMessage cuts an event message to the note length limit, ending it with " ...". */
