@@ -3,7 +3,6 @@
 // number), dedupCurHistories keeps one of several, and cleanupHistory cuts the old ones to revisionHistoryLimit.
 // See pkg/controller/daemon/update.go (constructHistory, cleanupHistory, maxRevision, dedupCurHistories,
 // controlledHistories, Match, getPatch, snapshot) at kubernetes v1.36.3.
-import { matchesLabelSelector } from '../api/labels';
 import { computePodTemplateHash } from '../api/naming';
 import type { KubeObject, Pod } from '../api/types';
 import type { Store } from '../cluster/store';
@@ -11,9 +10,9 @@ import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import type { ControllerClient } from './client';
 import { DAEMONSET_HASH_LABEL, type DaemonSet, dsRef, PHASE } from './daemonset-pods';
-import { controllerOf, controllerRef } from './owner';
+import { controllerRef } from './owner';
 import { asObject } from './pods';
-import { type ControllerRevision, revisionRaw, statefulSetPatch } from './statefulset-revision';
+import { controlledRevisions, type ControllerRevision, revisionRaw, statefulSetPatch } from './statefulset-revision';
 
 /** daemonSetHash is controller.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount), the revision's hash. */
 function daemonSetHash(ds: DaemonSet): string {
@@ -21,11 +20,6 @@ function daemonSetHash(ds: DaemonSet): string {
   return computePodTemplateHash(ds.spec?.template ?? {}, collisions);
 }
 
-/** controlledHistories: the ControllerRevisions the DaemonSet controls that its selector matches (adoption not simulated). */
-function controlledHistories(store: Store, ds: DaemonSet): ControllerRevision[] {
-  return store.list<ControllerRevision>('ControllerRevision', ds.metadata?.namespace)
-    .filter((r) => controllerOf(r)?.uid === ds.metadata?.uid && matchesLabelSelector(ds.spec?.selector, r.metadata?.labels));
-}
 
 /** hashOf is a revision's controller-revision-hash label (constructHistory gives every revision one: its name). */
 const hashOf = (r: ControllerRevision): string => r.metadata?.labels?.[DAEMONSET_HASH_LABEL] ?? r.metadata?.name ?? '';
@@ -39,7 +33,7 @@ const maxRevision = (histories: readonly ControllerRevision[]): number => histor
  */
 export function currentDaemonSetHash(store: Store, ds: DaemonSet): string | undefined {
   const patch = statefulSetPatch(ds);
-  const current = controlledHistories(store, ds).filter((h) => revisionRaw(h) === patch);
+  const current = controlledRevisions(store, ds).filter((h) => revisionRaw(h) === patch);
   return current.length ? hashOf(current.reduce((a, b) => ((b.revision ?? 0) >= (a.revision ?? 0) ? b : a))) : undefined;
 }
 
@@ -56,7 +50,7 @@ export function* constructHistory(ctx: EngineContext, client: ControllerClient, 
   const current: ControllerRevision[] = [];
   const old: ControllerRevision[] = [];
   const patch = statefulSetPatch(ds);
-  for (let history of controlledHistories(ctx.store, ds)) {
+  for (let history of controlledRevisions(ctx.store, ds)) {
     // "We use history name instead of computing hash, so that we don't need to worry about hash collision".
     if (history.metadata?.labels?.[DAEMONSET_HASH_LABEL] === undefined) {
       const labelled = { ...history, metadata: { ...history.metadata, labels: { ...history.metadata?.labels, [DAEMONSET_HASH_LABEL]: history.metadata?.name ?? '' } } };

@@ -4,15 +4,13 @@
 // truncateHistory), stateful_set_utils.go (nextRevision) and pkg/controller/history/controller_history.go
 // (SortControllerRevisions, EqualRevision, FindEqualRevisions, CreateControllerRevision, UpdateControllerRevision,
 // DeleteControllerRevision) at kubernetes v1.36.3.
-import { matchesLabelSelector } from '../api/labels';
 import type { KubeObject, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import type { ControllerClient } from './client';
-import { controllerOf } from './owner';
 import type { StatefulSet } from './statefulset-identity';
 import { setRef } from './statefulset-pods';
-import { type ControllerRevision, newRevision, revisionRaw, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
+import { controlledRevisions, type ControllerRevision, newRevision, revisionRaw, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
 
 const PHASE = 'controllers.statefulset' as const;
 
@@ -33,9 +31,7 @@ function sortRevisions(revisions: ControllerRevision[]): ControllerRevision[] {
 
 /** listRevisions is ListRevisions: the revisions the set controls that match its selector, sorted. */
 export function listRevisions(ctx: EngineContext, set: StatefulSet): ControllerRevision[] {
-  const uid = set.metadata?.uid;
-  return sortRevisions(ctx.store.list<ControllerRevision>('ControllerRevision', set.metadata?.namespace)
-    .filter((r) => controllerOf(r)?.uid === uid && matchesLabelSelector(set.spec?.selector, r.metadata?.labels)));
+  return sortRevisions(controlledRevisions(ctx.store, set));
 }
 
 /**

@@ -4,7 +4,9 @@
 // ControllerRevisionName) at kubernetes v1.36.3.
 import { goMarshal, goStructJson } from '../api/go-json';
 import { fnv32, safeEncodeString } from '../api/naming';
-import type { KubeObject } from '../api/types';
+import { matchesLabelSelector } from '../api/labels';
+import type { KubeObject, LabelSelector } from '../api/types';
+import type { Store } from '../cluster/store';
 import { controllerRef } from './owner';
 
 /** CONTROLLER_REVISION_HASH_LABEL is history.ControllerRevisionHashLabel, the label holding a revision's hash. */
@@ -85,4 +87,14 @@ export function newRevision(set: KubeObject, revision: number, collisionCount: n
       revision,
     },
   };
+}
+
+/**
+ * controlledRevisions are the ControllerRevisions a set (StatefulSet or DaemonSet) controls that its selector matches,
+ * in key order: history.ListRevisions with the set's controller reference. From the store's controller index, so a
+ * sync costs the set's revisions, not the namespace's.
+ */
+export function controlledRevisions(store: Store, set: KubeObject & { spec?: { selector?: LabelSelector } }): ControllerRevision[] {
+  return store.byIndex<ControllerRevision>('controller', set.metadata?.uid ?? '', 'ControllerRevision')
+    .filter((r) => matchesLabelSelector(set.spec?.selector, r.metadata?.labels));
 }
