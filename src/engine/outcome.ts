@@ -197,15 +197,21 @@ export function computeOutcome(
   if (podsOf.length === want && podsOf.every((p) => p.status?.phase === 'Running' && isReady(p) && !p.metadata?.deletionTimestamp)) return 'Running';
   // Pods deleted without a delete of ours (a taint eviction) that nothing confirms stay Terminating.
   if (podsOf.length > 0 && podsOf.every((p) => p.metadata?.deletionTimestamp)) return 'Terminating';
-  // A pod whose container keeps failing is not waiting to start: kubectl get pods shows it as CrashLoopBackOff.
+  // A pod whose container keeps failing is not waiting to start: kubectl get pods shows it as CrashLoopBackOff, or as
+  // the exit (Error) until the kubelet's next sync.
   if (podsOf.some(crashLooping)) return 'CrashLoopBackOff';
   return 'Pending';
 }
 
-/** crashLooping tells whether a container or init container of the pod waits in CrashLoopBackOff. */
+/**
+ * crashLooping tells whether a container or init container of the pod waits in CrashLoopBackOff, or has exited again
+ * after a restart in a pod that is not done: the kubelet sends the status before each sync acts (kubelet.go SyncPod),
+ * so an exit shows as terminated until the sync after the one that found the back-off.
+ */
 function crashLooping(pod: Pod): boolean {
   const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  return statuses.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff');
+  const done = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+  return statuses.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff' || (!done && c.state?.terminated !== undefined && c.restartCount > 0));
 }
 
 /**

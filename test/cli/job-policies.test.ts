@@ -43,8 +43,10 @@ const cases: Case[] = [
     manifest: 'job-indexed-per-index.yaml', behavior: 'job-fail-behavior.yaml', outcome: 'Failed',
     // backoff_utils.go getRemainingTimePerIndex: the index's failure count + 1 = 1 failure, 10 s after it (3 s).
     // job_controller.go: newFailureCondition(JobReasonFailedIndexes, "Job has failed indexes") once failed + succeeded
-    // indexes reach completions; recordJobFinished: a Warning with the condition's reason and message.
-    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [13, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [13, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [14, 'Warning', 'FailedIndexes', 'Job has failed indexes']],
+    // indexes reach completions; recordJobFinished: a Warning with the condition's reason and message. The retries exit
+    // at 14, when the controller's sync for their Ready runs first; the kubelet's sync that sends Failed (the PLEG's
+    // report of the exit) comes after it, and the controller sees it in its next batch, 1 s later.
+    events: [[0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [0, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [13, 'Normal', 'SuccessfulCreate', 'Created pod: pi-0-*'], [13, 'Normal', 'SuccessfulCreate', 'Created pod: pi-1-*'], [15, 'Warning', 'FailedIndexes', 'Job has failed indexes']],
     conditions: [['FailureTarget', 'FailedIndexes', 'Job has failed indexes'], ['Failed', 'FailedIndexes', 'Job has failed indexes']],
     // Two indexes next to each other print as "0,1" (orderedIntervals.String).
     counters: { succeeded: undefined, failed: 4, completedIndexes: undefined, failedIndexes: '0,1' },

@@ -34,6 +34,10 @@ const starts = (r: Report, name: string) => r.trace.filter((e) => e.phase.starts
 type Columns = { ready: string; status: string; restarts: string };
 const columns = (r: Report) => r.trace.filter((e) => e.phase === 'kubelet.status' && e.detail['kubectl']).at(-1)!.detail['kubectl'] as Columns;
 const columnsAt = (r: Report, at: number) => r.trace.filter((e) => e.phase === 'kubelet.status' && e.detail['kubectl'] && (e.at ?? 0) <= at).at(-1)!.detail['kubectl'] as Columns;
+/** lastSent is the last waiting state of a container with a reason that a status the kubelet sent carried. */
+const lastSent = (r: Report, name: string, reason: string) => r.trace.filter((e) => e.phase === 'kubelet.status')
+  .map((e) => [...((e.detail['initContainerStatuses'] ?? []) as ContainerStatus[]), ...((e.detail['containerStatuses'] ?? []) as ContainerStatus[])].find((c) => c.name === name)?.state.waiting)
+  .filter((w) => w?.reason === reason).at(-1);
 const events = (r: Report) => r.events.filter((e) => e.source === 'kubelet').map((e) => `${e.type} ${e.reason}: ${e.message}`);
 const eventAt = (r: Report, reason: string, message?: string) => r.events.find((e) => e.reason === reason && (message === undefined || e.message === message))?.at;
 const label = (r: Report) => `web_default(${podOf(r).metadata.uid})`;
@@ -74,16 +78,19 @@ for (const policy of ['OnFailure', 'Always']) {
     assertStarts(setupStarts, [2, 5, ...backoffs(3, 10, 20)]);
     const setup = container(report, 'setup');
     assert.equal(setup.restartCount, 3);
-    // kuberuntime_manager.go doBackOff: "back-off %s restarting failed container=%s pod=%s" (format.Pod).
-    assert.deepEqual(setup.state.waiting, { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=setup pod=${label(report)}` });
-    const finishedAt = seconds(setup.lastState.terminated?.finishedAt);
-    assert.deepEqual({ exitCode: setup.lastState.terminated?.exitCode, reason: setup.lastState.terminated?.reason, finishedAt }, { exitCode: 1, reason: 'Error', finishedAt: Math.floor(setupStarts[3]! + 3) });
+    // kubelet.go SyncPod sends the status before it acts, from the reason cache the previous sync left: the sync after
+    // an exit shows the exit (Init:Error) and finds the back-off; the sync at the back-off's end shows CrashLoopBackOff
+    // and restarts it. kuberuntime_manager.go doBackOff: "back-off %s restarting failed container=%s pod=%s" (format.Pod).
+    assert.deepEqual(lastSent(report, 'setup', 'CrashLoopBackOff'), { reason: 'CrashLoopBackOff', message: `back-off 20s restarting failed container=setup pod=${label(report)}` });
+    const finishedAt = seconds(setup.state.terminated?.finishedAt);
+    assert.deepEqual({ exitCode: setup.state.terminated?.exitCode, reason: setup.state.terminated?.reason, finishedAt }, { exitCode: 1, reason: 'Error', finishedAt: Math.floor(setupStarts[3]! + 3) });
+    assert.equal(seconds(setup.lastState.terminated?.finishedAt), Math.floor(setupStarts[2]! + 3));
     assert.ok(events(report).includes(`Warning BackOff: Back-off restarting failed container setup in pod ${label(report)}`));
     assert.equal(container(report, 'app').state.waiting?.reason, 'PodInitializing');
-    // printers.go printPod: "Init:" + the waiting reason; RESTARTS with the last exit's age (HumanDuration).
-    // The last status the kubelet sent is the one after the fourth exit: it was then 0 s ago.
-    assert.deepEqual(columns(report), { ready: '0/1', status: 'Init:CrashLoopBackOff', restarts: '3 (0s ago)' });
-    assert.equal(columnsAt(report, 5).status, 'Init:0/1');
+    // printers.go printPod: "Init:" + the terminated reason; RESTARTS with the age of the run before (HumanDuration).
+    assert.deepEqual(columns(report), { ready: '0/1', status: 'Init:Error', restarts: `3 (${Math.floor(setupStarts[3]! + 3) - Math.floor(setupStarts[2]! + 3)}s ago)` });
+    assert.equal(columnsAt(report, 4).status, 'Init:0/1');
+    assert.ok(report.trace.some((e) => e.phase === 'kubelet.status' && (e.detail['kubectl'] as Columns).status === 'Init:CrashLoopBackOff'));
   });
 }
 
@@ -181,8 +188,11 @@ test('a crash loop restarts at once, then after back-offs of 10 s and 20 s, with
   assertStarts(appStarts, [2, 7, ...backoffs(5, 10, 20)]);
   const app = container(report, 'app');
   assert.equal(app.restartCount, 3);
-  // The back-off entry is 40 s after the third exit (Backoff.Next doubles; the cap is 300 s).
-  assert.deepEqual(app.state.waiting, { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=app pod=${label(report)}` });
+  // The sync after the fourth exit found a back-off of 40 s (Backoff.Next doubles; the cap is 300 s); the status shows
+  // it from the sync at its end (kubelet.go SyncPod sends the status first), so it still shows the exit. The last
+  // CrashLoopBackOff sent is the 20 s one, by the sync that ended it with the fourth start.
+  assert.deepEqual(app.state.terminated && { exitCode: app.state.terminated.exitCode, reason: app.state.terminated.reason }, { exitCode: 1, reason: 'Error' });
+  assert.deepEqual(lastSent(report, 'app', 'CrashLoopBackOff'), { reason: 'CrashLoopBackOff', message: `back-off 20s restarting failed container=app pod=${label(report)}` });
   // Event order: the first pull, then each restart's Pulled (image present), Created, Started, and BackOff while waiting.
   const order = [...new Set(events(report).map((e) => e.split(':')[0]))];
   assert.deepEqual(order, ['Normal Pulling', 'Normal Pulled', 'Normal Created', 'Normal Started', 'Warning BackOff']);
@@ -191,9 +201,10 @@ test('a crash loop restarts at once, then after back-offs of 10 s and 20 s, with
   // back-off's end (pod_workers.go completeWork, MinBackoffExpiration), when it restarts: one BackOff per wait.
   assert.equal((report.events.find((e) => e.reason === 'BackOff') as { count?: number }).count, 3);
   assert.equal(podOf(report).status.phase, 'Running');
-  const finishedAt = seconds(app.lastState.terminated?.finishedAt);
-  assert.equal(finishedAt, Math.floor(appStarts[3]! + 5));
-  assert.deepEqual(columns(report), { ready: '0/1', status: 'CrashLoopBackOff', restarts: '3 (0s ago)' });
+  assert.equal(seconds(app.state.terminated?.finishedAt), Math.floor(appStarts[3]! + 5));
+  const before = Math.floor(appStarts[2]! + 5);
+  assert.equal(seconds(app.lastState.terminated?.finishedAt), before);
+  assert.deepEqual(columns(report), { ready: '0/1', status: 'Error', restarts: `3 (${Math.floor(appStarts[3]! + 5) - before}s ago)` });
   // The status sent at the restart (7): the last exit was then 0 s ago.
   assert.deepEqual(columnsAt(report, 8), { ready: '1/1', status: 'Running', restarts: '1 (0s ago)' });
 });
@@ -212,8 +223,11 @@ test('a failing postStart hook: FailedPostStartHook, the container killed and re
   }
   // ErrPostStartHook is "PostStartHookError": the waiting reason until the next sync.
   assert.equal(columnsAt(report, 5).status, 'PostStartHookError');
+  // The sync at the back-off's end shows CrashLoopBackOff and starts it again; the hook fails again, and the sync after
+  // the kill shows PostStartHookError once more.
+  assert.equal(lastSent(report, 'app', 'CrashLoopBackOff')?.message, `back-off 10s restarting failed container=app pod=${label(report)}`);
   const app = container(report, 'app');
-  assert.equal(app.state.waiting?.reason, 'CrashLoopBackOff');
+  assert.equal(app.state.waiting?.reason, 'PostStartHookError');
   assert.equal(app.lastState.terminated?.exitCode, 143);
 });
 
@@ -296,7 +310,9 @@ test('every kubelet.status entry carries the kubectl columns in its detail and i
     const k = e.detail['kubectl'] as { ready: string; status: string; restarts: string };
     assert.ok(e.result.endsWith(`kubectl get pods: READY ${k.ready}, STATUS ${k.status}, RESTARTS ${k.restarts}`), e.result);
   }
-  assert.deepEqual(entries.map((e) => (e.detail['kubectl'] as { status: string }).status), ['ContainerCreating', 'ContainerCreating', 'Running', 'Running']);
+  // The status as the first sync began, then as the sync after the container started found it (kubelet.go SyncPod
+  // sends it first), then Ready once the readiness probe passed.
+  assert.deepEqual(entries.map((e) => (e.detail['kubectl'] as { status: string }).status), ['ContainerCreating', 'Running', 'Running']);
 });
 
 test('a probe the application answers too slowly fails on timeoutSeconds with the HTTP client\'s deadline message', () => {
@@ -346,9 +362,10 @@ test('an image the node lacks under imagePullPolicy Never: ErrImageNeverPull, re
   // images/image_manager.go: "Container image %q is not present with pull policy of Never"; the runtime manager's "Error: %v".
   assert.ok(events(report).includes('Warning ErrImageNeverPull: Container image "nginx:1.27" is not present with pull policy of Never'));
   assert.ok(events(report).includes('Warning Failed: Error: ErrImageNeverPull'));
-  // A failed sync is retried after wait.Jitter(backOffPeriod, 0.5): 10 s plus up to 5 s drawn from the seeded source
-  // (pod_workers.go, kubelet.go backOffPeriod): at 0, 11.8 and 25.1 with the default seed.
-  assert.equal((report.events.find((e) => e.reason === 'ErrImageNeverPull') as { count?: number }).count, 3);
+  // The sync that made the sandbox fails; the PLEG's report of the sandbox is a pending update, so the pod worker syncs
+  // again at once (pod_workers.go completeWork); from then a failed sync is retried after wait.Jitter(backOffPeriod,
+  // 0.5): 10 s plus up to 5 s drawn from the seeded source (kubelet.go backOffPeriod): four syncs in 30 s.
+  assert.equal((report.events.find((e) => e.reason === 'ErrImageNeverPull') as { count?: number }).count, 4);
   assert.equal(container(report, 'app').state.waiting?.reason, 'ErrImageNeverPull');
   assert.deepEqual(columns(report), { ready: '0/1', status: 'ErrImageNeverPull', restarts: '0' });
 });

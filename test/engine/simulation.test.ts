@@ -113,7 +113,7 @@ for (const c of cases) {
 }
 
 test('a failed pull reports the runtime\'s error and the back-off on the container', () => {
-  const sim = simulate(`${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`, { forMs: 5000 });
+  const sim = simulate(`${pod(nginx)}---\napiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\nimages:\n  "nginx:1.27": {exists: false}\n`, { forMs: 20_000 });
   const messages = sim.result().events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
   assert.deepEqual(messages.slice(2), [
     'Warning Failed: Failed to pull image "nginx:1.27": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.27": failed to resolve reference "docker.io/library/nginx:1.27": docker.io/library/nginx:1.27: not found',
@@ -121,6 +121,7 @@ test('a failed pull reports the runtime\'s error and the back-off on the contain
     'Normal BackOff: Back-off pulling image "nginx:1.27"',
     'Warning Failed: Error: ImagePullBackOff',
   ]);
+  // The status shows the back-off from the sync after the one that found it, 10 to 15 s later (kubelet.go SyncPod).
   const waiting = sim.store.get<Pod>('Pod', 'default', 'web')?.status?.containerStatuses?.[0]?.state?.waiting;
   assert.equal(waiting?.reason, 'ImagePullBackOff');
   assert.match(waiting?.message ?? '', /^Back-off pulling image "nginx:1\.27": ErrImagePull: rpc error: code = NotFound/);

@@ -1,4 +1,5 @@
 // The kubelet of one node: it takes the pods bound to its node, runs them through its pod worker and reports their status.
+import { isDeepStrictEqual } from 'node:util';
 import type { Node, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { refOf } from '../api/types';
@@ -117,15 +118,18 @@ export class Kubelet {
   /**
    * writeStatus sends the pod's status to the API server (phase kubelet.status). Each entry carries
    * what `kubectl get pods` would print then (READY, STATUS, RESTARTS). `terminal` says the pod worker
-   * has finished the pod: its phase is computed as for a pod whose containers will not run again.
+   * has finished the pod: its phase is computed as for a pod whose containers will not run again. `whenChanged` sends
+   * nothing when the status is the one stored, as the status manager does (status_manager.go updateStatusInternal,
+   * isPodStatusByKubeletEqual; v1.36.3).
    */
-  *writeStatus(state: PodRuntimeState, why: string, terminal = false): Steps<void> {
+  *writeStatus(state: PodRuntimeState, why: string, terminal = false, whenChanged = false): Steps<void> {
     // A stopped kubelet posts nothing more.
     if (this.down) return;
     const meta = state.pod.metadata ?? {};
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
+    if (whenChanged && isDeepStrictEqual(status, stored.status)) return;
     const updated = this.ctx.store.replace<Pod>('Pod', meta.namespace, meta.name ?? '', () => ({ status }));
     if (updated) state.pod = updated;
     const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);

@@ -81,7 +81,7 @@ export interface PodRuntimeState {
    * worker is the pod worker's bookkeeping: a sync queued or running, when the probe workers began, and whether the
    * PLEG has a change of the runtime to report (the sandbox just started) that the next sync has not seen yet.
    */
-  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis; sandboxStarted?: boolean };
+  worker?: { queued: boolean; running: boolean; again: boolean; probesStartedAt?: Millis; sandboxStarted?: boolean; why?: string };
   /** evicted is the pod-level failure a sync handler decided (activeDeadlineSeconds): the phase turns Failed with it. */
   evicted?: { reason: string; message: string };
   /** podTerminal is set once the kubelet decided the pod is done (KillPod): no container is started again. */

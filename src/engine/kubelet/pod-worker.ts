@@ -9,125 +9,19 @@ import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
 import { containerBehavior, ensureImage, fieldOf, podLabel, startContainer } from './containers';
 import { imagePullBackOff, recordPullFailure } from './image-backoff';
-import { killContainer, stopContainers, type KillReason } from './kill';
+import { killContainer, stopContainers } from './kill';
 import type { Kubelet } from './kubelet';
 import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
 import { probeTimings, startProbeWorkers } from './probes';
 import { goDuration } from '../runtime/durations';
 import { failedSyncDelay } from './pod-worker-backoff';
-import { hasExpired, isInBackOffSince, lastExit, nextBackoff, shouldRestart } from './restarts';
+import { hasExpired, isInBackOffSince, lastExit, nextBackoff } from './restarts';
 import { specOf } from './status';
+import { computePodActions, runtimeRunning, shouldContainerBeRestarted } from './pod-actions';
 
 /** DEADLINE_REASON and DEADLINE_MESSAGE are the eviction of a pod past activeDeadlineSeconds. See pkg/kubelet/active_deadline.go. */
 export const DEADLINE_REASON = 'DeadlineExceeded';
 export const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
-
-/** PodActions is what one sync does: computePodActions' podActions. */
-export interface PodActions {
-  killPod: boolean;
-  initialized: boolean;
-  initToStart: ContainerRuntimeState[];
-  toStart: ContainerRuntimeState[];
-  toKill: { c: ContainerRuntimeState; message: string; reason: KillReason }[];
-}
-
-/** runtimeRunning: the runtime runs the container (its postStart hook may still be running). */
-const runtimeRunning = (c: ContainerRuntimeState) => c.state === 'running' || c.hookRunning === true;
-
-/** shouldContainerBeRestarted is ShouldContainerBeRestarted of pkg/kubelet/container/helpers.go. */
-export function shouldContainerBeRestarted(state: PodRuntimeState, c: ContainerRuntimeState): boolean {
-  if (state.pod.metadata?.deletionTimestamp) return false;
-  if (!c.containerID) return true;
-  if (runtimeRunning(c)) return false;
-  return shouldRestart(state.pod.spec?.restartPolicy ?? 'Always', lastExit(c)?.exitCode ?? 0);
-}
-
-/**
- * computeInitContainerActions walks the init containers from the last one back, as the kubelet does:
- * the next one to start, sidecars to restart or kill, and whether the pod is initialized. A regular
- * init container that failed kills the pod under restartPolicy Never and is restarted otherwise.
- */
-function computeInitContainerActions(state: PodRuntimeState, actions: PodActions): boolean {
-  const inits = state.containers.filter((c) => c.init);
-  if (inits.length === 0) return true;
-  const spec = (c: ContainerRuntimeState) => specOf(state.pod, c);
-  let podHasInitialized = state.containers.some((c) => !c.init && runtimeRunning(c));
-  let previouslyInitialized = podHasInitialized;
-  const restartOnFailure = (state.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
-  const start: ContainerRuntimeState[] = [];
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const c = inits[i]!;
-    if (!c.containerID) {
-      if (previouslyInitialized && c.sidecar) start.push(c);
-      continue;
-    }
-    if (previouslyInitialized && !c.sidecar) continue;
-    if (runtimeRunning(c)) {
-      if (c.sidecar) sidecar: {
-        if (spec(c).startupProbe) {
-          const startup = c.probeResults.startup;
-          if (startup === undefined) break sidecar;
-          if (startup === 'Failure') {
-            actions.toKill.push({ c, message: `Init container ${c.name} failed startup probe`, reason: 'startupProbe' });
-            start.push(c);
-            break sidecar;
-          }
-        }
-        if (i === inits.length - 1) podHasInitialized = true;
-        else if (!previouslyInitialized) start.push(inits[i + 1]!);
-        if (spec(c).livenessProbe && c.probeResults.liveness === 'Failure') {
-          actions.toKill.push({ c, message: `Init container ${c.name} failed liveness probe`, reason: 'livenessProbe' });
-          start.push(c);
-        }
-      }
-    } else if (c.sidecar) {
-      start.push(c);
-    } else {
-      const exit = lastExit(c);
-      if (exit && exit.exitCode !== 0) {
-        if (!restartOnFailure) {
-          actions.killPod = true;
-          actions.initToStart = [];
-          return false;
-        }
-        start.push(c);
-      } else if (i === inits.length - 1) podHasInitialized = true;
-      else start.push(inits[i + 1]!);
-    }
-    previouslyInitialized = true;
-  }
-  if (!previouslyInitialized) start.push(inits[0]!);
-  actions.initToStart = [...new Set(start.reverse())];
-  return podHasInitialized;
-}
-
-/** computePodActions decides one sync's work from the containers' states and probe results. */
-export function computePodActions(state: PodRuntimeState): PodActions {
-  const actions: PodActions = { killPod: false, initialized: false, initToStart: [], toStart: [], toKill: [] };
-  actions.initialized = computeInitContainerActions(state, actions);
-  if (actions.killPod || !actions.initialized) return actions;
-  const restart = (state.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
-  let keep = 0;
-  for (const c of state.containers.filter((x) => !x.init)) {
-    if (!runtimeRunning(c)) {
-      if (shouldContainerBeRestarted(state, c)) actions.toStart.push(c);
-      continue;
-    }
-    let message: string;
-    let reason: KillReason;
-    if (c.probeResults.liveness === 'Failure') { message = `Container ${c.name} failed liveness probe`; reason = 'livenessProbe'; }
-    else if (c.probeResults.startup === 'Failure') { message = `Container ${c.name} failed startup probe`; reason = 'startupProbe'; }
-    else { keep++; continue; }
-    if (restart) { message = `${message}, will be restarted`; actions.toStart.push(c); }
-    actions.toKill.push({ c, message, reason });
-  }
-  if (keep === 0 && actions.toStart.length === 0) {
-    actions.killPod = true;
-    // Sidecars must not keep the pod alive: they are not restarted once the containers are done.
-    actions.initToStart = [];
-  }
-  return actions;
-}
 
 /** resyncs holds each pod's pending back-off resync. */
 const resyncs = new WeakMap<PodRuntimeState, { cancelled: boolean }>();
@@ -149,6 +43,7 @@ export function requestSync(ctx: EngineContext, kubelet: Kubelet, state: PodRunt
     resyncs.set(state, task);
     return;
   }
+  w.why = why;
   if (w.running) { w.again = true; return; }
   if (w.queued) return;
   w.queued = true;
@@ -190,14 +85,26 @@ export function startProbing(ctx: EngineContext, kubelet: Kubelet, state: PodRun
   startProbeWorkers(ctx, kubelet, state);
 }
 
-/** syncContainers is one sync of the pod's containers (the runtime half of SyncPod). */
+/**
+ * syncContainers is one sync of the pod's containers (the runtime half of SyncPod). As the kubelet's SyncPod does, it
+ * first sends the status as things stand — the runtime's containers and the reason cache the previous sync left
+ * (generateAPIPodStatus, then statusManager.SetPodStatus, which sends nothing when nothing changed) — and then acts;
+ * what it changes shows from the next sync on, which the PLEG's report of the change asks for at once
+ * (pkg/kubelet/kubelet.go SyncPod, reasonCache.Update after containerRuntime.SyncPod; v1.36.3).
+ */
 function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState): Steps<void> {
-  const actions = computePodActions(state);
-  // The PLEG's report of the sandbox's start reaches the pod worker while this first sync runs.
+  // The first sync after the sandbox is the rest of the SyncPod that made it: its status went out before the sandbox.
+  // The PLEG's report of the sandbox's start reaches the pod worker while this sync runs.
   const sandboxStarted = state.worker?.sandboxStarted === true;
   if (state.worker) state.worker.sandboxStarted = false;
+  if (!sandboxStarted) yield* kubelet.writeStatus(state, state.worker?.why ?? 'pod synced', false, true);
+  if (state.terminating) return;
+  const actions = computePodActions(state);
   // A sync with nothing to do changes nothing the trace would show.
-  if (!actions.killPod && !actions.toKill.length && !actions.initToStart.length && !actions.toStart.length) return;
+  if (!actions.killPod && !actions.toKill.length && !actions.initToStart.length && !actions.toStart.length) {
+    if (sandboxStarted) plegSync(ctx, kubelet, state, 'PLEG: sandbox started');
+    return;
+  }
   const names = (list: ContainerRuntimeState[]) => list.map((c) => c.name).join(', ') || 'none';
   yield {
     phase: actions.initialized ? 'kubelet.containers' : 'kubelet.initContainers', object: state.ref,
@@ -226,7 +133,6 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     yield* killContainer(ctx, kubelet, state, k.c, specOf(state.pod, k.c), k.message, k.reason);
     if (state.terminating) return;
   }
-  if (actions.toKill.length) yield* kubelet.writeStatus(state, `killed ${actions.toKill.map((k) => k.c.name).join(', ')}`);
   let failed = false;
   let initStarted = false;
   for (const c of actions.initToStart) {
@@ -246,18 +152,29 @@ function* syncContainers(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
   }
   const waiting = state.containers.filter((c) => c.state === 'waiting' && c.syncError);
   const started = [...actions.initToStart, ...actions.toStart].filter((c) => c.state === 'running');
-  yield* kubelet.writeStatus(state, failed ? `sync failed: ${waiting.map((c) => `${c.name} ${c.reason}`).join(', ')}` : started.length ? `started ${started.map((c) => c.name).join(', ')}` : 'pod synced');
-  if (waiting.some((c) => c.reason === 'ErrImagePull') && (sandboxStarted || started.length > 0 || actions.toKill.length > 0)) {
-    // A change the PLEG reports during the sync (sandbox or container started, container killed) is a pending update:
-    // completeWork requeues at once and that sync finds the pull in back-off. Else the status update alone syncs nothing
-    // (config.go checkAndUpdatePod, kubelet.go HandlePodReconcile: Ready only) and the retry waits (v1.36.3).
-    requestSync(ctx, kubelet, state, 'PLEG event during the sync');
-  } else if (failed) {
+  if (failed) {
     // completeWork: a CrashLoopBackOff error carries when its back-off runs out, and the pod is synced again then;
     // any other failed sync is retried after the back-off period. Both jittered.
     const expirations = waiting.map(crashBackoffExpiration).filter((t): t is number => t !== undefined);
     requestSync(ctx, kubelet, state, 'back-off', failedSyncDelay(ctx, expirations));
   }
+  if (sandboxStarted || started.length > 0 || actions.toKill.length > 0) {
+    // A change the PLEG reports during the sync (sandbox or container started, container killed) is a pending update:
+    // completeWork requeues at once, and that sync sends the status this one brought about. Else a status update
+    // alone syncs nothing (config.go checkAndUpdatePod, kubelet.go HandlePodReconcile: Ready only) (v1.36.3).
+    const what = [...(sandboxStarted ? ['sandbox'] : []), ...started.map((c) => c.name)];
+    plegSync(ctx, kubelet, state, `PLEG: ${what.length ? `${what.join(', ')} started` : ''}${what.length && actions.toKill.length ? ', ' : ''}${actions.toKill.length ? `${actions.toKill.map((k) => k.c.name).join(', ')} killed` : ''}`);
+  }
+}
+
+/**
+ * plegSync is the sync the PLEG's report of a change the pod worker made asks for: it comes after what else is due at
+ * that moment (a container that exits as soon as it starts is seen exited), as the PLEG reports from its next relist.
+ */
+function plegSync(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeState, why: string): void {
+  ctx.schedule(0, `kubelet ${kubelet.name}: ${why} (${state.ref})`, function* () {
+    requestSync(ctx, kubelet, state, why);
+  });
 }
 
 /** crashBackoffExpiration is the BackoffError doBackOff returns: the container's last exit plus its current back-off. */
@@ -379,9 +296,8 @@ function scheduleExit(ctx: EngineContext, kubelet: Kubelet, state: PodRuntimeSta
       phase: c.init ? 'kubelet.initContainers' : 'kubelet.containers', object: state.ref, field: fieldOf(state, c), step: { kind: 'container', name: c.name },
       result: `${c.sidecar ? 'sidecar' : c.init ? 'init container' : 'container'} ${c.name} exited with code ${code}`, detail: { exitCode: code, spec: spec.name }, outcome: code === 0 ? 'ok' : 'failed',
     };
-    yield* kubelet.writeStatus(state, `container ${c.name} exited`);
-    // The PLEG sees the container die and the pod worker syncs the pod.
-    requestSync(ctx, kubelet, state, `${c.name} exited`);
+    // The PLEG sees the container die and the pod worker syncs the pod, which sends the status first.
+    requestSync(ctx, kubelet, state, `PLEG: ${c.name} exited`);
   });
 }
 

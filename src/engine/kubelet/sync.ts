@@ -50,8 +50,9 @@ export function* syncPod(ctx: EngineContext, kubelet: Kubelet, state: PodRuntime
     result: hostNetwork ? `host network: the pod uses the node's address ${ip}` : `CNI ADD: eth0 ${ip}/${kubelet.ipam.cidr.split('/')[1]} from ${kubelet.ipam.cidr} (host-local), gateway ${kubelet.ipam.gateway}`,
     detail: { podIP: ip, podCIDR: kubelet.ipam.cidr, gateway: kubelet.ipam.gateway, node: kubelet.name },
   };
+  // The status shows the sandbox (PodReadyToStartContainers, the pod's IP) from the next sync on: this one sent its
+  // status before it made the sandbox (kubelet.go SyncPod, v1.36.3).
   kubelet.markSandboxReady(state, true);
-  yield* kubelet.writeStatus(state, 'sandbox ready');
 
   const inits = state.containers.filter((c) => c.init);
   const sidecars = inits.filter((c) => c.sidecar);

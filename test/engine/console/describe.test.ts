@@ -12,11 +12,12 @@ const pod = (): Simulation => (podRun ??= simulate(fixture('../../examples/pod.y
 let crashRun: Simulation | undefined;
 // The container exits 1 five seconds after each start. The first exit restarts it at once, the next ones wait out 10 s,
 // then 20 s of back-off (ended by the pod worker's jittered requeue): 70 s in, it has restarted three times, exited a
-// fourth time (between 55 and 67.5 s) and waits in back-off, which keeps it down until 95 s at least.
+// fourth time (between 55 and 67.5 s) and waits in back-off, which keeps it down until 95 s at least. The status shows
+// that exit (Error) until the sync at the back-off's end: the kubelet sends a pod's status as each sync begins.
 const crash = (): Simulation => (crashRun ??= simulate(fixture('console/crashloop.yaml'), { forMs: 70_000 }));
-/** lastRun is the crash-looping container's last exited run, in seconds of the run (its status timestamps). */
-const lastRun = (): { started: number; finished: number } => {
-  const terminated = crash().store.get<Pod>('Pod', 'default', 'crasher')?.status?.containerStatuses?.[0]?.lastState?.terminated;
+/** lastRun is the crash-looping container's run before its last, in seconds of the run (its status timestamps). */
+const lastRun = (which: 'state' | 'lastState' = 'lastState'): { started: number; finished: number } => {
+  const terminated = crash().store.get<Pod>('Pod', 'default', 'crasher')?.status?.containerStatuses?.[0]?.[which]?.terminated;
   const seconds = (t: string | undefined) => (Date.parse(t ?? '') - Date.parse(crash().clock.timestamp(0))) / 1000;
   return { started: seconds(terminated?.startedAt), finished: seconds(terminated?.finishedAt) };
 };
@@ -96,12 +97,13 @@ test('kubectl describe pod prints the running pod as DescribePod does, events la
   ].join('\n')));
 });
 
-test('a crash-looping pod shows CrashLoopBackOff, its restarts and how long ago the last one ended', () => {
+test('a crash-looping pod between two syncs shows its exit, its restarts and how long ago the run before ended', () => {
+  // printers.go printPod: the terminated reason; RESTARTS with the age of lastState.terminated.finishedAt.
   const restarts = `3 (${70 - lastRun().finished}s ago)`;
   const width = Math.max('RESTARTS'.length, restarts.length) + 3;
   assert.equal(output(crash(), 'kubectl get pods'), [
-    `NAME      READY   STATUS             ${'RESTARTS'.padEnd(width)}AGE`,
-    `crasher   0/1     CrashLoopBackOff   ${restarts.padEnd(width)}70s`,
+    `NAME      READY   STATUS   ${'RESTARTS'.padEnd(width)}AGE`,
+    `crasher   0/1     Error    ${restarts.padEnd(width)}70s`,
   ].join('\n'));
 });
 
@@ -133,9 +135,12 @@ test('describe shows the init container, the command, Last State, the env and th
     '      /var/run/secrets/kubernetes.io/serviceaccount from {SA_VOLUME} (ro)',
     '',
   ].join('\n')));
-  assert.equal(section('    State:          Waiting', 'Conditions:'), fill(crash(), 'crasher', [
-    '    State:          Waiting',
-    '      Reason:       CrashLoopBackOff',
+  assert.equal(section('    State:          Terminated\n      Reason:       Error', 'Conditions:'), fill(crash(), 'crasher', [
+    '    State:          Terminated',
+    '      Reason:       Error',
+    '      Exit Code:    1',
+    `      Started:      ${describeTime(lastRun('state').started)}`,
+    `      Finished:     ${describeTime(lastRun('state').finished)}`,
     '    Last State:     Terminated',
     '      Reason:       Error',
     '      Exit Code:    1',

@@ -40,7 +40,8 @@ function waitingAt(trace: readonly { phase: string; at: number; detail: Record<s
 }
 
 test('a pull that keeps failing: the BackOff event without the error, the waiting message with it (prevPullErrMsg)', () => {
-  const sim = simulate(missing, { forMs: 5_000 });
+  // The sync after the failed pull finds the back-off; the status shows it from the sync after that, 10 to 15 s later.
+  const sim = simulate(missing, { forMs: 20_000 });
   // image_manager.go pullImage: logIt(..., BackOffPullImage, `Back-off pulling image %q`) before the message for the
   // status gets ": " + prevPullErrMsg, which is "<ErrImagePull>: <the pull's error>".
   const backOff = sim.recorder.events.find((e) => e.reason === 'BackOff');
@@ -49,19 +50,25 @@ test('a pull that keeps failing: the BackOff event without the error, the waitin
   assert.deepEqual(waiting, { message: `Back-off pulling image "nginx:1.27": ErrImagePull: ${NOT_FOUND}`, reason: 'ImagePullBackOff' });
 });
 
-test('a pull that keeps failing: ErrImagePull after each failed pull, ImagePullBackOff at the syncs inside the back-off', () => {
+test('a pull that keeps failing: each sync shows what the one before it found, ErrImagePull then ImagePullBackOff', () => {
   const sim = simulate(missing, { forMs: 100_000 });
   const reasons = waitingAt(sim.trace);
   const pulls = sim.trace.filter((e) => e.phase === 'kubelet.imagePull' && e.result.startsWith('ErrImagePull')).map((e) => e.at);
-  // After each failed pull the status says ErrImagePull with the runtime's error.
-  for (const at of pulls) assert.ok(reasons.some(([t, r]) => t === at && r === 'ErrImagePull'), `ErrImagePull at ${at}`);
-  // The first failure is followed at once by a sync (the PLEG reports the sandbox that sync started), which finds the
-  // back-off; a later one waits for the pod worker's requeue 10 to 15 s later (pod_workers.go completeWork).
-  assert.deepEqual(reasons.filter(([t]) => t === pulls[0]).map(([, r]) => r), ['ErrImagePull', 'ImagePullBackOff']);
-  for (const at of pulls.slice(1).filter((t) => t + 15 <= 100)) {
-    const next = reasons.find(([t]) => t > at);
+  // kubelet.go SyncPod sends the status before it acts, from the reason cache the previous sync left: a failed pull shows
+  // as ErrImagePull from the next sync, and the back-off that sync finds (ImagePullBackOff) from the one after.
+  // The first failure is followed at once by a sync (the PLEG reports the sandbox that sync started).
+  assert.deepEqual(reasons.filter(([t]) => t === pulls[0]).map(([, r]) => r), ['ErrImagePull']);
+  const after = (at: number) => reasons.filter(([t]) => t > at);
+  assert.equal(after(pulls[0]!)[0]?.[1], 'ImagePullBackOff');
+  // A later failure waits for the pod worker's requeue 10 to 15 s later (pod_workers.go completeWork); that sync shows
+  // it, and the next one the back-off.
+  for (const at of pulls.slice(1).filter((t) => t + 30 <= 100)) {
+    const [next, then] = after(at);
     assert.ok(next && next[0] - at >= 10 && next[0] - at <= 15, `the sync after the failure at ${at} came at ${next?.[0]}`);
+    assert.deepEqual([next[1], then?.[1]], ['ErrImagePull', 'ImagePullBackOff'], `after the failure at ${at}`);
   }
+  // The status never changes between syncs: every status is sent when a sync begins, none with a failed pull but the first.
+  assert.deepEqual(reasons.filter(([t]) => pulls.includes(t)).map(([t]) => t), [pulls[0]]);
   // Every BackOff event comes from a sync inside the back-off, never with a failed pull but the first.
   const backOffs = sim.trace.filter((e) => e.phase === 'kubelet.imagePull' && e.result.startsWith('ImagePullBackOff')).map((e) => e.at);
   assert.deepEqual(backOffs.filter((t) => pulls.includes(t)), [pulls[0]]);
