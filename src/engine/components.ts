@@ -1,5 +1,5 @@
 // The programs of the simulated cluster that act on the store's changes: kube-scheduler, the controllers of
-// kube-controller-manager (the taint eviction and pod GC controllers among them) and one kubelet per node; and how a
+// kube-controller-manager (the taint eviction and pod GC controllers among them), one kubelet per node and kube-proxy; and how a
 // change reaches each, as their informers would deliver it.
 import type { KubeObject, Pod } from './api/types';
 import type { ApiServer } from './apiserver/server';
@@ -10,6 +10,7 @@ import { Controllers } from './controllers/manager';
 import { PodGC } from './controllers/podgc';
 import { TaintEviction } from './controllers/taint-eviction';
 import { Kubelet } from './kubelet/kubelet';
+import { KubeProxy } from './kubeproxy/proxy';
 import { KubeScheduler } from './scheduler/kube-scheduler';
 
 /** Components are the cluster's programs, the kubelets by node name. */
@@ -19,6 +20,7 @@ export interface Components {
   taintEviction: TaintEviction;
   podGC: PodGC;
   kubelets: Map<string, Kubelet>;
+  kubeProxy: KubeProxy;
 }
 
 /** startComponents starts a kubelet for every stored Node, the scheduler with its configuration, and the controllers. */
@@ -27,7 +29,7 @@ export function startComponents(ctx: EngineContext, api: ApiServer, config: Simu
   for (const node of ctx.store.list('Node')) kubelets.set(node.metadata?.name ?? '', new Kubelet(ctx, node as never));
   return {
     scheduler: new KubeScheduler(ctx, config), controllers: new Controllers(ctx, api),
-    taintEviction: new TaintEviction(ctx, api), podGC: new PodGC(ctx, api), kubelets,
+    taintEviction: new TaintEviction(ctx, api), podGC: new PodGC(ctx, api), kubelets, kubeProxy: new KubeProxy(ctx),
   };
 }
 
@@ -36,6 +38,7 @@ export function deliver(c: Components, type: WatchEventType, obj: KubeObject, ol
   c.scheduler.onChange(type, obj, old);
   c.controllers.onChange(type, obj, old);
   c.podGC.onChange(type, obj);
+  c.kubeProxy.onChange(obj);
   if (obj.kind !== 'Pod') return;
   const pod = obj as Pod;
   const nodeName = pod.spec?.nodeName;

@@ -11,6 +11,7 @@ import { watchNode } from './controllers/node-lifecycle';
 import { apply, applyNothing, deleteRequest, NO_OBJECTS, type Credentials } from './kubectl/apply';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
+import type { KubeProxy } from './kubeproxy/proxy';
 import type { Kubelet } from './kubelet/kubelet';
 import { deliver, startComponents } from './components';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
@@ -38,6 +39,7 @@ export class Simulation {
   readonly ctx: EngineContext;
   readonly api: ApiServer;
   readonly kubelets: ReadonlyMap<string, Kubelet>;
+  private readonly kubeProxy: KubeProxy;
   readonly kubectlOutput: string[] = [];
   /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
   readonly furtherKubectl: (string | undefined)[] = [];
@@ -77,6 +79,7 @@ export class Simulation {
     this.api = new ApiServer(this.ctx);
     const components = startComponents(this.ctx, this.api, inputs.cluster.config);
     this.kubelets = components.kubelets;
+    this.kubeProxy = components.kubeProxy;
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
@@ -372,7 +375,8 @@ export class Simulation {
     // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
     const quiet = idle || next.at > this.clock.now;
     if (this.stage === 'create') {
-      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && this.workloadSettled());
+      // kube-proxy's sync of a change the workload brought (its endpoints) is part of it: the traffic reaches the pods then.
+      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && !this.kubeProxy.syncPending && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
         // With --for the delete comes once that much virtual time has passed.
@@ -392,7 +396,7 @@ export class Simulation {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
       // A further delete still to come keeps the run going until its time (or the time limit).
-      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating()) || idle || timeUp) this.stage = 'done';
+      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending) || idle || timeUp) this.stage = 'done';
       if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }

@@ -433,3 +433,31 @@ test('a cluster file\'s bare Deployment is brought up before kubectl acts, out o
   assert.equal(pods.length, 3);
   for (const p of pods) assert.equal(p.status?.['phase'], 'Running');
 });
+
+test('kube-proxy on every node sends the Service to the ready pods, keeps serving terminating ones while none is ready, then drops them', () => {
+  const { status, report } = runJson('run', `${F}/web-service.yaml`, ...DEFAULT_CLUSTER, '--cluster', `${F}/web-service-cluster.yaml`, '--delete');
+  assert.equal(status, 0);
+  const syncs = report.trace.filter((e) => e.phase === 'kubeproxy.sync');
+  // The cluster file's Service had no cluster IP: it gets the one the API server would have allocated.
+  const svc = report.objects.find((o) => o.kind === 'Service' && o.metadata.name === 'web') as StoredObject & { spec: { clusterIP: string } };
+  assert.match(svc.spec.clusterIP, /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+  const target = `default/web:http (${svc.spec.clusterIP}:80/TCP)`;
+  // pkg/proxy/iptables/proxier.go: KUBE-SEP-<base32(sha256(port name + protocol + ip:port))[:16]>; the pods' readiness at
+  // 2 s is synced one minSyncPeriod (1 s) after the sync at 2 s that saw them not ready yet.
+  const added = syncs.filter((e) => e.result.startsWith('kube-proxy on 3 nodes sends '));
+  assert.deepEqual(added.map((e) => e.at), [3, 3]);
+  for (const e of added) {
+    assert.match(e.result, new RegExp(`^kube-proxy on 3 nodes sends ${target.replace(/[().]/g, '\\$&')} to 10\\.244\\.[12]\\.2:8080 through KUBE-SEP-[A-Z2-7]{16}; 2 endpoints$`));
+    assert.match(e.object ?? '', /^Pod\/default\/web-/);
+  }
+  // The delete marks both pods terminating at once: with no ready endpoint left, kube-proxy sends new connections to
+  // the serving terminating ones (CategorizeEndpoints), until they leave the slice.
+  const deleteAt = report.trace.find((e) => e.phase === 'apiserver.delete' && e.object?.startsWith('Pod/'))!.at!;
+  const fallback = syncs.find((e) => e.result.endsWith('serving but terminating: no endpoint is ready'));
+  assert.ok(fallback && fallback.at! >= deleteAt);
+  const removed = syncs.filter((e) => e.result.includes('no longer sends new connections'));
+  assert.equal(removed.length, 2);
+  assert.ok(removed.every((e) => e.at! > fallback!.at! && e.result.endsWith('(gone from the EndpointSlices); 0 endpoints')));
+  const rules = (added[0]!.detail['rules'] as Record<string, { nat: string[] }>)['every node (3 nodes)']!.nat;
+  assert.ok(rules.some((l) => /^-A KUBE-SERVICES -m comment --comment "default\/web:http cluster IP" -m tcp -p tcp -d \S+ --dport 80 -j KUBE-SVC-CDGGSHYLG3RE2FKL$/.test(l)), rules.join('\n'));
+});

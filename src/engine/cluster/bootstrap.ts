@@ -7,10 +7,24 @@ import { SourceIndex } from '../context';
 import { VirtualClock } from '../runtime/clock';
 import { Random } from '../runtime/random';
 import { applyDefaults } from '../apiserver/defaulting';
+import { allocateServiceCreate } from '../apiserver/service-alloc';
+import { defaultService } from '../api/service-defaults';
 import type { ClusterInput, SourceDocument } from './inputs';
+import { Store, type StoreImage } from './store';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
-import { Store, type StoreImage } from './store';
+
+/**
+ * withClusterIP gives a Service of the cluster file written without its cluster IP what the API server gave it when it
+ * was created (SetDefaults_Service, then the allocators: pkg/registry/core/service/storage, v1.36.3), so kube-proxy has
+ * an address to write rules for. A Service read back from a cluster keeps the address it has.
+ */
+function withClusterIP(obj: KubeObject, store: Store): KubeObject {
+  const spec = obj['spec'] as { clusterIP?: unknown; type?: unknown } | undefined;
+  if (obj.kind !== 'Service' || spec?.clusterIP !== undefined || spec?.type === 'ExternalName') return obj;
+  const allocated = allocateServiceCreate(defaultService(obj).object, store.list('Service'));
+  return 'object' in allocated ? allocated.object : obj;
+}
 
 /**
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
@@ -26,7 +40,7 @@ export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: Vir
     // their templates as stored. See pkg/apis/apps/v1/defaults.go and pkg/apis/batch/v1/defaults.go. Every pod spec
     // reads back in its v1 form (serviceAccount, empty resources): pkg/apis/core/v1/conversion.go, v1.36.3.
     const read = WORKLOAD_KINDS.has(String(doc.object.kind)) ? applyDefaults(doc.object).object : doc.object;
-    const obj = withSystemFields(podSpecsOf(read).length ? convertToV1(deepClone(read)) : read, rng, created);
+    const obj = withSystemFields(podSpecsOf(read).length ? convertToV1(deepClone(read)) : withClusterIP(read, store), rng, created);
     store.put(obj);
     sources.add(refOf(obj), doc);
   }

@@ -28,7 +28,8 @@ export interface ServiceRoute {
   clusterIP: string;
   port: number;
   nodePort?: number;
-  /** cluster and local are the endpoints the Cluster and Local policy chains send to from this node. */
+  /** all are every endpoint the slices list for the port; cluster and local those the Cluster and Local policy chains send to. */
+  all: ProxyEndpoint[];
   cluster: ProxyEndpoint[];
   local: ProxyEndpoint[];
   /** terminatingFallback: no endpoint is ready, so serving terminating ones take the traffic (KEP-1669). */
@@ -130,7 +131,7 @@ export function syncRules(services: readonly Service[], slices: readonly KubeObj
     const externalLocal = external && svc.spec?.externalTrafficPolicy === 'Local';
     const endpoints = endpointsOf(slicesOf.get(`${svc.metadata?.namespace ?? 'default'}/${svc.metadata?.name}`) ?? [], p.name, (p.protocol ?? 'TCP'), node);
     const cat = categorize(endpoints, !internalLocal || (external && !externalLocal), internalLocal || externalLocal);
-    const route: ServiceRoute = { name, protocol, clusterIP, port: p.port, ...(nodePort !== undefined ? { nodePort } : {}), cluster: cat.cluster, local: cat.local, terminatingFallback: cat.fallback, rejected: !cat.any };
+    const route: ServiceRoute = { name, protocol, clusterIP, port: p.port, ...(nodePort !== undefined ? { nodePort } : {}), all: endpoints, cluster: cat.cluster, local: cat.local, terminatingFallback: cat.fallback, rejected: !cat.any };
     routes.push(route);
     const svcC = svcChain(name, protocol);
     const svlC = svlChain(name, protocol);

@@ -1,7 +1,7 @@
 // The catalog of lifecycle phases: the names breakpoints use, their aliases and the component that runs each.
 
 /** Component is the Kubernetes program that runs a phase. */
-export type Component = 'kubectl' | 'kube-apiserver' | 'etcd' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
+export type Component = 'kubectl' | 'kube-apiserver' | 'etcd' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'kube-proxy';
 
 /** PhaseInfo describes one phase: its breakpoint name, who runs it and what it does. */
 export interface PhaseInfo {
@@ -43,6 +43,7 @@ export const PHASES = [
   { name: 'kubelet.probes', component: 'kubelet', stage: 'create', summary: 'the startup, readiness and liveness probes run' },
   { name: 'kubelet.status', component: 'kubelet', stage: 'both', summary: 'the kubelet reports the pod status' },
   { name: 'controllers.endpoints', component: 'kube-controller-manager', stage: 'both', summary: 'the endpoints of the Services that select the pod are updated' },
+  { name: 'kubeproxy.sync', component: 'kube-proxy', stage: 'both', summary: 'kube-proxy on every node rewrites its iptables rules: which endpoints each Service sends new connections to' },
   { name: 'controllers.nodeLifecycle', component: 'kube-controller-manager', stage: 'both', summary: 'a node that stopped sending heartbeats turns Unknown, its pods lose Ready and it is tainted unreachable' },
   { name: 'controllers.taintEviction', component: 'kube-controller-manager', stage: 'both', summary: 'pods that do not tolerate (or no longer tolerate) a NoExecute taint are deleted' },
   { name: 'controllers.podgc', component: 'kube-controller-manager', stage: 'both', summary: 'pods bound to a node that no longer exists are marked Failed and force-deleted' },
