@@ -461,3 +461,19 @@ test('kube-proxy on every node sends the Service to the ready pods, keeps servin
   const rules = (added[0]!.detail['rules'] as Record<string, { nat: string[] }>)['every node (3 nodes)']!.nat;
   assert.ok(rules.some((l) => /^-A KUBE-SERVICES -m comment --comment "default\/web:http cluster IP" -m tcp -p tcp -d \S+ --dport 80 -j KUBE-SVC-CDGGSHYLG3RE2FKL$/.test(l)), rules.join('\n'));
 });
+
+test('explain: during a rolling update each old pod got SIGTERM a sync before the nodes stopped sending it new connections', () => {
+  const args = ['explain', `${F}/web-service.yaml`, ...DEFAULT_CLUSTER, '--cluster', `${F}/web-service-cluster.yaml`, '--then-apply', `10s,${F}/web-service-new-image.yaml`, '--json'];
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  const report = JSON.parse(r.stdout) as { pods: { pod: string; deleted?: boolean; traffic?: { exposed: boolean; fallback: boolean; sigtermAt?: number; stoppedAt?: number; advice?: string } }[] };
+  const old = report.pods.filter((p) => p.deleted);
+  assert.equal(old.length, 2);
+  for (const p of old) {
+    // The kubelet sends SIGTERM as the delete arrives (no preStop hook); kube-proxy syncs at most once a second, and
+    // the new pods are ready, so the old endpoint leaves the rules at the next sync: one minSyncPeriod later.
+    assert.deepEqual([p.traffic?.exposed, p.traffic?.fallback, p.traffic!.stoppedAt! - p.traffic!.sigtermAt!], [true, false, 1], p.pod);
+    assert.match(p.traffic?.advice ?? '', /^a preStop hook that waits a few seconds/);
+  }
+  const human = spawnSync(process.execPath, [CLI, ...args.slice(0, -1)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.match(human.stdout, /\nTRAFFIC DURING THE DELETE kube-proxy on the nodes stopped sending it new connections at \d+s, 1s after the delete; its containers got SIGTERM at \d+s, 1s earlier: a request sent in between reached a process that was shutting down\n/);
+});

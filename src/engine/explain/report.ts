@@ -10,6 +10,7 @@ import { schedulingFacts } from './facts';
 import { explainAttempt, explainUnattempted, type SchedulingExplanation } from './pod';
 import { notCreated, type NotCreated } from './not-created';
 import { adviseRejection, findRefusingEntry } from './rejection';
+import { trafficOnDelete, type TrafficOnDelete } from './traffic';
 import type { Advice } from './scheduling';
 
 /** PodReport is where one pod ended and how it was scheduled. */
@@ -26,6 +27,8 @@ export interface PodReport {
   scheduling: SchedulingExplanation;
   /** diagnosis answers why the pod is stuck Terminating, not Ready, restarting or Failed (absent once it is deleted). */
   diagnosis?: PodDiagnosis;
+  /** traffic says, for a deleted pod a Service sent traffic to, whether new connections could reach it after SIGTERM. */
+  traffic?: TrafficOnDelete;
 }
 
 /** ExplainReport is the explanation of a run. */
@@ -101,6 +104,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     scheduling = explainUnattempted(trace, now, condition?.message);
   }
   const last = lastEntry(result.trace, ref);
+  const traffic = trafficOnDelete(result.trace, ref);
   const diagnosis = live ? diagnosePod({ objects: result.objects, events: result.events, trace: result.trace, now: runEnd(sim, result.trace), epoch: sim.clock.epoch }, live) : undefined;
   return {
     pod: `${now.metadata?.namespace ?? 'default'}/${now.metadata?.name ?? ''}`,
@@ -111,6 +115,7 @@ export function explainPod(sim: Simulation, result: SimulationResult, pod: Pod):
     ...(last ? { last: { phase: last.phase, result: last.result } } : {}),
     scheduling,
     ...(diagnosis ? { diagnosis } : {}),
+    ...(traffic ? { traffic } : {}),
   };
 }
 

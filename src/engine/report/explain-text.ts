@@ -130,6 +130,11 @@ export function renderPod(p: PodReport, st: Style): string[] {
   const out = ['', podHeadline(p, st)];
   if (p.last && p.last.result !== s.message) out.push(st.dim(`last step: ${p.last.phase}: ${p.last.result}`));
   if (p.diagnosis) out.push(...renderDiagnosis(p.diagnosis, st));
+  if (p.traffic) {
+    out.push('', `${st.bold('TRAFFIC DURING THE DELETE')} ${p.traffic.exposed ? st.bad(p.traffic.summary) : p.traffic.summary}`);
+    if (p.traffic.advice) out.push(`  fix:     ${p.traffic.advice}`);
+    out.push(st.dim(`  source:  ${p.traffic.source}`));
+  }
   out.push('', st.bold(`SCHEDULING`) + (s.attempts > 0 ? st.dim(` (last of ${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`) : ''));
   if (s.attempts > 0) out.push(...renderFilter(s, st), ...renderScores(s, st));
   out.push(...renderWhy(s, st), ...renderAdvice('WHAT WOULD MAKE IT SCHEDULE', s.advice, st));
