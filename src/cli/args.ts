@@ -3,7 +3,8 @@
 import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
 import { FORCE_WITH_GRACE_ERROR, NOW_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
-import type { FurtherDelete } from '../engine/simulation';
+import type { FurtherDelete, LaterKubectl } from '../engine/simulation';
+import { DEFAULT_DRAIN_FLAGS, type NodeCommand, setDrainFlag } from '../engine/kubectl/node-command';
 import { TRACE_DETAILS, type TraceDetail } from '../engine/report/json';
 
 /** Command is what the program was asked to do with the manifest. */
@@ -25,11 +26,13 @@ export interface RunArgs {
   thenDelete?: FurtherDelete[];
   /** thenApply are the --then-apply flags: `kubectl apply -f FILE`, that long after the first apply. */
   thenApply?: { afterSeconds: number; file: string }[];
+  /** thenKubectl are the --then-drain, --then-cordon and --then-uncordon flags, in the order given. */
+  thenKubectl?: LaterKubectl[];
   seed?: number;
   /** budget is --max-steps and --max-objects, where given. */
   budget?: { steps?: number; objects?: number };
   json: boolean;
-  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a ReplicationController, HorizontalPodAutoscaler or PodDisruptionBudget the engine does not run. */
+  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a ReplicationController or HorizontalPodAutoscaler the engine does not run. */
   allowUnsimulated?: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;
@@ -41,12 +44,15 @@ export class UsageError extends Error {}
 /** USAGE is the synopsis printed with --help and after usage errors. */
 export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
-         [--then-apply AFTER,FILE]... [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
+         [--then-apply AFTER,FILE]... [--then-cordon AFTER,NODE]... [--then-uncordon AFTER,NODE]...
+         [--then-drain AFTER,NODE[,ignore-daemonsets][,delete-emptydir-data][,force][,disable-eviction]
+                      [,grace-period=N][,timeout=DURATION][,skip-wait-for-delete-timeout=N][,pod-selector=SELECTOR]]...
+         [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
          [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
        pod-lifecycle explain MANIFEST [the flags of run]`;
 
-const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--trace', '--max-steps', '--max-objects']);
+const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--then-drain', '--then-cordon', '--then-uncordon', '--trace', '--max-steps', '--max-objects']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
@@ -117,6 +123,8 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   if (values.has('--then-delete') && !bools.has('--delete')) throw new UsageError('--then-delete goes with --delete: it is a further kubectl delete after the first');
   const later = values.get('--then-apply');
   if (later) args.thenApply = later.map(laterApply);
+  const nodeCommands = nodeCommandFlags(rest);
+  if (nodeCommands.length) args.thenKubectl = nodeCommands;
   if (bools.has('--delete')) {
     args.delete = {};
     if (grace !== undefined) {
@@ -141,6 +149,41 @@ function laterApply(text: string): { afterSeconds: number; file: string } {
   const ms = parseDuration(after);
   if (ms === undefined || !file) throw new UsageError(`invalid value for --then-apply: "${text}" (AFTER,FILE: a duration after the first apply, e.g. 10s, then a manifest)`);
   return { afterSeconds: ms / 1000, file };
+}
+
+/** nodeCommandFlags reads the --then-drain, --then-cordon and --then-uncordon flags in the order they were given. */
+function nodeCommandFlags(argv: readonly string[]): LaterKubectl[] {
+  const out: LaterKubectl[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const m = /^--then-(drain|cordon|uncordon)(?:=(.*))?$/.exec(arg);
+    if (!m) continue;
+    out.push(laterNodeCommand(m[1] as NodeCommand['verb'], m[2] ?? argv[++i] ?? ''));
+  }
+  return out;
+}
+
+/**
+ * laterNodeCommand reads one --then-drain, --then-cordon or --then-uncordon: `AFTER,NODE`, and for drain kubectl
+ * drain's flags after it (`ignore-daemonsets`, `grace-period=10`, `timeout=2m`), checked as kubectl's flag parser
+ * checks them. AFTER is a duration from the first apply.
+ */
+function laterNodeCommand(verb: NodeCommand['verb'], text: string): LaterKubectl {
+  const [after = '', node = '', ...flags] = text.split(',');
+  const ms = parseDuration(after);
+  const form = verb === 'drain' ? 'AFTER,NODE[,flag[=value]]...' : 'AFTER,NODE';
+  if (ms === undefined || !node) throw new UsageError(`invalid value for --then-${verb}: "${text}" (${form}: a duration after the first apply, e.g. 30s, then a node name)`);
+  if (verb !== 'drain') {
+    if (flags.length) throw new UsageError(`invalid value for --then-${verb}: "${text}" (kubectl ${verb} takes a node name alone)`);
+    return { afterSeconds: ms / 1000, command: { verb, node } };
+  }
+  const drainFlags = { ...DEFAULT_DRAIN_FLAGS };
+  for (const flag of flags) {
+    const eq = flag.indexOf('=');
+    const problem = setDrainFlag(drainFlags, eq < 0 ? flag : flag.slice(0, eq), eq < 0 ? undefined : flag.slice(eq + 1));
+    if (problem) throw new UsageError(`invalid option for --then-drain: ${problem}`);
+  }
+  return { afterSeconds: ms / 1000, command: { verb, node, flags: drainFlags } };
 }
 
 /**

@@ -91,6 +91,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
       ...(args.allowUnsimulated ? { allowUnsimulated: true } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
+      ...(args.thenKubectl ? { thenKubectl: args.thenKubectl } : {}),
       ...(args.thenApply ? { thenApply: args.thenApply.map((l) => ({ afterSeconds: l.afterSeconds, file: l.file, manifest: parseDocuments(readInput(l.file, (p) => readInputFile(p)).text, l.file) })) } : {}),
       // explain reads the cluster as each scheduling attempt saw it, and its tables.
       ...(args.command === 'explain' ? { snapshots: true } : {}),
@@ -125,7 +126,7 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
   const { result, pods } = runForExplanation(sim);
   const report = explainRun(sim, result, pods);
   if (args.json) out(`${JSON.stringify(report, null, 2)}\n`);
-  else out(`${renderExplain(report, result.kubectl, args.manifest, st)}\n`);
+  else out(`${renderExplain(report, result.kubectl, args.manifest, st, result.commands)}\n`);
   return result;
 }
 

@@ -5,7 +5,7 @@ import type { ObjectRef } from '../engine/api/types';
 import type { RunFiles } from '../engine/cluster/files';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
-import { Simulation, type SimulationOptions } from '../engine/simulation';
+import { type KubectlCommandRun, Simulation, type SimulationOptions } from '../engine/simulation';
 import type { ExceptionStop } from './exceptions';
 import { refOfDocument, SourceMapper } from './frames';
 import type { Located } from './lines';
@@ -22,6 +22,8 @@ export interface Probe {
   removed: ReadonlyMap<ObjectRef, number>;
   /** further is what each further delete of the options printed, by its place in `thenDelete`. */
   further: readonly (string | undefined)[];
+  /** commands are the later kubectl commands (cordon, uncordon, drain) with what each printed. */
+  commands: readonly KubectlCommandRun[];
 }
 
 /** ThreadChanges are the threads that appeared and went away in a move through the history. */
@@ -174,7 +176,7 @@ export class LifecycleRun {
       sources.documentOf(e.object);
       if (e.phase === 'scheduler.bind' && !e.step && e.object && typeof e.detail.node === 'string') bound.set(e.object, e.detail.node);
     }
-    this.probed = { trace: sim.trace, locate: (ref) => sources.documentOf(ref), bound, outcome: sim.result().outcome, removed, further: sim.furtherKubectl };
+    this.probed = { trace: sim.trace, locate: (ref) => sources.documentOf(ref), bound, outcome: sim.result().outcome, removed, further: sim.furtherKubectl, commands: sim.commands };
     return this.probed;
   }
 

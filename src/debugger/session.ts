@@ -26,8 +26,10 @@ import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { preview, SessionHandles, VariableStore } from './variables';
 import { whatIf } from './whatif';
-import { deleteAgain } from './redelete';
+import { deleteAgain, type Redelete } from './redelete';
 import { isDeleteCommand } from '../engine/console/delete';
+import { isNodeCommand } from '../engine/console/node-command';
+import { runNodeCommand } from './node-command';
 import { buildStateView, type StateView } from '../webview/state';
 import { GOTO_REQUEST, SOURCE_REQUEST, STATE_EVENT, STATE_REQUEST } from '../webview/view';
 
@@ -297,7 +299,8 @@ export class PodLifecycleSession extends LoggingDebugSession {
     if (run.state === 'running') return this.fail(response, ErrorId.notStopped, 'The lifecycle is running: pause it to evaluate.');
     const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
     if (args.frameId !== undefined && !frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
-    if (isDeleteCommand(args.expression)) return this.deleteAgain(response, run, args.expression);
+    if (isDeleteCommand(args.expression)) return this.replayWith(response, run, 'kubectl delete', () => deleteAgain(run, args.expression));
+    if (isNodeCommand(args.expression)) return this.replayWith(response, run, 'a kubectl command on a node', () => runNodeCommand(run, args.expression));
     const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
     try {
       const answer = evaluateConsole(run.sim, args.expression, pod ? { pod } : {});
@@ -317,10 +320,13 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  /** deleteAgain answers `kubectl delete pod NAME ...` while paused: the run replayed with one more delete, paused on it. */
-  private deleteAgain(response: DebugProtocol.EvaluateResponse, run: LifecycleRun, line: string): void {
-    if (run.state !== 'stopped') return this.fail(response, ErrorId.notStopped, 'The lifecycle has ended: kubectl delete replays a paused run.');
-    const outcome = deleteAgain(run, line);
+  /**
+   * replayWith answers a console command the debugger runs by replaying the run with it while paused (`kubectl delete
+   * pod`, `kubectl drain`): the run replayed and paused on the command's first step.
+   */
+  private replayWith(response: DebugProtocol.EvaluateResponse, run: LifecycleRun, what: string, answer: () => Redelete | string): void {
+    if (run.state !== 'stopped') return this.fail(response, ErrorId.notStopped, `The lifecycle has ended: ${what} replays a paused run.`);
+    const outcome = answer();
     if (typeof outcome === 'string') return this.fail(response, ErrorId.badExpression, outcome);
     response.body = { result: outcome.lines.join('\n'), variablesReference: 0 };
     this.sendResponse(response);

@@ -16,12 +16,13 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
 
 /**
  * NOT_SIMULATED names, by kind, the controller a real cluster runs for objects of that kind and the engine does not:
- * such an object is stored and validated as kube-apiserver does, and nothing more happens to it.
+ * such an object is stored and validated as kube-apiserver does, and nothing more happens to it. A PodDisruptionBudget
+ * is not among them: the disruption controller runs, and a budget is no workload (it runs no pod), so the outcome
+ * speaks of the workloads beside it (a budget alone is Succeeded once stored, as a ConfigMap is).
  */
 export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
   ['ReplicationController', 'the ReplicationController controller'],
   ['HorizontalPodAutoscaler', 'the horizontal pod autoscaler'],
-  ['PodDisruptionBudget', 'the disruption controller'],
 ]);
 
 /** WorkloadOutcome is the verdict on one workload the manifest applied. */
@@ -140,7 +141,8 @@ function desiredReplicas(store: Store, obj: KubeObject): number {
 
 /**
  * computeOutcome judges the workload: Rejected when a request was refused; after a delete, Deleted
- * once every applied object and pod is gone, else Terminating; otherwise Running when every replica
+ * once every applied object and pod is gone, else Terminating; otherwise Deleted when the workloads are gone all the
+ * same (a bare pod a drain evicted), Running when every replica
  * runs and is Ready, Succeeded when all completed, Failed when one failed, Terminating when every pod is being
  * deleted (a taint eviction no kubelet confirms), else Pending.
  */
@@ -189,8 +191,12 @@ export function computeOutcome(
     if (jobs.length === workloads.length) return 'Succeeded';
   }
   const others = workloads.filter((w) => w.kind !== 'Job' && w.kind !== 'CronJob');
-  const want = others.reduce((n, w) => n + desiredReplicas(store, w), 0);
-  const podsOf = jobs.length || cronJobs.length ? workloadPods(store, others) : pods;
+  // A workload deleted by something other than the run's own delete (a bare pod a drain evicted) wants no pod any more;
+  // when every one is gone with its pods, the workload is Deleted.
+  const live = others.filter((w) => store.get(String(w.kind), w.metadata?.namespace, w.metadata?.name ?? '')?.metadata?.uid === w.metadata?.uid);
+  if (others.length > 0 && live.length === 0 && workloadPods(store, others).length === 0) return 'Deleted';
+  const want = live.reduce((n, w) => n + desiredReplicas(store, w), 0);
+  const podsOf = jobs.length || cronJobs.length || live.length < others.length ? workloadPods(store, live) : pods;
   const phases = podsOf.map((p) => p.status?.phase);
   if (phases.includes('Failed')) return 'Failed';
   if (podsOf.length === want && phases.every((p) => p === 'Succeeded')) return 'Succeeded';

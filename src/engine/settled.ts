@@ -106,6 +106,8 @@ export function workloadSettled(
   // A workload the engine does not run never settles by itself: the rest decides.
   const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
   if (outcome === 'NotSimulated') return true;
+  // A workload deleted from under the run (a bare pod a drain evicted) has nothing more to come.
+  if (outcome === 'Deleted') return true;
   if (outcome === 'Running') return !pods().some((p) => changeScripted(p, behavior, deleting)) && !statefulRolloutPending(store, applied) && !daemonRolloutPending(store, applied);
   // A finished Job with ttlSecondsAfterFinished is not settled until the TTL controller has deleted it.
   const ttlPending = applied.some((o) => {

@@ -3,6 +3,7 @@ import type { KubeObject } from './api/types';
 import type { BootstrapImage } from './cluster/bootstrap';
 import type { SourceDocument } from './cluster/inputs';
 import type { FurtherDelete } from './further-deletes';
+import type { NodeCommand } from './kubectl/node-command';
 import type { Outcome, Rejection, WorkloadOutcome } from './outcome';
 import type { Millis } from './runtime/clock';
 import type { KubeEvent, TraceEntry, TraceSink } from './runtime/recorder';
@@ -13,6 +14,19 @@ export interface LaterApply {
   manifest: SourceDocument[];
   /** file names the file, which may hold no document at all. */
   file?: string;
+}
+
+/** LaterKubectl is one more kubectl command in the run (`kubectl drain NODE`, `cordon`, `uncordon`), that many virtual seconds after the first apply. */
+export interface LaterKubectl {
+  afterSeconds: number;
+  command: NodeCommand;
+}
+
+/** KubectlCommandRun is what one later kubectl command printed: the command line, when it began (virtual seconds), its lines. */
+export interface KubectlCommandRun {
+  at: number;
+  command: string;
+  output: string;
 }
 
 /** SimulationOptions say how long to run and what to do once the workload settles. */
@@ -27,6 +41,11 @@ export interface SimulationOptions {
   thenDelete?: FurtherDelete[];
   /** thenApply are further `kubectl apply -f FILE`s, at their times after the first apply (within the create stage). */
   thenApply?: LaterApply[];
+  /**
+   * thenKubectl are further kubectl commands on nodes (cordon, uncordon, drain), at their times after the first apply,
+   * within the create stage: the run does not settle before a command has ended (a drain, once its pods are gone).
+   */
+  thenKubectl?: LaterKubectl[];
   /** snapshots keeps the store's content after every trace entry, for stepping back. */
   snapshots?: boolean;
   /**
@@ -85,6 +104,8 @@ export interface SimulationResult {
   outcome: Outcome;
   rejection?: Rejection;
   kubectl: string;
+  /** commands are the later kubectl commands (thenKubectl) that have begun, each with what it printed so far (also in `kubectl`). */
+  commands?: KubectlCommandRun[];
   /** workloads says what became of each workload the manifest applied, and why for one the engine did not run. */
   workloads?: WorkloadOutcome[];
   /** stopped is set when the run ended at its budget, not because the workload settled or the time ran out. */

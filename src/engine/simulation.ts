@@ -23,9 +23,11 @@ import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes'
 
 export type { FurtherDelete } from './further-deletes';
 
-import { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type SimulationOptions, type SimulationResult } from './simulation-options';
+import { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type KubectlCommandRun, type LaterKubectl, type SimulationOptions, type SimulationResult } from './simulation-options';
+import { runNodeCommand } from './kubectl/drain';
+import { commandLine } from './kubectl/node-command';
 
-export { budgetReached, DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type LaterApply, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
+export { budgetReached, DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type KubectlCommandRun, type LaterApply, type LaterKubectl, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
 
 type Stage = 'create' | 'delete' | 'done';
 
@@ -41,6 +43,8 @@ export class Simulation {
   readonly kubelets: ReadonlyMap<string, Kubelet>;
   private readonly kubeProxy: KubeProxy;
   readonly kubectlOutput: string[] = [];
+  /** commands are the later kubectl commands that have begun, with what each printed. */
+  readonly commands: KubectlCommandRun[] = [];
   /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
   readonly furtherKubectl: (string | undefined)[] = [];
   rejection: Rejection | undefined;
@@ -105,6 +109,11 @@ export class Simulation {
     for (const later of options.thenApply ?? []) {
       this.laterApplies++;
       this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest, later.file));
+    }
+    // Later kubectl commands on nodes (cordon, uncordon, drain); the run does not settle while one is to come or runs.
+    for (const later of options.thenKubectl ?? []) {
+      this.laterApplies++;
+      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, `kubectl ${later.command.verb}`, () => this.kubectlLater(later));
     }
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
     for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => components.taintEviction.onNodeTainted(node));
@@ -249,6 +258,7 @@ export class Simulation {
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
+      ...(this.commands.length ? { commands: this.commands.map((c) => ({ ...c })) } : {}),
       // One workload that ran speaks by the outcome alone.
       ...(workloads.length > 1 || workloads.some((w) => w.note) ? { workloads } : {}),
       ...(this.stopped ? { stopped: this.stopped } : {}),
@@ -271,7 +281,7 @@ export class Simulation {
     this.stage = 'done';
   }
 
-  /** laterApplies counts the later applies still to come: the create stage does not end before them. */
+  /** laterApplies counts the later applies and kubectl commands still to come or running: the create stage does not end before them. */
   private laterApplies = 0;
 
   /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
@@ -285,6 +295,21 @@ export class Simulation {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
       if (out.printed) this.kubectlOutput.push(out.printed);
       if (out.ok && out.object) this.sources.add(refOf(out.object), doc);
+    }
+  }
+
+  /** kubectlLater runs one later kubectl command on a node: its lines join kubectl's output; its failure is not the run's rejection. */
+  private *kubectlLater(later: LaterKubectl): Steps<void> {
+    const run: KubectlCommandRun = { at: this.now, command: commandLine(later.command), output: '' };
+    this.commands.push(run);
+    const print = (line: string) => {
+      this.kubectlOutput.push(line);
+      run.output = run.output ? `${run.output}\n${line}` : line;
+    };
+    try {
+      yield* runNodeCommand({ api: this.api, ctx: this.ctx, credentials: this.credentials, print }, later.command);
+    } finally {
+      this.laterApplies--;
     }
   }
 

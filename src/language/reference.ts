@@ -52,6 +52,9 @@ const FIELD_PHASES: readonly [string, readonly [PhaseName, string][]][] = [
   ['terminationGracePeriodSeconds', [['kubelet.terminate', 'time between SIGTERM and SIGKILL']]],
   ['dnsPolicy', [['kubelet.sandbox', 'writes the pod\'s resolv.conf']]],
   ['template', [['controllers.replicaset', 'each pod is made from it']]],
+  ['spec.minAvailable', [['controllers.disruption', 'desiredHealthy: that many pods, or that share of the controllers\' scale rounded up'], ['apiserver.evict', 'an eviction that would leave fewer healthy pods is refused with 429']]],
+  ['spec.maxUnavailable', [['controllers.disruption', 'desiredHealthy is the controllers\' scale less this (a percentage rounded up)'], ['apiserver.evict', 'an eviction beyond it is refused with 429']]],
+  ['unhealthyPodEvictionPolicy', [['apiserver.evict', 'AlwaysAllow lets an unready pod be evicted whatever the budget; IfHealthyBudget only while the budget is healthy']]],
 ];
 
 /** phasesReading lists the phases that read a field, with what each does, for hover. */

@@ -93,6 +93,9 @@ const RUNS: string[][] = [
   ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],
   ['test/fixtures/cronjob/history-1.yaml', '--for', '3m30s', '--behavior', 'test/fixtures/cronjob/ok-behavior.yaml'],
   ['test/fixtures/cronjob/forbid.yaml', '--for', '3m30s', '--behavior', 'test/fixtures/cronjob/slow-behavior.yaml'],
+  ['test/fixtures/disruption/budgets.yaml'],
+  // Half a second into the drain, the first evicted pod is still terminating with its DisruptionTarget condition.
+  ['examples/disruption-budget.yaml', '--then-drain', '10s,worker-1', '--for', '10.5s'],
 ];
 
 /** AGGREGATE is what the correlator puts before a combined event's message. */

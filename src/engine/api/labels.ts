@@ -130,7 +130,7 @@ export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): S
   const requirements = keys.map((k) => newRequirement(k, '=', [matchLabels[k]!]));
   for (const expr of expressions) {
     const op = Object.hasOwn(LABEL_SELECTOR_OPERATORS, expr.operator) ? LABEL_SELECTOR_OPERATORS[expr.operator] : undefined;
-    if (op === undefined) throw new SelectorError(`${goQuote(expr.operator)} is not a valid pod selector operator`);
+    if (op === undefined) throw new SelectorError(`${goQuote(expr.operator)} is not a valid label selector operator`);
     const values = expr.values && expr.values.length > 0 ? expr.values : null;
     requirements.push(newRequirement(expr.key, op, values));
   }

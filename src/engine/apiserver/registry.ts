@@ -35,6 +35,12 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
     };
   }
   if (named.kind === 'Job') return prepareJobForCreate(withMeta);
+  // A PodDisruptionBudget starts at generation 1 and its status is cleared: the four counts without omitempty are
+  // written as 0. See pkg/registry/policy/poddisruptionbudget/strategy.go (PrepareForCreate) and k8s.io/api policy/v1
+  // PodDisruptionBudgetStatus, v1.36.3.
+  if (named.kind === 'PodDisruptionBudget') {
+    return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } };
+  }
   // A Service's status starts empty (svcStrategy.PrepareForCreate); its loadBalancer is a struct, written `{}`.
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };

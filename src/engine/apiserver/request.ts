@@ -33,11 +33,11 @@ export interface ApiRequest {
   credentials: { token?: string; certificatePem?: string; serviceAccount?: string; impersonate?: { user: string; groups: string[] } };
 }
 
-/** StatusCause is one cause of an Invalid error (metav1.StatusCause). */
+/** StatusCause is one cause of an error (metav1.StatusCause); `field` is omitted when empty (omitempty), as a disruption budget's cause has none. */
 export interface StatusCause {
   reason: string;
   message: string;
-  field: string;
+  field?: string;
 }
 
 /** Status is the metav1.Status body kube-apiserver sends with an error. */
@@ -47,8 +47,9 @@ export interface Status {
   metadata: Record<string, never>;
   status: 'Failure';
   message: string;
-  reason: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[] };
+  /** reason is omitted when empty (omitempty): the eviction subresource's 500 for a pod with two budgets has none. */
+  reason?: string;
+  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
   code: number;
 }
 
@@ -64,7 +65,7 @@ export class StatusError extends Error {
   }
 
   get reason(): string {
-    return this.status.reason;
+    return this.status.reason ?? '';
   }
 }
 

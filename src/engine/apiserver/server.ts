@@ -11,6 +11,7 @@ import type { AuthzAttributes } from './authz/authorizer';
 import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
+import { evictPod } from './eviction';
 import { updateObject, type UpdateOptions } from './update';
 import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
 
@@ -39,6 +40,8 @@ export class ApiServer {
     if (denied) return { ok: false, error: denied, phase: 'apiserver.authorize' };
     switch (req.verb) {
       case 'create':
+        // The pod registry's eviction subresource (pkg/registry/core/pod/storage/eviction.go).
+        if (req.resource === 'pods' && req.group === '' && req.subresource === 'eviction') return yield* evictPod(this.ctx, req, ref);
         return yield* createObject(this.ctx, req, ref, plannedName);
       case 'get': {
         const obj = this.ctx.store.get(req.kind, req.namespace, req.name ?? '');
@@ -71,7 +74,7 @@ export class ApiServer {
     const path = req.path.split('?')[0] ?? req.path;
     const r = req.resource;
     const attrs: AuthzAttributes = r
-      ? { user: authn.user, verb: r.verb, namespace: '', apiGroup: r.group, apiVersion: r.version, resource: r.resource, subresource: '', name: '', resourceRequest: true, path }
+      ? { user: authn.user, verb: r.verb, namespace: r.namespace ?? '', apiGroup: r.group, apiVersion: r.version, resource: r.resource, subresource: '', name: r.name ?? '', resourceRequest: true, path }
       : { user: authn.user, verb: req.method.toLowerCase(), namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', resourceRequest: false, path };
     const authz = yield* authorizationFilter(this.ctx, attrs, ref, undefined, entries);
     if ('error' in authz) {
@@ -91,7 +94,8 @@ export class ApiServer {
   private *authorize(req: ApiRequest, ref: string, user: UserInfo): Steps<StatusError | undefined> {
     const attrs: AuthzAttributes = {
       user, verb: req.verb, namespace: req.namespace ?? '', apiGroup: req.group, apiVersion: req.apiVersion.split('/').pop() ?? 'v1',
-      resource: req.resource, subresource: req.subresource ?? '', name: req.verb === 'create' ? '' : req.name ?? '', resourceRequest: true, path: req.path.split('?')[0] ?? req.path,
+      // A create names no object, except one of a subresource (`POST .../pods/web/eviction`): the RequestInfo's Name.
+      resource: req.resource, subresource: req.subresource ?? '', name: req.verb === 'create' && !req.subresource ? '' : req.name ?? '', resourceRequest: true, path: req.path.split('?')[0] ?? req.path,
     };
     const r = yield* authorizationFilter(this.ctx, attrs, ref, 'metadata.namespace');
     return 'error' in r ? r.error : undefined;
@@ -103,8 +107,8 @@ export interface CheckRequest {
   method: 'GET';
   /** path is the URL path with its query. */
   path: string;
-  /** resource is set for a resource request (the CRD list); a path request has none. */
-  resource?: { verb: string; group: string; version: string; resource: string };
+  /** resource is set for a resource request (the CRD list, a poll of one pod); a path request has none. */
+  resource?: { verb: string; group: string; version: string; resource: string; namespace?: string; name?: string };
   credentials: ApiRequest['credentials'];
 }
 

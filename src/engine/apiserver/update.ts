@@ -27,8 +27,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 /**
  * prepareForUpdate is the strategies' PrepareForUpdate: the status cannot change through the main resource, the
  * system fields stay, and the generation grows when the spec changes (a Deployment's also when its annotations
- * do, since they are copied to its ReplicaSets). See pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go
- * and batch/job/strategy.go (PrepareForUpdate) and rest/update.go (BeforeUpdate).
+ * do, since they are copied to its ReplicaSets). See pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go,
+ * batch/job/strategy.go and policy/poddisruptionbudget/strategy.go (PrepareForUpdate) and rest/update.go (BeforeUpdate).
  */
 export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject {
   // A StatefulSet's disabled fields are dropped before the generation compares its spec (statefulset/strategy.go).
@@ -47,7 +47,7 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
   if (out.metadata?.finalizers?.length === 0) delete (out.metadata as { finalizers?: unknown }).finalizers;
   if ('status' in old) out['status'] = old['status'];
   else delete out['status'];
-  const bumps = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'Pod'].includes(String(next.kind));
+  const bumps = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'Pod', 'PodDisruptionBudget'].includes(String(next.kind));
   const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
   if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),

@@ -25,6 +25,7 @@ const FLAGS: Readonly<Record<string, readonly string[]>> = {
   get: ['-n', '--namespace', '-A', '--all-namespaces', '-o', '--output', '--show-labels', '--sort-by'],
   describe: ['-n', '--namespace'],
   delete: ['-n', '--namespace', '--grace-period', '--force', '--now'],
+  drain: ['--ignore-daemonsets', '--delete-emptydir-data', '--force', '--disable-eviction', '--grace-period', '--timeout', '--skip-wait-for-delete-timeout', '--pod-selector'],
   'can-i': ['-n', '--namespace', '-A', '--all-namespaces', '--as', '--as-group', '--subresource', '-q', '--quiet'],
   etcdctl: ['--prefix', '--keys-only', '--print-value-only', '--count-only', '--limit'],
 };
@@ -57,7 +58,7 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
       return etcdKeys(sim, current);
     }
     if (before[0] !== 'kubectl') return [];
-    if (before.length === 1) return items(['get', 'describe', 'auth', 'delete'], 'function');
+    if (before.length === 1) return items(['get', 'describe', 'auth', 'delete', 'cordon', 'uncordon', 'drain'], 'function');
     const sub = before[1]!;
     if (sub === 'auth' && before.length === 2) return items(['can-i'], 'function');
     const command = sub === 'auth' ? 'can-i' : sub;
@@ -68,6 +69,8 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
     if (previous === '--as') return items(['system:anonymous', 'kubernetes-admin', ...sim.store.list('ServiceAccount').map((s) => `system:serviceaccount:${s.metadata?.namespace}:${s.metadata?.name}`)], 'value');
     if (current.text.startsWith('-')) return items(FLAGS[command] ?? [], 'keyword');
     const positional = positionalArgs(args);
+    // kubectl cordon, uncordon and drain take a node.
+    if (command === 'cordon' || command === 'uncordon' || command === 'drain') return positional.length === 0 ? items(sim.store.list('Node').map((n) => n.metadata?.name ?? ''), 'value') : [];
     const resourceNames = (kinds?: readonly string[]) => allResources().filter((r) => !kinds || kinds.includes(r.kind)).map((r) => r.resource);
     if (command === 'can-i') {
       if (positional.length === 0) return items(VERBS, 'value');

@@ -14,6 +14,13 @@ While paused after the run's first kubectl delete (a pod stuck Terminating, say)
                                     one more delete at this virtual time: the run is replayed with it and
                                     pauses on it; the console says what changed
 
+At any pause, a kubectl command on a node at this virtual time (the run is replayed with it and pauses on its
+first step; the console prints what kubectl prints, to the end of the run):
+  kubectl cordon NODE
+  kubectl uncordon NODE
+  kubectl drain NODE [--ignore-daemonsets] [--delete-emptydir-data] [--force] [--disable-eviction]
+                [--grace-period=N] [--timeout=DURATION] [--skip-wait-for-delete-timeout=N] [--pod-selector=SELECTOR]
+
 Expressions (over the current pod; values print as JSON, strings as they are):
   status.phase                      a field path on the pod (pod. may be written first)
   spec.containers[0].image          list items by index; [*] for all of them; [1:3] for a slice

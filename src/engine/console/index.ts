@@ -56,6 +56,8 @@ function kubectl(sim: Simulation, sub: string | undefined, rest: string[]): Comm
     case 'auth': return kubectlAuth(sim, rest);
     // The debugger answers it (it replays the run); the engine's console only reads the simulation.
     case 'delete': return { error: 'error: kubectl delete is run by the debugger, which replays the run with one more delete; it is not available here' };
+    case 'cordon': case 'uncordon': case 'drain':
+      return { error: `error: kubectl ${sub} is run by the debugger, which replays the run with the command at the current virtual time; it is not available here` };
     case undefined: return { error: 'error: the console runs "kubectl get", "kubectl describe" and "kubectl auth can-i"; type help' };
     default: return { error: `error: unknown command "${sub}" for "kubectl"; the console runs get, describe and auth can-i (type help)` };
   }

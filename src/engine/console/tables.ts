@@ -123,6 +123,10 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   ClusterRole: simple(['CREATED AT'], (o) => [String(o.metadata?.creationTimestamp ?? '')]),
   RoleBinding: simple(['ROLE', 'AGE'], (o, now) => [`${get(o, 'roleRef.kind')}/${get(o, 'roleRef.name')}`, age(o, now)]),
   ClusterRoleBinding: simple(['ROLE', 'AGE'], (o, now) => [`${get(o, 'roleRef.kind')}/${get(o, 'roleRef.name')}`, age(o, now)]),
+  // printPodDisruptionBudget: an IntOrString as its String(), N/A when unset.
+  PodDisruptionBudget: simple(['MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'], (o, now) => [
+    String(get(o, 'spec.minAvailable') ?? 'N/A'), String(get(o, 'spec.maxUnavailable') ?? 'N/A'), num(o, 'status.disruptionsAllowed'), age(o, now),
+  ]),
   PriorityClass: simple(['VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'], (o, now) => [num(o, 'value'), String(get(o, 'globalDefault') ?? false), age(o, now), String(get(o, 'preemptionPolicy') ?? 'PreemptLowerPriority')]),
 };
 

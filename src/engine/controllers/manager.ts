@@ -1,5 +1,5 @@
 // kube-controller-manager: the controllers' informers, turning watch events into controller syncs through work queues.
-import type { KubeObject, Pod } from '../api/types';
+import type { KubeObject, Node, Pod } from '../api/types';
 import { podKey, refOf } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { WatchEventType } from '../cluster/store';
@@ -8,6 +8,8 @@ import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
 import { syncDaemonSet } from './daemonset';
 import { syncDeployment } from './deployment';
+import { DisruptionController } from './disruption-queue';
+import { syncUnschedulableTaint, unschedulableTaintOutOfStep } from './node-unschedulable';
 import { endpointConditions, servicesSelecting, syncEndpoints, syncService } from './endpoints';
 import { attemptToDeleteDependent, collectDependents, missingOwners, processDeletingOwner, verifyVirtualOwner, waitingOwnersOf } from './garbage-collector';
 import { JOB_SYNC_BATCH_PERIOD_MS, syncJob, syncTtlAfterFinished } from './job';
@@ -79,7 +81,7 @@ function nodeChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
   return labelsChanged(obj, old) || JSON.stringify(taints(obj)) !== JSON.stringify(taints(old)) || ready(obj) !== ready(old);
 }
 
-/** Controllers routes store changes to the deployment, replicaset, statefulset, job, cronjob, endpointslice and garbage collector controllers. */
+/** Controllers routes store changes to the deployment, replicaset, statefulset, daemonset, job, cronjob, disruption, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
   private readonly replicaSets: WorkQueue;
@@ -93,6 +95,8 @@ export class Controllers {
   private readonly statefulSets: PodOwnerQueue;
   private readonly daemonSets: PodOwnerQueue;
   private readonly cronJobs: CronJobQueue;
+  private readonly disruption: DisruptionController;
+  private readonly nodeTaints: WorkQueue;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -102,6 +106,8 @@ export class Controllers {
     this.jobs = new WorkQueue(ctx, 'job-controller');
     this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
     this.cronJobs = new CronJobQueue(ctx, api, new WorkQueue(ctx, 'cronjob-controller'));
+    this.nodeTaints = new WorkQueue(ctx, 'node-lifecycle-controller');
+    this.disruption = new DisruptionController(ctx, new WorkQueue(ctx, 'disruption'), new WorkQueue(ctx, 'disruption_recheck'), new WorkQueue(ctx, 'stale_pod_disruption'));
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
@@ -121,10 +127,14 @@ export class Controllers {
     if (obj.kind === 'Node' && type !== 'DELETED' && (type === 'ADDED' || nodeChanged(obj, old))) {
       for (const ds of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(ds.metadata?.namespace, ds.metadata?.name);
     }
+    // node_lifecycle_controller.go: a node added or updated goes through doNoScheduleTaintingPass (the cordon taint).
+    if (obj.kind === 'Node' && type !== 'DELETED') this.enqueueNodeTaints(obj);
     if (obj.kind === 'Job' && type !== 'DELETED') this.enqueueJob(obj.metadata?.namespace, obj.metadata?.name);
     // cronjob_controllerv2.go: the CronJob informer's handlers, and addJob / updateJob / deleteJob.
     if (obj.kind === 'CronJob') this.cronJobs.onCronJob(type, obj as CronJob, old as CronJob | undefined);
     if (obj.kind === 'Job') this.cronJobs.onJob(type, obj, old);
+    // disruption.go addDB / updateDB / removeDB.
+    if (obj.kind === 'PodDisruptionBudget') this.disruption.onBudget(obj);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
@@ -132,6 +142,7 @@ export class Controllers {
       this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.statefulSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.daemonSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.disruption.onPod(type, obj as unknown as Pod);
     }
     this.onGarbage(type, obj, old);
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
@@ -148,6 +159,13 @@ export class Controllers {
     for (const s of this.ctx.store.list('StatefulSet')) this.statefulSets.enqueue(s.metadata?.namespace, s.metadata?.name);
     for (const d of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(d.metadata?.namespace, d.metadata?.name);
     for (const c of this.ctx.store.list('CronJob')) this.cronJobs.enqueue(c.metadata?.namespace, c.metadata?.name);
+    this.disruption.resync();
+    for (const n of this.ctx.store.list('Node')) this.enqueueNodeTaints(n);
+  }
+
+  private enqueueNodeTaints(node: KubeObject): void {
+    const name = node.metadata?.name ?? '';
+    if (name && unschedulableTaintOutOfStep(node as Node)) this.nodeTaints.add(name, () => syncUnschedulableTaint(this.ctx, name));
   }
 
   private enqueueDeployment(ns: string | undefined, name: string | undefined): void {

@@ -5,8 +5,9 @@ import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnos
 import type { ExplainReport, PodReport } from '../explain/report';
 import type { SchedulingExplanation } from '../explain/pod';
 import type { Advice } from '../explain/scheduling';
-import { splitKubectl, type Style } from './human';
+import { commandLines, splitKubectl, type Style, withoutCommands } from './human';
 import { cell, renderTable, type Cell } from './table';
+import type { SimulationResult } from '../simulation';
 
 const PASS = new Set(['Success']);
 const QUIET = new Set(['Skip', 'NotRun']);
@@ -142,10 +143,11 @@ export function renderPod(p: PodReport, st: Style): string[] {
 }
 
 /** renderExplain prints the whole explanation for a person. */
-export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style): string {
+export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style, commands?: SimulationResult['commands']): string {
   const out: string[] = [st.bold(`$ kubectl apply -f ${manifest}`)];
-  const { applyLines, deleteLines } = splitKubectl(kubectl);
+  const { applyLines, deleteLines } = splitKubectl(withoutCommands(kubectl, commands));
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
+  out.push(...commandLines(commands, st));
   if (deleteLines.length > 0) out.push(st.bold(`$ kubectl delete -f ${manifest}`), ...deleteLines);
   for (const p of report.pods) out.push(...renderPod(p, st));
   if (report.pods.length === 0) out.push('', st.dim('no pod was made'));

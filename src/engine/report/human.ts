@@ -51,11 +51,33 @@ export function splitKubectl(kubectl: string): { applyLines: string[]; deleteLin
   return { applyLines, deleteLines: kubectlLines.filter((l) => !applyLines.includes(l)) };
 }
 
+/** withoutCommands is kubectl's output less the lines of the later kubectl commands, which print under their own heading. */
+export function withoutCommands(kubectl: string, commands: SimulationResult['commands']): string {
+  const lines = kubectl.split('\n');
+  for (const c of commands ?? []) {
+    for (const line of c.output.split('\n')) {
+      const i = lines.indexOf(line);
+      if (i >= 0) lines.splice(i, 1);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** commandLines prints each later kubectl command (a drain, a cordon) under its command line, at the virtual time it began. */
+export function commandLines(commands: SimulationResult['commands'], st: Style): string[] {
+  const out: string[] = [];
+  for (const c of commands ?? []) {
+    out.push('', `${st.bold(`$ ${c.command}`)}  ${st.dim(`(at ${seconds(c.at)})`)}`);
+    for (const line of c.output.split('\n').filter((l) => l !== '')) out.push(/^(error|Error|cannot |There are pending)/.test(line) ? st.bad(line) : line);
+  }
+  return out;
+}
+
 /** renderHuman prints the run for a person. */
 export function renderHuman(result: SimulationResult, manifest: string, st: Style): string {
   const out: string[] = [];
   out.push(st.bold(`$ kubectl apply -f ${manifest}`));
-  const { applyLines, deleteLines } = splitKubectl(result.kubectl);
+  const { applyLines, deleteLines } = splitKubectl(withoutCommands(result.kubectl, result.commands));
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push('', st.bold('TIMELINE'));
   const phases = result.trace.filter((e) => !e.step);
@@ -74,6 +96,7 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
       out.push([pad(r[0]!, widths[0]!), type, pad(r[2]!, widths[2]!), pad(r[3]!, widths[3]!), pad(r[4]!, widths[4]!), r[5]].join('   '));
     }
   }
+  out.push(...commandLines(result.commands, st));
   if (deleteLines.length) {
     out.push('', st.bold(`$ kubectl delete -f ${manifest}`));
     out.push(...deleteLines);

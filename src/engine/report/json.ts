@@ -54,6 +54,7 @@ export function writeResultJson(
   const fields: [string, unknown][] = [['outcome', result.outcome]];
   if (result.rejection) fields.push(['rejection', result.rejection]);
   fields.push(['kubectl', result.kubectl]);
+  if (result.commands) fields.push(['commands', result.commands]);
   if (result.workloads) fields.push(['workloads', result.workloads]);
   if (result.stopped) fields.push(['stopped', result.stopped]);
   emit('{');

@@ -38,3 +38,35 @@ export function parseDuration(text: string): number | undefined {
   }
   return matched === t.length && t.length > 0 ? total : undefined;
 }
+
+const GO_UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * parseGoDuration is Go's time.ParseDuration (what a Duration flag reads): `30s`, `1m30s`, `1.5h`, `-2s`, `0`; a number
+ * needs a unit. Milliseconds, or the error Go returns: `time: missing unit in duration "5"`, `time: unknown unit "x" in
+ * duration "5x"`, `time: invalid duration "abc"`. See the Go standard library time/format.go.
+ */
+export function parseGoDuration(text: string): { ms: number } | { error: string } {
+  const quoted = JSON.stringify(text);
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    sign = s.startsWith('-') ? -1 : 1;
+    s = s.slice(1);
+  }
+  if (s === '0') return { ms: 0 };
+  if (s === '') return { error: `time: invalid duration ${quoted}` };
+  let total = 0;
+  while (s !== '') {
+    const number = /^(\d*)(\.\d*)?/.exec(s)!;
+    if (number[0] === '' || number[0] === '.') return { error: `time: invalid duration ${quoted}` };
+    s = s.slice(number[0].length);
+    const unit = /^[^\d.]*/.exec(s)![0];
+    if (unit === '') return { error: `time: missing unit in duration ${quoted}` };
+    const scale = GO_UNITS[unit];
+    if (scale === undefined) return { error: `time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}` };
+    total += Number(number[0]) * scale;
+    s = s.slice(unit.length);
+  }
+  return { ms: sign * total };
+}

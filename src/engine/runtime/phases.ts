@@ -14,6 +14,7 @@ export interface PhaseInfo {
 /** PHASES lists every phase in the order a create (then a delete) reaches them. */
 export const PHASES = [
   { name: 'kubectl.validate', component: 'kubectl', stage: 'both', summary: 'kubectl parses the manifest, maps its kind to a resource and sends the request' },
+  { name: 'kubectl.drain', component: 'kubectl', stage: 'both', summary: 'kubectl cordon, uncordon and drain: the node marked (un)schedulable, its pods filtered, each evicted through the Eviction API (retried every 5 s while a disruption budget refuses) and waited for until it is gone' },
   { name: 'apiserver.authenticate', component: 'kube-apiserver', stage: 'both', summary: 'the authenticators establish who sent the request' },
   { name: 'apiserver.authorize', component: 'kube-apiserver', stage: 'both', summary: 'the authorizers decide whether that user may do it' },
   { name: 'apiserver.admit.mutating', component: 'kube-apiserver', stage: 'create', summary: 'defaulting and the mutating admission plugins change the object' },
@@ -47,6 +48,8 @@ export const PHASES = [
   { name: 'controllers.nodeLifecycle', component: 'kube-controller-manager', stage: 'both', summary: 'a node that stopped sending heartbeats turns Unknown, its pods lose Ready and it is tainted unreachable' },
   { name: 'controllers.taintEviction', component: 'kube-controller-manager', stage: 'both', summary: 'pods that do not tolerate (or no longer tolerate) a NoExecute taint are deleted' },
   { name: 'controllers.podgc', component: 'kube-controller-manager', stage: 'both', summary: 'pods bound to a node that no longer exists are marked Failed and force-deleted' },
+  { name: 'controllers.disruption', component: 'kube-controller-manager', stage: 'both', summary: 'the disruption controller counts the pods a PodDisruptionBudget selects, expects and has healthy, and writes how many disruptions it allows' },
+  { name: 'apiserver.evict', component: 'kube-apiserver', stage: 'both', summary: 'the eviction subresource checks the pod\'s PodDisruptionBudget, takes one disruption from it (or refuses with 429), marks the pod DisruptionTarget and deletes it' },
   { name: 'apiserver.delete', component: 'kube-apiserver', stage: 'delete', summary: 'the delete request marks the pod with its deletion time and grace period' },
   { name: 'kubelet.preStop', component: 'kubelet', stage: 'delete', summary: 'the preStop hooks run inside the grace period' },
   { name: 'kubelet.terminate', component: 'kubelet', stage: 'delete', summary: 'SIGTERM, the grace period and SIGKILL' },

@@ -158,7 +158,7 @@ for (const c of labelSelectorCases) {
 }
 
 const labelSelectorErrorCases: Array<{ name: string; selector: LabelSelector; want: string }> = [
-  { name: 'names a bad operator as a pod selector operator', selector: { matchExpressions: [{ key: 'n', operator: 'Gt', values: ['1'] }] }, want: '"Gt" is not a valid pod selector operator' },
+  { name: 'names a bad operator as a label selector operator (apimachinery v0.36.3 helpers.go)', selector: { matchExpressions: [{ key: 'n', operator: 'Gt', values: ['1'] }] }, want: '"Gt" is not a valid label selector operator' },
   { name: 'reports In without values as a nil slice', selector: { matchExpressions: [{ key: 'env', operator: 'In' }] }, want: "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty" },
   { name: 'reports values given to Exists', selector: { matchExpressions: [{ key: 'gpu', operator: 'Exists', values: ['a'] }] }, want: 'values: Invalid value: []string{"a"}: values set must be empty for exists and does not exist' },
   { name: 'reports an invalid matchLabels key', selector: { matchLabels: { 'a b': 'c' } }, want: `key: Invalid value: "a b": ${KEY_NAME_ERROR}` },

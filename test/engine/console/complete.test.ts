@@ -11,7 +11,9 @@ const sim = (): Simulation => (run ??= simulate(fixture('../../examples/pod.yaml
 const cases: { name: string; text: string; column?: number; want: { label: string; start: number; length: number }[] }[] = [
   { name: 'the first word completes to a command', text: 'kub', want: [{ label: 'kubectl', start: 1, length: 3 }] },
   { name: 'the first word also completes to a root or a pod field', text: 'no', want: [{ label: 'node', start: 1, length: 2 }] },
-  { name: 'kubectl\'s subcommands', text: 'kubectl d', want: [{ label: 'describe', start: 9, length: 1 }, { label: 'delete', start: 9, length: 1 }] },
+  { name: 'kubectl\'s subcommands', text: 'kubectl d', want: [{ label: 'describe', start: 9, length: 1 }, { label: 'delete', start: 9, length: 1 }, { label: 'drain', start: 9, length: 1 }] },
+  { name: 'node names after drain', text: 'kubectl drain wor', want: [{ label: 'worker-1', start: 15, length: 3 }, { label: 'worker-2', start: 15, length: 3 }] },
+  { name: 'drain\'s flags, as kubectl drain names them', text: 'kubectl drain worker-1 --i', want: [{ label: '--ignore-daemonsets', start: 24, length: 3 }] },
   { name: 'delete offers pods only', text: 'kubectl delete po', want: [{ label: 'pods', start: 16, length: 2 }] },
   { name: 'pod names after delete pod', text: 'kubectl delete pod w', want: [{ label: 'web', start: 20, length: 1 }] },
   { name: 'delete\'s flags, as kubectl delete names them', text: 'kubectl delete pod web --', want: ['--namespace', '--grace-period', '--force', '--now'].map((label) => ({ label, start: 24, length: 2 })) },

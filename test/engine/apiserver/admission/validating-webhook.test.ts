@@ -67,7 +67,7 @@ const cases: Case[] = [
     name: 'A selector error is returned before any webhook is called',
     configs: [configuration(V, 'a', hook('policy.example.com', { namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Within', values: ['x'] }] } }))],
     answers: { 'policy.example.com': { allowed: false } },
-    want: { error: { code: 500, reason: 'InternalError', message: 'Internal error occurred: "Within" is not a valid pod selector operator' }, results: ['rejected'] },
+    want: { error: { code: 500, reason: 'InternalError', message: 'Internal error occurred: "Within" is not a valid label selector operator' }, results: ['rejected'] },
   },
 ];
 
