@@ -5,7 +5,8 @@ import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnos
 import type { ExplainReport, PodReport } from '../explain/report';
 import type { SchedulingExplanation } from '../explain/pod';
 import type { Advice } from '../explain/scheduling';
-import { splitKubectl, type Style } from './human';
+import { commandHeaders, splitKubectl, type Style } from './human';
+import type { KubectlLines } from '../kubectl/generate/load';
 import { cell, renderTable, type Cell } from './table';
 
 const PASS = new Set(['Success']);
@@ -137,11 +138,12 @@ export function renderPod(p: PodReport, st: Style): string[] {
 }
 
 /** renderExplain prints the whole explanation for a person. */
-export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style): string {
-  const out: string[] = [st.bold(`$ kubectl apply -f ${manifest}`)];
+export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style, command?: KubectlLines): string {
   const { applyLines, deleteLines } = splitKubectl(kubectl);
+  const headers = commandHeaders(manifest, command, deleteLines);
+  const out: string[] = [st.bold(`$ ${headers.apply}`)];
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
-  if (deleteLines.length > 0) out.push(st.bold(`$ kubectl delete -f ${manifest}`), ...deleteLines);
+  if (deleteLines.length > 0) out.push(st.bold(`$ ${headers.delete}`), ...deleteLines);
   for (const p of report.pods) out.push(...renderPod(p, st));
   if (report.pods.length === 0) out.push('', st.dim('no pod was made'));
   const r = report.rejection;

@@ -13,6 +13,7 @@ export interface PhaseInfo {
 
 /** PHASES lists every phase in the order a create (then a delete) reaches them. */
 export const PHASES = [
+  { name: 'kubectl.generate', component: 'kubectl', stage: 'create', summary: 'kubectl reads its command line; kubectl run and kubectl create deployment|job generate the object they will send' },
   { name: 'kubectl.validate', component: 'kubectl', stage: 'both', summary: 'kubectl parses the manifest, maps its kind to a resource and sends the request' },
   { name: 'apiserver.authenticate', component: 'kube-apiserver', stage: 'both', summary: 'the authenticators establish who sent the request' },
   { name: 'apiserver.authorize', component: 'kube-apiserver', stage: 'both', summary: 'the authorizers decide whether that user may do it' },
