@@ -73,8 +73,8 @@ export class PodLifecycleConfigurationProvider implements vscode.DebugConfigurat
         return launchConfiguration(vscode.l10n.t('Debug pod lifecycle'), document.uri.fsPath, false);
       }
     }
-    if (!config.manifest) {
-      // A launch.json configuration without a manifest debugs the manifest in the active editor.
+    if (!config.manifest && !config.kubectl) {
+      // A launch.json configuration without a manifest (or a kubectl command line) debugs the manifest in the active editor.
       const document = vscode.window.activeTextEditor?.document;
       if (document && isManifest(document)) return { ...config, manifest: document.uri.fsPath };
       void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));

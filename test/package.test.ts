@@ -66,6 +66,7 @@ test('Breakpoints can be set in YAML files', () => {
 
 const optionCases: { name: string; type: string | string[]; default?: unknown }[] = [
   { name: 'manifest', type: 'string', default: '${file}' },
+  { name: 'kubectl', type: ['string', 'array'], default: 'kubectl run web --image=nginx:1.27' },
   { name: 'cluster', type: ['string', 'array'] },
   { name: 'behavior', type: 'string' },
   { name: 'kubeconfig', type: 'string' },
@@ -130,6 +131,21 @@ const snippetCases = [
   { label: 'Pod Lifecycle: Debug pod lifecycle of the current file with a cluster file', keys: ['cluster', 'manifest', 'stopOnEntry'] },
   { label: 'Pod Lifecycle: Debug pod lifecycle of the current file and delete', keys: ['delete', 'manifest', 'stopOnEntry'] },
 ];
+
+test('The snippet "Pod Lifecycle: Debug a kubectl command line" starts from kubectl run instead of a manifest', () => {
+  const snippet = podDebugger?.configurationSnippets.find((s) => localized(s.label) === 'Pod Lifecycle: Debug a kubectl command line');
+  assert.ok(snippet);
+  assert.ok(localized(snippet.description));
+  const { type, request, name, ...options } = snippet.body;
+  assert.deepEqual([type, request, typeof name], ['pod-lifecycle', 'launch', 'string']);
+  assert.deepEqual(options, { kubectl: 'kubectl run ${1:web} --image=${2:nginx:1.27}', stopOnEntry: true });
+});
+
+test('A launch configuration needs a manifest or a kubectl command line', () => {
+  const launch = podDebugger?.configurationAttributes.launch as { anyOf?: unknown; required?: unknown };
+  assert.deepEqual(launch.anyOf, [{ required: ['manifest'] }, { required: ['kubectl'] }]);
+  assert.equal(launch.required, undefined);
+});
 
 for (const [index, want] of snippetCases.entries()) {
   test(`The snippet "${want.label}" sets ${want.keys.join(', ')}`, () => {

@@ -1,5 +1,5 @@
-// The pod-lifecycle command line: `run MANIFEST [flags]` and `explain MANIFEST [the same flags]`, parsed strictly; a bad
-// flag is a usage error (exit 2).
+// The pod-lifecycle command line: `run MANIFEST [flags]`, `run [flags] -- kubectl ARGS...` and `explain` with the same,
+// parsed strictly; a bad flag is a usage error (exit 2). What follows `--` is kubectl's, read by the engine.
 import type { IdentitySpec } from '../engine/cluster/files';
 import { parseDuration } from '../engine/runtime/durations';
 import { FORCE_WITH_GRACE_ERROR, NOW_WITH_GRACE_ERROR } from '../engine/kubectl/apply';
@@ -16,7 +16,10 @@ export const COMMANDS: readonly Command[] = ['run', 'explain'];
 /** RunArgs are the parsed flags of `pod-lifecycle run` (and `explain`, which takes the same). */
 export interface RunArgs {
   command: Command;
+  /** manifest is the MANIFEST file; empty when the run starts from a kubectl command line. */
   manifest: string;
+  /** kubectl is the command line after `--` (`kubectl run web --image=nginx:1.27`), instead of a MANIFEST. */
+  kubectl?: string[];
   clusters: string[];
   behavior?: string;
   identity: IdentitySpec;
@@ -42,7 +45,7 @@ export interface RunArgs {
 export class UsageError extends Error {}
 
 /** USAGE is the synopsis printed with --help and after usage errors. */
-export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--behavior FILE]
+export const USAGE = `Usage: pod-lifecycle run (MANIFEST | [options] -- kubectl ARGS...) [--cluster FILE]... [--behavior FILE]
          [--kubeconfig FILE [--context NAME] | --token T | --anonymous | --as USER [--as-group G]...]
          [--then-apply AFTER,FILE]... [--then-cordon AFTER,NODE]... [--then-uncordon AFTER,NODE]...
          [--then-drain AFTER,NODE[,ignore-daemonsets][,delete-emptydir-data][,force][,disable-eviction]
@@ -50,15 +53,21 @@ export const USAGE = `Usage: pod-lifecycle run MANIFEST [--cluster FILE]... [--b
          [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
          [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
-       pod-lifecycle explain MANIFEST [the flags of run]`;
+       pod-lifecycle explain (MANIFEST | [options] -- kubectl ARGS...) [the flags of run]
+kubectl ARGS: run NAME --image=IMAGE [flags] [-- ARGS...] | create deployment NAME --image=IMAGE [flags] [-- COMMAND...]
+              | create job NAME --image=IMAGE [flags] [-- COMMAND...] | create -f FILE [flags] | apply -f FILE [flags]`;
 
 const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--then-drain', '--then-cordon', '--then-uncordon', '--trace', '--max-steps', '--max-objects']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated']);
 
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
 export function parseArgs(argv: string[]): RunArgs | 'help' {
-  if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return 'help';
-  const [command, ...rest] = argv;
+  // Everything after the first `--` is kubectl's command line, flags and all: it is not read here.
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const kubectl = dash < 0 ? undefined : argv.slice(dash + 1);
+  if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return 'help';
+  const [command, ...rest] = own;
   if (!COMMANDS.includes(command as Command)) throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
   const values = new Map<string, string[]>();
   const bools = new Set<string>();
@@ -82,14 +91,19 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
       throw new UsageError(`unknown flag: ${flag}`);
     }
   }
-  if (positional.length === 0) throw new UsageError(`${command} needs a MANIFEST file`);
-  if (positional.length > 1) throw new UsageError(`${command} takes one MANIFEST, got ${positional.length}: ${positional.join(' ')}`);
+  if (kubectl !== undefined) {
+    if (positional.length > 0) throw new UsageError(`${command} takes a MANIFEST or a kubectl command line after --, not both: ${positional.join(' ')}`);
+    if (kubectl.length === 0) throw new UsageError(`${command} needs a kubectl command line after --, e.g. -- kubectl run web --image=nginx:1.27`);
+  } else {
+    if (positional.length === 0) throw new UsageError(`${command} needs a MANIFEST file, or a kubectl command line after --`);
+    if (positional.length > 1) throw new UsageError(`${command} takes one MANIFEST, got ${positional.length}: ${positional.join(' ')}`);
+  }
   const one = (flag: string): string | undefined => {
     const v = values.get(flag);
     if (v && v.length > 1) throw new UsageError(`flag ${flag} given more than once`);
     return v?.[0];
   };
-  const args: RunArgs = { command: command as Command, manifest: positional[0]!, clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json'), trace: 'summary' };
+  const args: RunArgs = { command: command as Command, manifest: positional[0] ?? '', ...(kubectl ? { kubectl } : {}), clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json'), trace: 'summary' };
   if (bools.has('--allow-unsimulated')) args.allowUnsimulated = true;
   const behavior = one('--behavior');
   if (behavior !== undefined) args.behavior = behavior;

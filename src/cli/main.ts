@@ -3,6 +3,7 @@
 import { readInputFile } from '../host/read-file';
 import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles, readInput } from '../engine/cluster/files';
+import { KubectlNotSimulated, kubectlLines, loadKubectlRun } from '../engine/kubectl/generate/load';
 import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
 import { budgetReached, DEFAULT_BUDGET, Simulation, type BudgetStop, type SimulationResult } from '../engine/simulation';
@@ -20,7 +21,8 @@ export const EXIT = { completed: 0, stoppedShort: 1, badInput: 2 } as const;
 
 /** exitCodeOf maps an outcome to the exit status: 0 when the lifecycle completed, 1 when it stopped short. */
 export function exitCodeOf(result: SimulationResult, deleting: boolean): number {
-  const done = deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
+  // A dry run does all a dry run does: kubectl printed the object and exited 0.
+  const done = result.outcome === 'DryRun' || (deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded');
   return done && !result.stopped ? EXIT.completed : EXIT.stoppedShort;
 }
 
@@ -84,7 +86,10 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
   const { out } = output;
   let sim: Simulation;
   try {
-    const inputs = loadRunFiles({ manifest: args.manifest, clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity }, (p) => readInputFile(p));
+    const files = { clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}), identity: args.identity };
+    const inputs = args.kubectl
+      ? loadKubectlRun(args.kubectl, files, (p) => readInputFile(p), args.seed)
+      : loadRunFiles({ manifest: args.manifest, ...files }, (p) => readInputFile(p));
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(sink ? { traceSink: sink } : {}),
@@ -103,6 +108,11 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
       err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
       return EXIT.badInput;
     }
+    // A kubectl command line the engine does not run is unusable input, like a bad flag of ours.
+    if (e instanceof KubectlNotSimulated) {
+      err(`error: ${e.message}\n`);
+      return EXIT.badInput;
+    }
     throw e;
   }
   const st = style(useColor(env, isTTY));
@@ -117,7 +127,7 @@ function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, { out,
   const result = sim.run();
   // The report is streamed: valid JSON at any size, never one string of the whole run.
   if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined, outBytes);
-  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st)}\n`);
+  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st, kubectlLines(sim.inputs))}\n`);
   return result;
 }
 
@@ -126,7 +136,7 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
   const { result, pods } = runForExplanation(sim);
   const report = explainRun(sim, result, pods);
   if (args.json) out(`${JSON.stringify(report, null, 2)}\n`);
-  else out(`${renderExplain(report, result.kubectl, args.manifest, st, result.commands)}\n`);
+  else out(`${renderExplain(report, result.kubectl, args.manifest, st, kubectlLines(sim.inputs), result.commands)}\n`);
   return result;
 }
 

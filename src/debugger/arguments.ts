@@ -111,7 +111,7 @@ function checkShape(value: Record<string, unknown>, shape: Shape, path: string):
  */
 export function argumentProblem(command: string, args: unknown): string | undefined {
   if (args === undefined) {
-    if (command === 'launch') return 'the "launch" request needs its arguments: the launch configuration, with "manifest"';
+    if (command === 'launch') return 'the "launch" request needs its arguments: the launch configuration, with "manifest" (or "kubectl")';
     const shape = REQUESTS[command];
     const required = shape ? Object.entries(shape).find(([, a]) => a.required) : undefined;
     return required ? `the "${command}" request needs arguments: "${required[0]}" is required` : undefined;

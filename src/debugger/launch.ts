@@ -7,6 +7,8 @@ import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
 import { loadRunFiles } from '../engine/cluster/files';
 import { InputError, type SimulationInputs } from '../engine/cluster/inputs';
 import { parseDuration } from '../engine/runtime/durations';
+import { GENERATED_FILE, KubectlNotSimulated, loadKubectlRun } from '../engine/kubectl/generate/load';
+import { splitCommandLine } from '../engine/kubectl/generate/argv';
 import { DEFAULT_BUDGET, type SimulationOptions } from '../engine/simulation';
 
 /** ErrorId lists the stable ids of the errors the adapter answers with; a client may key on them. */
@@ -56,6 +58,8 @@ export class LaunchError extends Error {
 /** LaunchArguments are the attributes of package.json's `configurationAttributes.launch`, as they arrive (unchecked). */
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   manifest?: unknown;
+  /** kubectl is the kubectl command line the run starts from instead of a manifest: a string, or its words. */
+  kubectl?: unknown;
   cluster?: unknown;
   behavior?: unknown;
   kubeconfig?: unknown;
@@ -82,7 +86,10 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
 
 /** LaunchPlan is a checked launch: which files to read, how to run the simulation and how to start the session. */
 export interface LaunchPlan {
+  /** files names the manifest (for a kubectl command line: its first -f file, or its generated objects) and the rest. */
   files: RunFiles;
+  /** kubectl is the kubectl command line's words (`kubectl` first), when the run starts from one. */
+  kubectl?: string[];
   options: SimulationOptions;
   stopOnEntry: boolean;
   noDebug: boolean;
@@ -91,10 +98,12 @@ export interface LaunchPlan {
 /** planLaunch checks the launch attributes and returns the plan; it throws a LaunchError naming the first bad attribute. */
 export function planLaunch(args: LaunchArguments): LaunchPlan {
   const manifest = optionalString(args, 'manifest');
-  if (manifest === undefined) throw invalid('"manifest" is required: the path of the Kubernetes manifest (YAML) to run, e.g. "${file}"');
+  const kubectl = kubectlWords(args.kubectl);
+  if (manifest !== undefined && kubectl !== undefined) throw invalid('"manifest" and "kubectl" cannot be used together: the run starts from a manifest or from a kubectl command line');
+  if (manifest === undefined && kubectl === undefined) throw invalid('"manifest" is required: the path of the Kubernetes manifest (YAML) to run, e.g. "${file}" (or "kubectl": a kubectl command line such as "kubectl run web --image=nginx:1.27")');
   const clusters = clusterList(args.cluster);
   const behavior = optionalString(args, 'behavior');
-  const files: RunFiles = { manifest, clusters, identity: identityOf(args), ...(behavior !== undefined ? { behavior } : {}) };
+  const files: RunFiles = { manifest: manifest ?? kubectlManifest(kubectl!), clusters, identity: identityOf(args), ...(behavior !== undefined ? { behavior } : {}) };
   const options: SimulationOptions = { snapshots: true };
   const seed = optionalInteger(args, 'seed');
   if (seed !== undefined) options.seed = seed;
@@ -113,6 +122,7 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   if (optionalBoolean(args, 'allowUnsimulated') === true) options.allowUnsimulated = true;
   return {
     files,
+    ...(kubectl ? { kubectl } : {}),
     options,
     stopOnEntry: optionalBoolean(args, 'stopOnEntry') ?? false,
     noDebug: optionalBoolean(args, 'noDebug') ?? false,
@@ -141,7 +151,7 @@ function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
 
 /** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
 const KNOWN_ATTRIBUTES = new Set([
-  'manifest', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
+  'manifest', 'kubectl', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
   'maxSteps', 'maxObjects', 'allowUnsimulated', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
   'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
 ]);
@@ -153,12 +163,50 @@ export function unknownAttributes(args: LaunchArguments): string[] {
 
 /** loadLaunch reads the plan's files from disk; an unreadable or malformed file is a LaunchError that names it. */
 export function loadLaunch(plan: LaunchPlan): SimulationInputs {
+  const read = (path: string) => readInputFile(resolve(path));
   try {
-    return loadRunFiles(plan.files, (path) => readInputFile(resolve(path)));
+    if (plan.kubectl) {
+      const { manifest: _generated, ...files } = plan.files;
+      return loadKubectlRun(plan.kubectl, files, read, plan.options.seed);
+    }
+    return loadRunFiles(plan.files, read);
   } catch (err) {
     if (err instanceof InputError) throw inputProblem(plan.files, err);
+    if (err instanceof KubectlNotSimulated) throw invalid(`"kubectl": ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * kubectlWords reads `kubectl`: a command line (split as a POSIX shell splits words, quotes and backslashes included)
+ * or its words; the leading `kubectl` may be left out.
+ */
+function kubectlWords(value: unknown): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let words: string[];
+  if (typeof value === 'string') {
+    const split = splitCommandLine(value);
+    if (typeof split === 'string') throw invalid(`"kubectl" cannot be read as a command line: ${split}`);
+    words = split;
+  } else if (Array.isArray(value) && value.every((v): v is string => typeof v === 'string')) {
+    words = value;
+  } else {
+    throw invalid(`"kubectl" must be a command line such as "kubectl run web --image=nginx:1.27", or a list of its words, not ${describe(value)}`);
+  }
+  if (words.length === 0) throw invalid('"kubectl" is empty: give a command line such as "kubectl run web --image=nginx:1.27"');
+  return words[0] === 'kubectl' ? words : ['kubectl', ...words];
+}
+
+/** kubectlManifest is the file a kubectl command line reads (its first -f), or the generated objects' name. */
+function kubectlManifest(words: string[]): string {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--') break;
+    if ((w === '-f' || w === '--filename') && words[i + 1] !== undefined) return words[i + 1]!;
+    const inline = /^(?:-f=?|--filename=)(.+)$/.exec(w);
+    if (inline) return inline[1]!;
+  }
+  return GENERATED_FILE;
 }
 
 /** inputProblem says which of the inputs an InputError is about: "Cannot read the manifest: pod.yaml:1: ...". */

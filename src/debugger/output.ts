@@ -2,8 +2,9 @@
 // the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { budgetReached, type SimulationResult } from '../engine/simulation';
-import { renderHuman, style, timelineLine } from '../engine/report/human';
+import { commandHeaders, renderHuman, splitKubectl, style, timelineLine } from '../engine/report/human';
 import { workloadLines } from '../engine/report/workloads';
+import type { KubectlLines } from '../engine/kubectl/generate/load';
 
 /** ConsoleLine is one piece of Debug Console output and its OutputEvent category. */
 export interface ConsoleLine {
@@ -37,8 +38,9 @@ export function statusLine(at: number, ref: string, before: string | undefined, 
 }
 
 /** endLines prints what kubectl printed and the outcome, as the run ends; a refused request goes to stderr. */
-export function endLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
-  const lines: ConsoleLine[] = [{ text: `$ kubectl apply -f ${manifest}${deleting ? ` && kubectl delete -f ${manifest}` : ''}\n`, category: 'stdout' }];
+export function endLines(result: SimulationResult, manifest: string, deleting: boolean, command?: KubectlLines): ConsoleLine[] {
+  const headers = commandHeaders(manifest, command, splitKubectl(result.kubectl).deleteLines);
+  const lines: ConsoleLine[] = [{ text: `$ ${headers.apply}${deleting ? ` && ${headers.delete}` : ''}\n`, category: 'stdout' }];
   const printed = result.kubectl.replace(/\n+$/, '');
   if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
   const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
@@ -58,8 +60,8 @@ function budgetLine(result: SimulationResult): string {
 }
 
 /** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */
-export function reportLines(result: SimulationResult, manifest: string, deleting: boolean): ConsoleLine[] {
-  const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false))}\n`, category: 'stdout' }];
+export function reportLines(result: SimulationResult, manifest: string, deleting: boolean, command?: KubectlLines): ConsoleLine[] {
+  const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false), command)}\n`, category: 'stdout' }];
   if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
   // A manifest of several workloads says what became of each, and why one was not run.
   for (const line of workloadLines(result)) lines.push({ text: `${line}\n`, category: 'console' });
@@ -75,6 +77,8 @@ export function exitCode(result: SimulationResult, deleting: boolean): number {
 
 function completed(result: SimulationResult, deleting: boolean): boolean {
   if (result.stopped) return false;
+  // A dry run does all a dry run does: kubectl printed the object, and nothing was to run.
+  if (result.outcome === 'DryRun') return true;
   return deleting ? result.outcome === 'Deleted' : result.outcome === 'Running' || result.outcome === 'Succeeded';
 }
 

@@ -17,7 +17,8 @@ import { dataBreakpointInfo } from './data';
 import { CAPABILITIES } from './capabilities';
 import { exceptionInfo, type ExceptionStop } from './exceptions';
 import { evaluate, ExpressionLimitError, parseExpression } from './expressions';
-import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, sourceOfFile } from './frames';
+import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, GENERATED_SOURCE, sourceOfFile } from './frames';
+import { generatedManifest, kubectlLines } from '../engine/kubectl/generate/load';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch, unknownAttributes } from './launch';
 import { type ConsoleLine, endLines, eventLine, exitCode, reportLines, statusLine, stepLine, waitBetween } from './output';
 import { LifecycleRun, type ThreadChanges } from './run';
@@ -139,7 +140,10 @@ export class PodLifecycleSession extends LoggingDebugSession {
     const path = args.source.path;
     if (!path) {
       const requested = args.breakpoints ?? [];
-      response.body = { breakpoints: requested.map((b) => ({ verified: false, line: b.line, message: 'The embedded default cluster has no file: put breakpoints in the manifest, or in a cluster file given by "cluster".' })) };
+      const message = args.source.sourceReference === GENERATED_SOURCE
+        ? 'What kubectl generated has no file: use a function breakpoint on a phase, such as kubectl.generate or scheduler.bind.'
+        : 'The embedded default cluster has no file: put breakpoints in the manifest, or in a cluster file given by "cluster".';
+      response.body = { breakpoints: requested.map((b) => ({ verified: false, line: b.line, message })) };
       return this.sendResponse(response);
     }
     if (!/\.ya?ml$/i.test(path)) return this.fail(response, ErrorId.notAnInput, `${basename(path)} is not YAML: line breakpoints go in the manifest or a cluster file.`);
@@ -288,6 +292,11 @@ export class PodLifecycleSession extends LoggingDebugSession {
 
   protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
     const ref = args.source?.sourceReference ?? args.sourceReference;
+    const generated = ref === GENERATED_SOURCE && this.run ? generatedManifest(this.run.inputs) : undefined;
+    if (generated !== undefined) {
+      response.body = { content: generated, mimeType: 'text/x-yaml' };
+      return this.sendResponse(response);
+    }
     if (ref !== EMBEDDED_CLUSTER_SOURCE) return this.fail(response, ErrorId.unknownReference, `There is no source ${ref}.`);
     response.body = { content: DEFAULT_CLUSTER_YAML, mimeType: 'text/x-yaml' };
     this.sendResponse(response);
@@ -556,7 +565,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     this.output(run.newEvents().map(eventLine));
     const deleting = run.options.delete !== undefined;
     const result = run.sim.result();
-    this.output(endLines(result, run.files.manifest, deleting));
+    this.output(endLines(result, run.files.manifest, deleting, kubectlLines(run.inputs)));
     this.sendFinalState(run);
     this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     this.sendEvent(new TerminatedEvent());
@@ -573,7 +582,7 @@ export class PodLifecycleSession extends LoggingDebugSession {
     const deleting = run.options.delete !== undefined;
     try {
       const result = run.sim.run();
-      this.output(reportLines(result, run.files.manifest, deleting));
+      this.output(reportLines(result, run.files.manifest, deleting, kubectlLines(run.inputs)));
       this.sendFinalState(run);
       this.sendEvent(new ExitedEvent(exitCode(result, deleting)));
     } catch (err) {

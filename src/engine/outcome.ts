@@ -7,12 +7,13 @@ import type { DaemonSet } from './controllers/daemonset';
 /**
  * Outcome is the run's verdict, as the CLI's JSON reports it. CrashLoopBackOff is a workload that is not Running because
  * a container keeps failing (what `kubectl get pods` shows); NotSimulated is a workload stored whose controller the
- * engine does not run, which therefore did nothing a real cluster would have done.
+ * engine does not run, which therefore did nothing a real cluster would have done; DryRun is a kubectl command run with
+ * --dry-run, which stores nothing, so nothing ran.
  */
-export type Outcome = 'Running' | 'Succeeded' | 'Failed' | 'Pending' | 'CrashLoopBackOff' | 'Rejected' | 'Deleted' | 'Terminating' | 'NotSimulated';
+export type Outcome = 'Running' | 'Succeeded' | 'Failed' | 'Pending' | 'CrashLoopBackOff' | 'Rejected' | 'Deleted' | 'Terminating' | 'NotSimulated' | 'DryRun';
 
 /** OUTCOMES are the values of Outcome, in the order the README explains them. */
-export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', 'Pending', 'CrashLoopBackOff', 'Rejected', 'Deleted', 'Terminating', 'NotSimulated'];
+export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', 'Pending', 'CrashLoopBackOff', 'Rejected', 'Deleted', 'Terminating', 'NotSimulated', 'DryRun'];
 
 /**
  * NOT_SIMULATED names, by kind, the controller a real cluster runs for objects of that kind and the engine does not:

@@ -8,7 +8,8 @@ import type { SimulationInputs, SourceDocument } from './cluster/inputs';
 import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
-import { apply, applyNothing, deleteRequest, NO_OBJECTS, type Credentials } from './kubectl/apply';
+import { apply, applyNothing, deleteRequest, noObjects, type Credentials } from './kubectl/apply';
+import { fileOf, kubectlGenerate, sendDocument } from './kubectl/run-command';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
@@ -253,7 +254,9 @@ export class Simulation {
   result(): SimulationResult {
     const deleting = this.options.delete !== undefined && this.stage !== 'create';
     const applied = [...this.applied.values()];
-    const outcome = computeOutcome(this.store, applied, this.rejection, deleting, this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs, this.options.allowUnsimulated);
+    const dryRun = this.inputs.kubectl && 'command' in this.inputs.kubectl && this.inputs.kubectl.command.dryRun !== 'none';
+    // A dry run stores nothing, so nothing runs: its outcome says so rather than judging an absent workload.
+    const outcome = dryRun && !this.rejection ? 'DryRun' : computeOutcome(this.store, applied, this.rejection, deleting, this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs, this.options.allowUnsimulated);
     const workloads = workloadOutcomes(this.store, applied, this.rejection, deleting, this.finishedJobs);
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
@@ -314,16 +317,28 @@ export class Simulation {
   }
 
   private *applyAll(): Steps<void> {
-    if (this.inputs.manifest.length === 0) {
-      // kubectl apply -f on a file with no object fails before any request: the run's rejection, exit 1 as kubectl's.
-      const out = yield* applyNothing(this.inputs.manifestFile);
-      this.kubectlOutput.push(out.printed);
-      this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: NO_OBJECTS };
+    const kubectl = this.inputs.kubectl;
+    if (kubectl) {
+      // A run from a kubectl command line: kubectl.generate first; kubectl's refusal of the line is the run's rejection.
+      const start = yield* kubectlGenerate(kubectl, this.inputs.manifest, this.clock);
+      this.kubectlOutput.push(...start.printed);
+      if (start.rejection) {
+        this.rejection = start.rejection;
+        return;
+      }
     }
-    for (const doc of this.inputs.manifest) {
-      const out = yield* apply(this.api, doc, this.credentials, 'default');
+    if (this.inputs.manifest.length === 0) {
+      // kubectl apply -f (or create -f) on a file with no object fails before any request: the run's rejection, exit 1 as kubectl's.
+      const verb = kubectl && 'command' in kubectl && kubectl.command.path === 'create' ? 'create' : 'apply';
+      const out = yield* applyNothing(this.inputs.manifestFile, verb);
+      this.kubectlOutput.push(out.printed);
+      this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: noObjects(verb) };
+    }
+    for (const [index, doc] of this.inputs.manifest.entries()) {
+      const out = yield* sendDocument(this.api, kubectl, doc, index, this.credentials, this.clock);
       // kubectl prints nothing more for the documents after one it could not read.
       if (out.printed) this.kubectlOutput.push(out.printed);
+      if (out.dryRun) continue;
       if (out.ok && out.object) {
         const ref = refOf(out.object);
         this.applied.set(ref, out.object);
@@ -346,7 +361,8 @@ export class Simulation {
 
   /** manifestTargets are the objects `kubectl delete -f MANIFEST` names: those the apply created. */
   private manifestTargets(): DeleteTarget[] {
-    return [...this.applied.values()].map((object) => ({ object, source: this.sources.get(refOf(object))?.file ?? '' }));
+    // What kubectl generated has no file: its delete names the objects (`kubectl delete pod/web`), so errors name no file.
+    return [...this.applied.values()].map((object) => ({ object, source: fileOf(this.sources.get(refOf(object))?.file) }));
   }
 
   /**

@@ -168,7 +168,7 @@ test('The human form of a Pending pod ends with what would make it schedule, col
 });
 
 const usage: { name: string; args: string[]; error: RegExp }[] = [
-  { name: 'explain without a manifest is a usage error', args: ['explain'], error: /^error: explain needs a MANIFEST file\nUsage: pod-lifecycle run/ },
+  { name: 'explain without a manifest is a usage error', args: ['explain'], error: /^error: explain needs a MANIFEST file, or a kubectl command line after --\nUsage: pod-lifecycle run/ },
   { name: 'explain refuses a flag run does not take', args: ['explain', 'examples/pod.yaml', '--frobnicate'], error: /^error: unknown flag: --frobnicate\n/ },
   { name: 'explain names an unreadable manifest', args: ['explain', 'no/such/pod.yaml'], error: /^error: no\/such\/pod\.yaml:1: cannot read the file: no such file\n$/ },
 ];

@@ -49,6 +49,13 @@ export function runJson(...args: string[]): { status: number | null; report: Rep
   return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
 
+/** runKubectlJson runs `pod-lifecycle run [own...] --json -- kubectl ARGV` and parses its report. */
+export function runKubectlJson(argv: string[], own: string[] = []): { status: number | null; report: Report; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, 'run', ...own, '--json', '--', 'kubectl', ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: HANG_MS, maxBuffer: 512 * 1024 * 1024 });
+  if (r.error) throw new Error(`pod-lifecycle run -- kubectl ${argv.join(' ')} did not finish: ${r.error.message}`);
+  return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
 /** pluginStep finds the sub-step of one admission plugin in one pass. */
 export function pluginStep(report: Report, phase: string, plugin: string): TraceEntry | undefined {
   return report.trace.find((e) => e.phase === phase && e.step?.kind === 'plugin' && e.step.name === plugin);

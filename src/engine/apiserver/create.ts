@@ -79,6 +79,17 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     yield { phase: 'etcd.persist', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
     return { ok: false, error, phase: 'etcd.persist' };
   }
+  if (req.dryRun) {
+    // dryRun=All: the dry-run storage checks the key (above) and hands back the object it would have stored; nothing is
+    // written and no resourceVersion is given. See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go.
+    const m = prepared.metadata ?? {};
+    yield {
+      phase: 'etcd.persist', object: ref, field: 'metadata',
+      result: `dry run (dryRun=All): ${req.kind} "${m.name}" would be stored at ${storageKey(req.kind, req.namespace, m.name ?? '')}; nothing is written`,
+      detail: { key: storageKey(req.kind, req.namespace, m.name ?? ''), dryRun: true, uid: m.uid, creationTimestamp: m.creationTimestamp },
+    };
+    return { ok: true, code: 201, object: prepared, ...(warnings.length ? { warnings } : {}) };
+  }
   const stored = ctx.store.put(prepared);
   const m = stored.metadata ?? {};
   const status = (stored as Pod).status;

@@ -28,6 +28,8 @@ export interface ApiRequest {
   object?: KubeObject;
   /** source is the file the object was read from, as kubectl names it in errors. */
   source?: string;
+  /** dryRun is `?dryRun=All`: the request runs every stage but storage keeps nothing. */
+  dryRun?: boolean;
   user?: UserInfo;
   /** credentials the client presented; none for an anonymous request. */
   credentials: { token?: string; certificatePem?: string; serviceAccount?: string; impersonate?: { user: string; groups: string[] } };

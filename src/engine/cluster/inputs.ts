@@ -1,5 +1,6 @@
 // The inputs of a simulation: manifest documents with their source ranges, the cluster, the profile and the behavior.
 import type { KubeObject } from '../api/types';
+import type { KubectlInvocation } from '../kubectl/generate/common';
 
 /** Position is a zero-based line and character in a source file, as editors count them. */
 export interface Position {
@@ -148,6 +149,8 @@ export interface SimulationInputs {
   cluster: ClusterInput;
   behavior: Behavior;
   identity: Identity;
+  /** kubectl is the kubectl command line the run starts from, when not `kubectl apply -f MANIFEST`. */
+  kubectl?: KubectlInvocation;
 }
 
 /** OWN_API_VERSION is the apiVersion of this project's own kinds. */

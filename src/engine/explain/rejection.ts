@@ -106,6 +106,8 @@ const APISERVER = 'staging/src/k8s.io/apiserver/pkg';
 
 /** REJECTION_RULES is the refusal → advice table; the first row whose phase, reason and plugin all match answers. */
 export const REJECTION_RULES: readonly RejectionRule[] = [
+  { phase: 'kubectl.generate', source: 'staging/src/k8s.io/kubectl/pkg/cmd/run/run.go, pkg/cmd/create/create_deployment.go, create_job.go, create.go',
+    advise: () => 'kubectl refused its command line before sending anything: fix the flag or argument its message names (kubectl run --help and kubectl create deployment --help list them)' },
   { phase: 'kubectl.validate', reason: 'NoKindMatchError', source: 'staging/src/k8s.io/cli-runtime/pkg/resource/mapper.go',
     advise: () => 'check apiVersion and kind: kubectl api-resources lists what the cluster serves' },
   { phase: 'apiserver.authenticate', reason: 'Unauthorized', source: `${APISERVER}/endpoints/filters/authentication.go`,

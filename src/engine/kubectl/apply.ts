@@ -1,39 +1,24 @@
 // kubectl apply and kubectl delete as a client: validation and discovery first, then the object's requests, each
 // logged as `kubectl -v=8` logs it, and what kubectl prints.
-import type { ApiOutcome, ApiServer, KindMapping } from '../apiserver/server';
+import type { ApiServer, KindMapping } from '../apiserver/server';
 import { mappingFor, requestPath } from '../apiserver/server';
 import type { DeleteOptions } from '../apiserver/delete';
-import type { ApiRequest, StatusError } from '../apiserver/request';
+import type { ApiRequest } from '../apiserver/request';
 import { canonicalJSON } from '../api/naming';
 import { createThreeWayMergePatch, type JsonMap } from '../api/strategic-merge';
 import type { KubeObject } from '../api/types';
 import type { SourceDocument } from '../cluster/inputs';
 import type { Steps } from '../runtime/step';
-import { discover, type Gvk, sessionFor, verifyFieldValidation } from './discovery';
+import { buildInfo, requireNamespace } from './builder';
+import type { Credentials, KubectlOutcome } from './kubectl-outcome';
 import { addSourceToError, renderKubectlError } from './errors';
-import { ACCEPT, type HttpRequest, rawError, recordRequest } from './http';
-import { goTypeName, LAST_APPLIED, withLastApplied } from './last-applied';
+import { ACCEPT, type HttpRequest, recordRequest } from './http';
+import { LAST_APPLIED, withLastApplied } from './last-applied';
 
 export { API_SERVER_URL, KUBECTL_USER_AGENT } from './http';
 export { LAST_APPLIED, withLastApplied } from './last-applied';
 
-/** Credentials are what kubectl presents with each request. */
-export type Credentials = ApiRequest['credentials'];
-
-/** KubectlOutcome is one kubectl action's result: the line kubectl prints, and on failure the error. */
-export interface KubectlOutcome {
-  ok: boolean;
-  /** printed is what kubectl writes (stdout on success, stderr on failure). */
-  printed: string;
-  object?: KubeObject;
-  error?: StatusError;
-  outcome?: ApiOutcome;
-  /** clientError names a failure kubectl found before sending anything (it has no HTTP status). */
-  clientError?: string;
-}
-
-/** STOP_VALIDATE is cli-runtime's stopValidateMessage, the end of every validation error. */
-const STOP_VALIDATE = 'if you choose to ignore these errors, turn validation off with --validate=false';
+export type { Credentials, KubectlOutcome } from './kubectl-outcome';
 
 /**
  * NO_OBJECTS is the error `kubectl apply -f` returns when the files hold no object (an empty file, only comments, an
@@ -43,9 +28,17 @@ const STOP_VALIDATE = 'if you choose to ignore these errors, turn validation off
  */
 export const NO_OBJECTS = 'no objects passed to apply';
 
-/** applyNothing is `kubectl apply -f FILE` on a file with no object: it sends nothing and fails (phase kubectl.validate). */
-export function* applyNothing(file: string | undefined): Steps<KubectlOutcome> {
-  const printed = `error: ${NO_OBJECTS}`;
+/**
+ * noObjects is the error of `kubectl apply -f` or `kubectl create -f` on files with no object. See
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create.go (RunCreate: "no objects passed to create"), v0.36.3.
+ */
+export function noObjects(verb: 'apply' | 'create'): string {
+  return `no objects passed to ${verb}`;
+}
+
+/** applyNothing is `kubectl apply -f FILE` (or create -f) on a file with no object: it sends nothing and fails (phase kubectl.validate). */
+export function* applyNothing(file: string | undefined, verb: 'apply' | 'create' = 'apply'): Steps<KubectlOutcome> {
+  const printed = `error: ${noObjects(verb)}`;
   yield { phase: 'kubectl.validate', result: printed, detail: { ...(file !== undefined ? { file } : {}), objects: 0 }, outcome: 'rejected' };
   return { ok: false, printed, clientError: 'NoObjects' };
 }
@@ -57,45 +50,13 @@ export function* applyNothing(file: string | undefined): Steps<KubectlOutcome> {
  * See staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (Run, applyOneObject), staging/src/k8s.io/cli-runtime/
  * pkg/resource/visitor.go (StreamVisitor, ValidateSchema) and mapper.go (infoForData).
  */
-export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credentials, defaultNamespace: string): Steps<KubectlOutcome> {
-  const obj = doc.object;
-  const apiVersion = String(obj.apiVersion);
-  const kind = String(obj.kind);
-  const name = obj.metadata?.name ?? '';
-  const ref = `${kind}/${obj.metadata?.namespace ?? defaultNamespace}/${name}`;
-  const session = sessionFor(api, credentials);
-  // The stream visitor returned at an earlier document's error: kubectl never reads this one.
-  if (session.stoppedFiles.has(doc.file)) return { ok: false, printed: '', clientError: 'NotVisited' };
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) as [string, string] : ['', apiVersion];
-  const validation = yield* verifyFieldValidation(api, session, { group, version, kind } satisfies Gvk, credentials, ref);
-  if (!validation.ok) {
-    session.stoppedFiles.add(doc.file);
-    const printed = `error: error validating ${JSON.stringify(doc.file)}: error validating data: ${validation.message}; ${STOP_VALIDATE}`;
-    yield { phase: 'kubectl.validate', object: ref, field: 'apiVersion', result: printed, detail: { status: validation.failed.error.status }, outcome: 'rejected' };
-    return { ok: false, printed, error: validation.failed.error, outcome: validation.failed };
-  }
-  if (obj.metadata !== undefined && (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata))) {
-    // kubectl reads metadata through the unstructured accessors, which refuse anything but a map.
-    // See staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go (NestedFieldNoCopy).
-    const printed = `error: unable to decode "${doc.file}": .metadata accessor error: ${String(obj.metadata)} is of the type ${goTypeName(obj.metadata)}, expected map[string]interface{}`;
-    yield { phase: 'kubectl.validate', object: ref, field: 'metadata', result: printed, detail: {}, outcome: 'rejected' };
-    return { ok: false, printed, clientError: 'DecodeError' };
-  }
-  const discovery = yield* discover(api, session, credentials, ref);
-  if (!discovery.ok) {
-    // infoForData wraps the RESTMapper's error; it is not a Status to CheckErr (%w), so it prints with "error: ".
-    const printed = `error: unable to recognize ${JSON.stringify(doc.file)}: ${rawError(discovery.error).message}`;
-    yield { phase: 'kubectl.validate', object: ref, field: 'kind', result: printed, detail: { status: discovery.error.status }, outcome: 'rejected' };
-    return { ok: false, printed, error: discovery.error, outcome: discovery };
-  }
-  const mapping = mappingFor(apiVersion, kind);
-  if (!mapping) {
-    // meta.NoKindMatchError with the one version searched. See staging/src/k8s.io/apimachinery/pkg/api/meta/errors.go.
-    const printed = `error: resource mapping not found for name: "${name}" namespace: "${obj.metadata?.namespace ?? ''}" from "${doc.file}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first`;
-    yield { phase: 'kubectl.validate', object: ref, field: 'kind', result: printed, detail: { apiVersion, kind }, outcome: 'rejected' };
-    return { ok: false, printed, clientError: 'NoKindMatchError' };
-  }
-  return yield* applyMapped(api, doc, obj, mapping, version, credentials, ref, defaultNamespace, validation.by);
+export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credentials, defaultNamespace: string, enforceNamespace = false): Steps<KubectlOutcome> {
+  const info = yield* buildInfo(api, doc, credentials, defaultNamespace);
+  if (!info.ok) return info.out;
+  // kubectl apply -n NS: the builder refuses a document of another namespace.
+  const mismatch = enforceNamespace ? yield* requireNamespace(info, doc, defaultNamespace) : undefined;
+  if (mismatch) return mismatch;
+  return yield* applyMapped(api, doc, doc.object, info.mapping, info.version, credentials, info.ref, defaultNamespace, info.validatedBy);
 }
 
 function* applyMapped(
@@ -204,7 +165,7 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
 }
 
 /** requestDetail is a request as the trace shows it, with its -v=8 log lines. */
-function requestDetail(req: HttpRequest, credentials: Credentials): Record<string, unknown> {
+export function requestDetail(req: HttpRequest, credentials: Credentials): Record<string, unknown> {
   const r = recordRequest(req, credentials);
   return { verb: r.verb, url: r.url, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}), log: r.log };
 }

@@ -5,7 +5,8 @@ import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnos
 import type { ExplainReport, PodReport } from '../explain/report';
 import type { SchedulingExplanation } from '../explain/pod';
 import type { Advice } from '../explain/scheduling';
-import { commandLines, splitKubectl, type Style, withoutCommands } from './human';
+import { commandHeaders, commandLines, splitKubectl, type Style, withoutCommands } from './human';
+import type { KubectlLines } from '../kubectl/generate/load';
 import { cell, renderTable, type Cell } from './table';
 import type { SimulationResult } from '../simulation';
 
@@ -143,12 +144,13 @@ export function renderPod(p: PodReport, st: Style): string[] {
 }
 
 /** renderExplain prints the whole explanation for a person. */
-export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style, commands?: SimulationResult['commands']): string {
-  const out: string[] = [st.bold(`$ kubectl apply -f ${manifest}`)];
+export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style, command?: KubectlLines, commands?: SimulationResult['commands']): string {
   const { applyLines, deleteLines } = splitKubectl(withoutCommands(kubectl, commands));
+  const headers = commandHeaders(manifest, command, deleteLines);
+  const out: string[] = [st.bold(`$ ${headers.apply}`)];
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push(...commandLines(commands, st));
-  if (deleteLines.length > 0) out.push(st.bold(`$ kubectl delete -f ${manifest}`), ...deleteLines);
+  if (deleteLines.length > 0) out.push(st.bold(`$ ${headers.delete}`), ...deleteLines);
   for (const p of report.pods) out.push(...renderPod(p, st));
   if (report.pods.length === 0) out.push('', st.dim('no pod was made'));
   const r = report.rejection;

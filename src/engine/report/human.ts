@@ -1,6 +1,7 @@
 // The human report of a run, as `pod-lifecycle run` prints it and the debugger's console too: the kubectl lines, a timeline
 // of phases, the events table and the outcome. One presentation for every front.
 import { workloadLines } from './workloads';
+import type { KubectlLines } from '../kubectl/generate/load';
 import type { TraceEntry } from '../runtime/recorder';
 import type { SimulationResult } from '../simulation';
 
@@ -73,11 +74,27 @@ export function commandLines(commands: SimulationResult['commands'], st: Style):
   return out;
 }
 
-/** renderHuman prints the run for a person. */
-export function renderHuman(result: SimulationResult, manifest: string, st: Style): string {
+/**
+ * commandHeaders are the shell lines the report shows before kubectl's output: `kubectl apply -f MANIFEST` and
+ * `kubectl delete -f MANIFEST`, or the kubectl command line the run started from and a delete of what it created
+ * (named as the delete lines name them: `pod "web" deleted ...` is `pod/web`).
+ */
+export function commandHeaders(manifest: string, command: KubectlLines | undefined, deleteLines: readonly string[]): { apply: string; delete: string } {
+  if (command === undefined) return { apply: `kubectl apply -f ${manifest}`, delete: `kubectl delete -f ${manifest}` };
+  if (command.deleteLine !== undefined) return { apply: command.line, delete: command.deleteLine };
+  const targets = deleteLines.flatMap((l) => {
+    const m = /^(\S+) "([^"]+)" (?:force )?deleted/.exec(l);
+    return m ? [`${m[1]}/${m[2]}`] : [];
+  });
+  return { apply: command.line, delete: `kubectl delete ${[...new Set(targets)].join(' ')}`.trimEnd() };
+}
+
+/** renderHuman prints the run for a person; `command` is the kubectl command line it started from, if not `apply -f`. */
+export function renderHuman(result: SimulationResult, manifest: string, st: Style, command?: KubectlLines): string {
   const out: string[] = [];
-  out.push(st.bold(`$ kubectl apply -f ${manifest}`));
   const { applyLines, deleteLines } = splitKubectl(withoutCommands(result.kubectl, result.commands));
+  const headers = commandHeaders(manifest, command, deleteLines);
+  out.push(st.bold(`$ ${headers.apply}`));
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push('', st.bold('TIMELINE'));
   const phases = result.trace.filter((e) => !e.step);
@@ -98,10 +115,10 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
   }
   out.push(...commandLines(result.commands, st));
   if (deleteLines.length) {
-    out.push('', st.bold(`$ kubectl delete -f ${manifest}`));
+    out.push('', st.bold(`$ ${headers.delete}`));
     out.push(...deleteLines);
   }
-  const ok = ['Running', 'Succeeded', 'Deleted'].includes(result.outcome);
+  const ok = ['Running', 'Succeeded', 'Deleted', 'DryRun'].includes(result.outcome);
   out.push('', `${st.bold('OUTCOME')} ${ok ? st.good(result.outcome) : st.bad(result.outcome)}${result.rejection ? `: ${result.rejection.message}` : ''}`);
   // A manifest of several workloads says what became of each, and why one was not run.
   out.push(...workloadLines(result));

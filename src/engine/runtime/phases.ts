@@ -13,6 +13,7 @@ export interface PhaseInfo {
 
 /** PHASES lists every phase in the order a create (then a delete) reaches them. */
 export const PHASES = [
+  { name: 'kubectl.generate', component: 'kubectl', stage: 'create', summary: 'kubectl reads its command line; kubectl run and kubectl create deployment|job generate the object they will send' },
   { name: 'kubectl.validate', component: 'kubectl', stage: 'both', summary: 'kubectl parses the manifest, maps its kind to a resource and sends the request' },
   { name: 'kubectl.drain', component: 'kubectl', stage: 'both', summary: 'kubectl cordon, uncordon and drain: the node marked (un)schedulable, its pods filtered, each evicted through the Eviction API (retried every 5 s while a disruption budget refuses) and waited for until it is gone' },
   { name: 'apiserver.authenticate', component: 'kube-apiserver', stage: 'both', summary: 'the authenticators establish who sent the request' },
