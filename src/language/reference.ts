@@ -1,65 +1,6 @@
-// What hover tells beside the schema: which lifecycle phases read a field (in our own words, by the phase names of the
-// engine's catalog) and where the field's type is described in the Kubernetes API reference.
+// What hover tells beside the schema: where the field's type is described in the Kubernetes API reference. (The phases
+// that read a field come from the engine's map, src/engine/runtime/field-readers.ts, which line breakpoints use too.)
 import { SCHEMA_TYPES } from '../engine/api/schema/schema.generated';
-import { phaseInfo, type PhaseName } from '../engine/runtime/phases';
-
-/**
- * FIELD_PHASES lists, by the field's last keys, the phases that read it and what they do with it. A pattern is
- * matched against the end of the field path, list indexes removed (`containers.image`).
- */
-const FIELD_PHASES: readonly [string, readonly [PhaseName, string][]][] = [
-  ['metadata.name', [['kubectl.validate', 'names the object in the request'], ['apiserver.validate', 'must be a valid name for the kind']]],
-  ['metadata.namespace', [['apiserver.authorize', 'RBAC rules are looked up in it'], ['apiserver.admit.validating', 'PodSecurity, ResourceQuota and LimitRange of the namespace apply']]],
-  ['metadata.labels', [['controllers.replicaset', 'the selector counts the pods by them'], ['controllers.endpoints', 'Services select their endpoints by them'], ['scheduler.filter', 'inter-pod affinity and topology spread match them']]],
-  ['metadata.finalizers', [['apiserver.finalize', 'the object stays until each is removed']]],
-  ['replicas', [['controllers.deployment', 'sets the size of the ReplicaSet'], ['controllers.replicaset', 'creates or deletes pods to reach it']]],
-  ['selector', [['apiserver.validate', 'must match the template labels'], ['controllers.replicaset', 'finds the pods the workload owns']]],
-  ['strategy', [['controllers.deployment', 'decides how the ReplicaSets are rolled']]],
-  ['containers', [['apiserver.validate', 'names, images, ports and mounts are checked'], ['kubelet.containers', 'created and started in order']]],
-  ['initContainers', [['kubelet.initContainers', 'run one by one before the containers']]],
-  ['image', [['apiserver.admit.mutating', 'AlwaysPullImages may force pulling it'], ['kubelet.imagePull', 'pulled unless already on the node']]],
-  ['imagePullPolicy', [['apiserver.admit.mutating', 'defaulted from the tag, or forced to Always'], ['kubelet.imagePull', 'decides whether to pull']]],
-  ['imagePullSecrets', [['kubelet.imagePull', 'credentials for the registry']]],
-  ['resources', [['apiserver.admit.validating', 'ResourceQuota and LimitRange check (and LimitRanger defaults) them'], ['scheduler.filter', 'NodeResourcesFit needs room for the requests'], ['scheduler.score', 'NodeResourcesFit scores the requests'], ['kubelet.admit', 'the node must still have room']]],
-  ['nodeSelector', [['apiserver.admit.mutating', 'PodNodeSelector may merge the namespace\'s'], ['scheduler.filter', 'NodeAffinity keeps the nodes with these labels']]],
-  ['affinity', [['scheduler.filter', 'NodeAffinity and InterPodAffinity keep the nodes that satisfy it'], ['scheduler.score', 'preferred terms add to a node\'s score']]],
-  ['tolerations', [['apiserver.admit.mutating', 'DefaultTolerationSeconds adds the not-ready and unreachable ones'], ['scheduler.filter', 'TaintToleration drops the nodes whose taints are not tolerated']]],
-  ['topologySpreadConstraints', [['scheduler.filter', 'PodTopologySpread keeps the skew'], ['scheduler.score', 'PodTopologySpread prefers even spread']]],
-  ['nodeName', [['scheduler.queue', 'a pod with a node is not scheduled'], ['kubelet.admit', 'that node\'s kubelet runs it']]],
-  ['schedulerName', [['scheduler.queue', 'only that scheduler takes the pod']]],
-  ['priorityClassName', [['apiserver.admit.mutating', 'Priority sets spec.priority from the class'], ['scheduler.queue', 'orders the queue'], ['scheduler.postFilter', 'preemption may evict lower priorities']]],
-  ['priority', [['scheduler.queue', 'orders the queue'], ['scheduler.postFilter', 'preemption may evict lower priorities']]],
-  ['preemptionPolicy', [['scheduler.postFilter', 'Never forbids preempting others']]],
-  ['serviceAccountName', [['apiserver.admit.mutating', 'ServiceAccount checks it exists and mounts its token'], ['kubelet.volumes', 'the token volume is mounted']]],
-  ['runtimeClassName', [['apiserver.admit.mutating', 'RuntimeClass adds its overhead and scheduling'], ['kubelet.sandbox', 'the handler runs the sandbox']]],
-  ['securityContext', [['apiserver.admit.validating', 'PodSecurity checks it against the namespace\'s level'], ['kubelet.containers', 'applied to the processes']]],
-  ['hostNetwork', [['apiserver.admit.validating', 'PodSecurity baseline forbids it'], ['kubelet.network', 'no pod IP of its own']]],
-  ['hostPID', [['apiserver.admit.validating', 'PodSecurity baseline forbids it']]],
-  ['hostIPC', [['apiserver.admit.validating', 'PodSecurity baseline forbids it']]],
-  ['ports', [['scheduler.filter', 'NodePorts needs the host ports free'], ['controllers.endpoints', 'named ports resolve Service target ports']]],
-  ['volumes', [['scheduler.filter', 'volume plugins check where the volumes can attach'], ['kubelet.volumes', 'mounted before the containers start']]],
-  ['volumeMounts', [['apiserver.validate', 'each must name a volume of the pod'], ['kubelet.volumes', 'mounted into the container']]],
-  ['env', [['kubelet.containers', 'set in the container\'s environment']]],
-  ['envFrom', [['kubelet.containers', 'set in the container\'s environment']]],
-  ['command', [['kubelet.containers', 'the process the container starts']]],
-  ['args', [['kubelet.containers', 'the arguments of that process']]],
-  ['startupProbe', [['kubelet.probes', 'holds the other probes back until it passes']]],
-  ['readinessProbe', [['kubelet.probes', 'sets the Ready condition'], ['controllers.endpoints', 'only ready pods receive traffic']]],
-  ['livenessProbe', [['kubelet.probes', 'a failing one restarts the container']]],
-  ['lifecycle.postStart', [['kubelet.containers', 'runs right after the container starts']]],
-  ['lifecycle.preStop', [['kubelet.preStop', 'runs before SIGTERM, inside the grace period']]],
-  ['restartPolicy', [['kubelet.containers', 'decides whether exited containers restart'], ['kubelet.status', 'decides when the pod is Succeeded or Failed']]],
-  ['terminationGracePeriodSeconds', [['kubelet.terminate', 'time between SIGTERM and SIGKILL']]],
-  ['dnsPolicy', [['kubelet.sandbox', 'writes the pod\'s resolv.conf']]],
-  ['template', [['controllers.replicaset', 'each pod is made from it']]],
-];
-
-/** phasesReading lists the phases that read a field, with what each does, for hover. */
-export function phasesReading(path: string): { phase: PhaseName; what: string; summary: string }[] {
-  const plain = path.replace(/\[[^\]]*\]/g, '');
-  const entry = FIELD_PHASES.find(([pattern]) => plain === pattern || plain.endsWith(`.${pattern}`));
-  return (entry?.[1] ?? []).map(([phase, what]) => ({ phase, what, summary: phaseInfo(phase).summary }));
-}
 
 /** REFERENCE_ROOT is the Kubernetes API reference. */
 const REFERENCE_ROOT = 'https://kubernetes.io/docs/reference/kubernetes-api';
