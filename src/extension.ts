@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { registerCommands } from './commands';
+import { followManifests, kindOf } from './manifests';
 import { StateTreePanel } from './webview/panel';
+import { WorkloadTree } from './webview/tree';
 
 /** AdapterModule is what dist/debugAdapter.js exports: the session, and the embedded cluster to parse ahead. */
 type AdapterModule = typeof import('./debugger/main');
@@ -42,8 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('podLifecycle.runFile', (resource?: vscode.Uri) => startOnFile(resource, true)),
     ...registerCommands(context),
     ...StateTreePanel.register(context, DEBUG_TYPE),
+    ...WorkloadTree.register(DEBUG_TYPE),
   );
   client = startLanguageClient(context);
+  context.subscriptions.push(...followManifests(client));
 }
 
 /** deactivate stops the language server. */
@@ -105,13 +109,25 @@ function dynamicConfigurations(): vscode.DebugConfiguration[] {
 /** startOnFile debugs (or runs without debugging) the given manifest, or the active editor's. */
 async function startOnFile(resource: vscode.Uri | undefined, noDebug: boolean): Promise<boolean> {
   const document = vscode.window.activeTextEditor?.document;
+  if (!resource && document?.uri.scheme === 'untitled' && document.languageId === 'yaml') return saveFirst(document);
   const target = resource ?? (document && isManifest(document) ? document.uri : undefined);
   if (!target) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Open a Kubernetes manifest (YAML) to debug its pod lifecycle.'));
     return false;
   }
   const name = noDebug ? vscode.l10n.t('Run pod lifecycle') : vscode.l10n.t('Debug pod lifecycle');
-  return vscode.debug.startDebugging(undefined, launchConfiguration(name, target.fsPath, noDebug), { noDebug });
+  const config = launchConfiguration(name, target.fsPath, noDebug);
+  // A run without debugging has no stop to bring the Debug view up: its report shows in the Debug Console, opened.
+  if (noDebug) config.internalConsoleOptions = 'openOnSessionStart';
+  return vscode.debug.startDebugging(undefined, config, { noDebug });
+}
+
+/** saveFirst asks for an untitled manifest to be saved: the run reads its files, and breakpoints need a path. */
+async function saveFirst(document: vscode.TextDocument): Promise<boolean> {
+  const save = vscode.l10n.t('Save As…');
+  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Save the manifest to a file first: the lifecycle is run from its file.'), save);
+  if (answer === save) await vscode.commands.executeCommand('workbench.action.files.saveAs', document.uri);
+  return false;
 }
 
 /** launchConfiguration is a `pod-lifecycle` launch of one manifest; a run without debugging does not stop on entry. */
@@ -121,9 +137,13 @@ function launchConfiguration(name: string, manifest: string, noDebug: boolean, d
   return config;
 }
 
-/** isManifest says whether a document can be a Kubernetes manifest: YAML, saved as a file. */
+/**
+ * isManifest says whether a document is a Kubernetes manifest: YAML saved as a file, that the language server has
+ * not found to be of another kind (a CI workflow, a Behavior); one it has not read yet is given the benefit of it.
+ */
 function isManifest(document: vscode.TextDocument): boolean {
-  return document.languageId === 'yaml' && document.uri.scheme === 'file';
+  const kind = kindOf(document.uri);
+  return document.languageId === 'yaml' && document.uri.scheme === 'file' && (kind === undefined || kind === 'manifest');
 }
 
 /** startLanguageClient starts dist/languageServer.js over IPC for YAML files, saved or not. */

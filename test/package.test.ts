@@ -60,8 +60,13 @@ test('The manifest contributes one pod-lifecycle debugger for YAML labelled Pod 
   assert.equal(localized(podDebugger.label), 'Pod Lifecycle');
 });
 
-test('Breakpoints can be set in YAML files', () => {
-  assert.deepEqual(manifest.contributes.breakpoints, [{ language: 'yaml' }]);
+test('Breakpoints can be set in YAML files, except those the language server found to be of another kind (a CI workflow)', () => {
+  assert.deepEqual(manifest.contributes.breakpoints, [{ language: 'yaml', when: 'resourcePath not in podLifecycle.otherYaml' }]);
+});
+
+test('The debugger stands aside for YAML files of another kind: F5 on a CI workflow does not offer it', () => {
+  const debuggers = (manifest.contributes as unknown as { debuggers: { type: string; when?: string }[] }).debuggers;
+  assert.equal(debuggers.find((d) => d.type === 'pod-lifecycle')?.when, 'resourcePath not in podLifecycle.otherYaml');
 });
 
 const optionCases: { name: string; type: string | string[]; default?: unknown }[] = [
@@ -166,14 +171,14 @@ const commandCases = [
 ];
 
 for (const want of commandCases) {
-  test(`The command ${want.command} is titled "${want.title}" and shown in the editor's run menu for YAML`, () => {
+  test(`The command ${want.command} is titled "${want.title}" and shown in the editor's run menu for Kubernetes manifests`, () => {
     const command = manifest.contributes.commands.find((c) => c.command === want.command);
     assert.ok(command);
     assert.equal(localized(command.title), want.title);
     assert.equal(localized(command.category), 'Pod Lifecycle');
     assert.equal(command.icon, want.icon);
     const menuItem = manifest.contributes.menus['editor/title/run']?.find((m) => m.command === want.command);
-    assert.equal(menuItem?.when, 'resourceLangId == yaml');
+    assert.equal(menuItem?.when, 'resourceLangId == yaml && resourcePath in podLifecycle.manifests');
   });
 }
 

@@ -116,18 +116,18 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
     throw e;
   }
   const st = style(useColor(env, isTTY));
-  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, output, st);
+  const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, output, st, terminalWidth(env));
   if (result.stopped) err(budgetNote(result.stopped));
   if (result.outcome === 'NotSimulated' && !args.allowUnsimulated) err('note: --allow-unsimulated judges the run by the workloads the engine runs\n');
   return exitCodeOf(result, args.delete !== undefined);
 }
 
 /** run runs the simulation and prints its report. */
-function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, { out, outBytes }: Output, st: Style): SimulationResult {
+function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, { out, outBytes }: Output, st: Style, width: number | undefined): SimulationResult {
   const result = sim.run();
   // The report is streamed: valid JSON at any size, never one string of the whole run.
   if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined, outBytes);
-  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st, kubectlLines(sim.inputs))}\n`);
+  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st, kubectlLines(sim.inputs), width)}\n`);
   return result;
 }
 
@@ -140,9 +140,21 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
   return result;
 }
 
+/**
+ * terminalWidth is the width the human report wraps to: COLUMNS, as the terminal (or whoever runs the command) sets
+ * it; none when it is unset, so output to a file or a pipe keeps one line per step.
+ */
+function terminalWidth(env: NodeJS.ProcessEnv): number | undefined {
+  const columns = Number(env['COLUMNS']);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
+}
+
 function main(): void {
   try {
-    process.exitCode = runCli(process.argv.slice(2), (s) => writeAll(1, s), (s) => process.stderr.write(s), process.env, process.stdout.isTTY === true, (b) => writeAll(1, b));
+    // On a terminal, its width is the width to fit (a shell does not always export COLUMNS).
+    const tty = process.stdout.isTTY === true;
+    const env = tty && process.stdout.columns > 0 && process.env['COLUMNS'] === undefined ? { ...process.env, COLUMNS: String(process.stdout.columns) } : process.env;
+    process.exitCode = runCli(process.argv.slice(2), (s) => writeAll(1, s), (s) => process.stderr.write(s), env, tty, (b) => writeAll(1, b));
   } catch (e) {
     // The reader of the output went away (`| head`): nothing more to say, as for any command line tool.
     if (e instanceof StdoutClosed) return;

@@ -136,8 +136,36 @@ async function createSampleCluster(context: vscode.ExtensionContext): Promise<vo
   }
 }
 
-/** openExample opens one of the extension's example manifests (the walkthrough's first step). */
+/**
+ * openExample opens one of the extension's example manifests (the walkthrough's first step) as the user's own file:
+ * copied into the workspace folder (kept when the folder already has it, else under a free name), or as an untitled
+ * document without a folder. Never the copy in the extension's install folder, which an update replaces.
+ */
 async function openExample(context: vscode.ExtensionContext, name = 'pod.yaml'): Promise<void> {
   const safe = path.basename(name);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(context.extensionUri, 'examples', safe));
+  try {
+    const text = Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(context.extensionUri, 'examples', safe))).toString('utf8');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'yaml', content: text }));
+      return;
+    }
+    const target = await exampleTarget(root, safe, text);
+    if (!existsSync(target.fsPath)) await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    await vscode.window.showTextDocument(target);
+  } catch (err) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the example: {0}', (err as Error)?.message ?? String(err)));
+  }
+}
+
+/** exampleTarget is where an example goes in the workspace: its own name, unless a different file has it already. */
+async function exampleTarget(root: vscode.Uri, name: string, text: string): Promise<vscode.Uri> {
+  const ext = path.extname(name);
+  const stem = path.basename(name, ext);
+  for (let n = 1; ; n++) {
+    const candidate = vscode.Uri.joinPath(root, n === 1 ? name : `${stem}-${n}${ext}`);
+    if (!existsSync(candidate.fsPath)) return candidate;
+    const held = Buffer.from(await vscode.workspace.fs.readFile(candidate)).toString('utf8');
+    if (held === text) return candidate;
+  }
 }

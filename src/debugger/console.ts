@@ -2,11 +2,13 @@
 // what may follow. Both hand the line to the engine's console; this file only adapts the shapes.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ObjectRef } from '../engine/api/types';
-import { renderDiagnosis } from '../engine/report/explain-text';
+import type { Pod } from '../engine/api/types';
+import { renderDiagnosis, renderPod } from '../engine/report/explain-text';
+import { explainPod } from '../engine/explain/report';
 import { style } from '../engine/report/human';
 import { completeConsole as engineComplete, evaluateConsole as engineEvaluate } from '../engine/console/index';
 import { diagnose } from '../engine/explain/diagnosis';
-import type { Simulation } from '../engine/simulation';
+import type { Simulation, SimulationResult } from '../engine/simulation';
 
 /** ConsoleFocus is what the console's names refer to: the pod of the selected stack frame (or the workload's first). */
 export interface ConsoleFocus {
@@ -60,10 +62,37 @@ function explain(sim: Simulation, line: string, focus: ConsoleFocus): ConsoleAns
   const fallback = focus.pod ?? (first ? `Pod/${first.metadata?.namespace ?? 'default'}/${first.metadata?.name ?? ''}` : undefined);
   const ref = name ? `Pod/${name.includes('/') ? name : `${fallback?.split('/')[1] ?? 'default'}/${name}`}` : fallback;
   if (!ref) throw new ConsoleError('There is no pod yet: kubectl has not created it.');
-  const [diagnosis] = diagnose(sim.result(), [ref]);
+  const result = sim.result();
+  const [diagnosis] = diagnose(result, [ref]);
   if (!diagnosis) throw new ConsoleError(`Error from server (NotFound): pods "${ref.split('/')[2]}" not found`);
+  if (diagnosis.question === 'unscheduled') return { text: schedulingSoFar(sim, result, ref) };
   const lines = renderDiagnosis(diagnosis, style(false));
   return { text: lines.length ? lines.join('\n').trim() : `${diagnosis.pod}: nothing to explain: ${diagnosis.summary || 'it is Running and Ready'}.` };
+}
+
+/**
+ * schedulingSoFar is what kube-scheduler has decided for a pod not yet bound, up to this step: the steps of its
+ * current attempt, and once an attempt is over (bound, or no node fits) `pod-lifecycle explain`'s scheduling section
+ * for it — the filter and score tables, the node it picks and why not the others, or what would make one fit.
+ */
+function schedulingSoFar(sim: Simulation, result: SimulationResult, ref: ObjectRef): string {
+  const [, namespace, name = ''] = ref.split('/');
+  const pod = sim.store.get('Pod', namespace, name) as Pod | undefined;
+  if (!pod) throw new ConsoleError(`Error from server (NotFound): pods "${name}" not found`);
+  const mine = sim.trace.filter((e) => e.object === ref && !e.step && e.phase.startsWith('scheduler.'));
+  let start = -1;
+  for (let i = mine.length - 1; i >= 0 && start < 0; i--) if (mine[i]!.phase === 'scheduler.queue' && /^popped /.test(mine[i]!.result)) start = i;
+  const attempt = start < 0 ? [] : mine.slice(start);
+  const last = sim.trace.at(-1);
+  const inCycle = attempt.length > 0 && last?.object === ref && last.phase.startsWith('scheduler.') && !attempt.some((e) => e.phase === 'scheduler.bind' || e.phase === 'scheduler.postFilter');
+  const out = [attempt.length > 0 ? `kube-scheduler's decisions for ${namespace}/${name} so far, in its current attempt:` : `kube-scheduler has not tried ${namespace}/${name} yet.`];
+  for (const e of attempt) out.push(`  ${e.at.toFixed(3)}s  ${e.phase}  ${e.result}`);
+  if (inCycle) {
+    out.push('', 'The cycle goes on: step into its plugins, or step over to its next phase; the filter and score tables come once it ends.');
+    return out.join('\n');
+  }
+  out.push(...renderPod(explainPod(sim, result, pod), style(false)));
+  return out.join('\n');
 }
 
 /** structured gives an answer printed as a JSON object or array its value, so the console can expand it. */

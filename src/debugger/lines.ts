@@ -1,9 +1,10 @@
-// Line breakpoints: a manifest line binds to the phases that read its field (learned from the engine's own trace
-// of the same inputs); a line of a cluster file binds to what reads that object — a Node to the scheduler weighing
-// it, a Role or binding to the authorizer reading it.
+// Line breakpoints: a manifest line binds to the phases that read its field (learned from the engine's own trace of
+// the same inputs, as the map of field readers names them: the map hover shows); a line of a cluster file binds to
+// what reads that object — a Node to the scheduler weighing it, a Role or binding to the authorizer reading it.
 import { resolve } from 'node:path';
 import type { ObjectRef } from '../engine/api/types';
 import type { SimulationInputs, SourceDocument } from '../engine/cluster/inputs';
+import { phaseReads } from '../engine/runtime/field-readers';
 import type { TraceEntry } from '../engine/runtime/recorder';
 import { nodesOf } from './breakpoints';
 
@@ -44,10 +45,14 @@ function bindField(doc: SourceDocument, line: number, trace: readonly TraceEntry
   const field = fieldAt(doc, line);
   if (!field) return { verified: false, line, message: `Line ${line + 1} holds no field: put the breakpoint on a field such as image: or preStop:.` };
   const key = docKey(doc);
+  // An entry stops the line when it reads the line's field (or one inside it, or the map that holds it) and the map of
+  // field readers says its phase reads what it read: the map hover's "Read by" shows, so the two never disagree.
   const matches = (entry: TraceEntry): boolean => {
     if (!entry.field) return false;
     const found = locate(entry.object);
-    return found !== undefined && docKey(found.doc) === key && related(found.prefix + entry.field, field);
+    if (found === undefined || docKey(found.doc) !== key) return false;
+    const read = found.prefix + entry.field;
+    return related(read, field) && phaseReads(entry.phase, read);
   };
   const phases = [...new Set(trace.filter(matches).map((e) => e.phase))];
   if (phases.length === 0) return { verified: false, line, message: `No phase reads ${field} in this run, so a breakpoint here would never stop.` };

@@ -1,8 +1,9 @@
-// What the session prints to the Debug Console: Kubernetes events and pod status changes as they happen, and at
-// the end what kubectl printed and the outcome; a run without debugging prints the CLI's whole human report instead.
+// What the session prints to the Debug Console: Kubernetes events and pod status changes as they happen (narration.ts
+// orders them with kubectl's lines), and the outcome at the end; a run without debugging prints the CLI's whole human
+// report instead.
 import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { budgetReached, type SimulationResult } from '../engine/simulation';
-import { commandHeaders, renderHuman, splitKubectl, style, timelineLine } from '../engine/report/human';
+import { renderHuman, style, timelineLine } from '../engine/report/human';
 import { workloadLines } from '../engine/report/workloads';
 import type { KubectlLines } from '../engine/kubectl/generate/load';
 
@@ -37,12 +38,9 @@ export function statusLine(at: number, ref: string, before: string | undefined, 
   return { text: `${at.toFixed(3)}s  ${ANSI.cyan('Status')}  ${pod}  ${before ? `${before} → ` : ''}${after}\n`, category: 'console' };
 }
 
-/** endLines prints what kubectl printed and the outcome, as the run ends; a refused request goes to stderr. */
-export function endLines(result: SimulationResult, manifest: string, deleting: boolean, command?: KubectlLines): ConsoleLine[] {
-  const headers = commandHeaders(manifest, command, splitKubectl(result.kubectl).deleteLines);
-  const lines: ConsoleLine[] = [{ text: `$ ${headers.apply}${deleting ? ` && ${headers.delete}` : ''}\n`, category: 'stdout' }];
-  const printed = result.kubectl.replace(/\n+$/, '');
-  if (printed) lines.push({ text: `${printed}\n`, category: result.rejection ? 'stderr' : 'stdout' });
+/** endLines prints the outcome as the run ends (kubectl's lines came as kubectl printed them); short of it, on stderr. */
+export function endLines(result: SimulationResult, deleting: boolean): ConsoleLine[] {
+  const lines: ConsoleLine[] = [];
   const rejection = result.rejection ? ` in ${result.rejection.phase} (${result.rejection.code ? `${result.rejection.code} ` : ''}${result.rejection.reason})` : '';
   lines.push({ text: `Outcome: ${result.outcome}${rejection}\n`, category: completed(result, deleting) ? 'stdout' : 'stderr' });
   // A manifest of several workloads says what became of each, and why one was not run.

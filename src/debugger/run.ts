@@ -26,6 +26,12 @@ export interface Probe {
   commands: readonly KubectlCommandRun[];
 }
 
+/** KubectlPiece is one piece of what kubectl printed, and the command that printed it. */
+export interface KubectlPiece {
+  command: 'apply' | 'delete';
+  printed: string;
+}
+
 /** ThreadChanges are the threads that appeared and went away in a move through the history. */
 export interface ThreadChanges {
   started: ThreadInfo[];
@@ -54,6 +60,10 @@ export class LifecycleRun {
   private podsRemoved = false;
   /** eventCursor is where newEvents goes on reading the recorder's changes. */
   private eventCursor = 0;
+  /** kubectlCursor is how many pieces of kubectl's output newKubectl has returned. */
+  private kubectlCursor = 0;
+  /** deleteAnnounced is set once the console printed the run's `kubectl delete` command line. */
+  deleteAnnounced = false;
 
   constructor(public inputs: SimulationInputs, public options: SimulationOptions, readonly files: RunFiles) {
     this.sim = new Simulation(inputs, options);
@@ -113,6 +123,16 @@ export class LifecycleRun {
       if ((this.seenCounts[i] ?? 0) < event.count) out.push(event);
       this.seenCounts[i] = event.count;
     }
+    return out;
+  }
+
+  /** newKubectl returns what kubectl printed since the last call, each piece with the command that printed it. */
+  newKubectl(): KubectlPiece[] {
+    const printed = this.sim.kubectlOutput;
+    const out: KubectlPiece[] = [];
+    // Everything kubectl prints once the first delete has begun is the delete's (the debugger runs one apply).
+    const command = this.sim.firstDeleteAt === undefined ? 'apply' : 'delete';
+    for (; this.kubectlCursor < printed.length; this.kubectlCursor++) out.push({ command, printed: printed[this.kubectlCursor]! });
     return out;
   }
 
@@ -181,18 +201,22 @@ export class LifecycleRun {
   }
 
   private adopt(fresh: LifecycleRun): void {
-    // The events and statuses already printed stay printed: the replay prints nothing again.
+    // What the replay printed up to its step is the console's history; what comes after it is printed as it happens
+    // (again, after going back: the console speaks of the run as it now stands).
     fresh.newEvents();
     fresh.statusChanges();
+    fresh.newKubectl();
+    fresh.deleteAnnounced = fresh.sim.firstDeleteAt !== undefined;
     for (const [seq, stop] of this.exceptions) if (seq <= (fresh.current?.seq ?? -1)) fresh.exceptions.set(seq, stop);
     this.sim = fresh.sim;
     this.sources = fresh.sources;
     this.threads = fresh.threads;
     this.current = fresh.current;
     this.entryThread = fresh.entryThread;
-    // Going back and forth on the same inputs prints each event once; a what-if prints its own events afresh.
     const changed = fresh.inputs !== this.inputs || fresh.options !== this.options;
-    if (changed) this.seenCounts = fresh.seenCounts;
+    this.seenCounts = fresh.seenCounts;
+    this.kubectlCursor = fresh.kubectlCursor;
+    this.deleteAnnounced = fresh.deleteAnnounced;
     this.podStatus = fresh.podStatus;
     this.stored = fresh.stored;
     this.podsWritten = fresh.podsWritten;

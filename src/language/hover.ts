@@ -1,6 +1,6 @@
 // Hover on a field of a manifest: its type, whether it is required, its values, the default the API server fills in
-// (found by running the engine's defaulting without the field), the phases that read it, the API reference link,
-// and the diagnostics on it.
+// (found by running the engine's defaulting without the field), the phases that read it (the map line breakpoints
+// use), the API reference link, and the diagnostics on it; on a quantity under requests or limits, the amount.
 import type { Diagnostic, Hover, Position } from 'vscode-languageserver-types';
 import { MarkupKind } from 'vscode-languageserver-types';
 import type { PathSegment } from '../engine/api/fieldpath';
@@ -10,7 +10,9 @@ import { applyDefaults } from '../engine/apiserver/defaulting';
 import { locate } from './cursor';
 import type { ManifestSection } from './documents';
 import { contains, lookup } from './ranges';
-import { phasesReading, referenceLink } from './reference';
+import { readersOf } from '../engine/runtime/field-readers';
+import { isQuantityPath, quantityHover } from './hover-quantity';
+import { referenceLink } from './reference';
 import { fieldAt, readableType, rootTypeId } from './schema';
 
 /** sectionAt finds the section that holds a line. */
@@ -22,14 +24,18 @@ export function sectionAt(sections: readonly ManifestSection[], line: number): M
 export function doHover(sections: readonly ManifestSection[], position: Position, diagnostics: readonly Diagnostic[]): Hover | null {
   const section = sectionAt(sections, position.line);
   if (!section?.kubernetes) return null;
-  const place = locate(section.text.split('\n'), position.line - section.startLine, position.character);
+  const lines = section.text.split('\n');
+  const place = locate(lines, position.line - section.startLine, position.character);
   if (!place.key) return null;
   const path: PathSegment[] = [...place.path, place.key.name];
   const root = rootTypeId(section.kubernetes);
   const info = root ? fieldAt(root, path) : undefined;
+  const quantity = !info && isQuantityPath(path);
   const here = diagnostics.filter((d) => contains(d.range, position.line, position.character));
-  if (!info && here.length === 0) return null;
+  if (!info && !quantity && here.length === 0) return null;
   const parts: string[] = [];
+  // The value written after the key's colon, wherever on the line the cursor is.
+  if (quantity) parts.push(...quantityHover(path, (lines[position.line - section.startLine] ?? '').slice(place.key.end).replace(/^\s*:/, '')), ...readBy(path));
   if (info) {
     const [kind, version] = kindAndVersion(section.kubernetes);
     parts.push(`**${info.name}** \`${readableType(info.property.type, info.property)}\`${info.required ? ' — required' : ''}`);
@@ -39,8 +45,7 @@ export function doHover(sections: readonly ManifestSection[], position: Position
     const object = section.documents.find((d) => d.range.start.line <= position.line && position.line <= d.range.end.line)?.object ?? section.documents[0]?.object;
     const byDefault = object ? defaultOf(object, path) : undefined;
     if (byDefault !== undefined) parts.push(`Default: \`${JSON.stringify(byDefault)}\` (filled in by the API server when absent)`);
-    const phases = phasesReading(formatFieldPath(path));
-    if (phases.length) parts.push(`Read by:\n${phases.map((p) => `- \`${p.phase}\` — ${p.what}`).join('\n')}`);
+    parts.push(...readBy(path));
     const link = referenceLink(info.parentId, kind, version);
     if (link) parts.push(`[${info.parent.go.replace(/^v1\./, '')} in the Kubernetes API reference](${link})`);
   }
@@ -52,15 +57,26 @@ export function doHover(sections: readonly ManifestSection[], position: Position
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') }, range };
 }
 
+/** readBy lists the phases that read a field, from the map line breakpoints stop by (src/engine/runtime/field-readers.ts). */
+function readBy(path: readonly PathSegment[]): string[] {
+  const readers = readersOf(formatFieldPath([...path]));
+  return readers.length ? [`Read by:\n${readers.map((r) => `- \`${r.phase}\` — ${r.what}`).join('\n')}`] : [];
+}
+
 /** kindAndVersion splits `apps/v1/Deployment` into the kind and the version. */
 function kindAndVersion(key: string): [string, string] {
   const parts = key.split('/');
   return [parts[parts.length - 1] ?? '', parts[parts.length - 2] ?? ''];
 }
 
-/** defaultOf is what the engine's defaulting puts at a path when the field is left out of the object. */
+/**
+ * defaultOf is what the engine's defaulting puts at a path when the field is left out of the object. A map or list
+ * that is written is what it is: its "default" (requests copied from limits, say) would only mislead.
+ */
 function defaultOf(object: KubeObject, path: readonly PathSegment[]): unknown {
   try {
+    const written = lookup(object, path);
+    if (written !== null && typeof written === 'object' && Object.keys(written).length > 0) return undefined;
     const copy = deepClone(object);
     const parent = lookup(copy, path.slice(0, -1));
     const last = path[path.length - 1];

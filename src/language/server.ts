@@ -1,12 +1,15 @@
 // The language server: wires the pure language service to the LSP connection — document sync, debounced validation
-// per document in the diagnostics worker (see validation.ts), hover, completion, quick fixes, outline, folding and
-// the settings. Nothing here waits for a validation: requests read the document's own sections, parsed on demand.
+// per document in the diagnostics worker (see validation.ts), each file's kind (a manifest or not) for the client,
+// hover, completion, quick fixes, outline, folding and the settings. Nothing here waits for a validation: requests read the document's own sections, parsed on demand.
 import { isAbsolute, join } from 'node:path';
 import {
   CodeActionKind, createConnection, DidChangeConfigurationNotification, ProposedFeatures, TextDocuments, TextDocumentSyncKind,
   type Diagnostic, type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { withUri } from './diagnostics/index';
+import { documentKind } from './document-kind';
+import { DOCUMENT_KIND_NOTIFICATION, type DocumentKind, type DocumentKindParams } from './protocol';
 import { fileName, LanguageService } from './service';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings';
 import { ValidationHost } from './validation';
@@ -29,7 +32,7 @@ const validation = new ValidationHost(
     // A document closed or changed since its text went out gets nothing: its newer version's diagnostics will come.
     if (documents.get(uri)?.version !== version) return;
     service.setDiagnostics(uri, diagnostics);
-    void connection.sendDiagnostics({ uri, version, diagnostics });
+    void connection.sendDiagnostics({ uri, version, diagnostics: withUri(diagnostics, uri) });
   },
   (message) => connection.console.error(message),
   () => {
@@ -110,6 +113,7 @@ documents.onDidChangeContent(({ document }) => {
 
 documents.onDidClose(({ document }) => {
   opened.delete(document.uri);
+  kinds.delete(document.uri);
   clearTimeout(pending.get(document.uri));
   pending.delete(document.uri);
   validation.close(document.uri);
@@ -125,8 +129,22 @@ function schedule(document: TextDocument, delay: number): void {
     // The document may have closed or changed since: only what is open now is sent. The service here reads the
     // text when a request comes (see current).
     const current = documents.get(document.uri);
-    if (current) validation.validate(current.uri, current.version, current.getText());
+    if (!current) return;
+    const text = current.getText();
+    tellKind(current.uri, text);
+    validation.validate(current.uri, current.version, text);
   }, delay));
+}
+
+/** kinds are the kinds the client was told of, by document: it hears again only when one changes. */
+const kinds = new Map<string, DocumentKind>();
+
+/** tellKind tells the client whether a document is a Kubernetes manifest, an input of a run, or other YAML. */
+function tellKind(uri: string, text: string): void {
+  const kind = documentKind(text);
+  if (kinds.get(uri) === kind) return;
+  kinds.set(uri, kind);
+  void connection.sendNotification(DOCUMENT_KIND_NOTIFICATION, { uri, kind } satisfies DocumentKindParams);
 }
 
 /** current brings the service up to a document's latest text before a request reads it. */

@@ -4,13 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PAGE_STRINGS, renderPage } from './html';
-import { GOTO_REQUEST, isStateView, SOURCE_REQUEST, STATE_EVENT, STATE_REQUEST, type StateView } from './view';
-
-/** SourceAnswer is the adapter's answer to SOURCE_REQUEST: the file and the range of the field (zero-based). */
-interface SourceAnswer {
-  path?: string;
-  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
-}
+import { revealField } from './reveal';
+import { GOTO_REQUEST, isStateView, STATE_EVENT, STATE_REQUEST, type StateView } from './view';
 
 /** StateTreePanel is the one state tree panel of the window. */
 export class StateTreePanel implements vscode.Disposable {
@@ -137,14 +132,7 @@ export class StateTreePanel implements vscode.Disposable {
   /** reveal opens the file that declares the object and selects the field. */
   private async reveal(ref: string, field: string): Promise<void> {
     if (!this.session) throw new Error(vscode.l10n.t('The debug session has ended.'));
-    const answer = (await this.session.customRequest(SOURCE_REQUEST, { ref, field })) as SourceAnswer | undefined;
-    if (!answer?.path) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} was not created from a file: the controllers made it.', ref));
-      return;
-    }
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(answer.path));
-    const range = answer.range ? new vscode.Range(answer.range.start.line, answer.range.start.character, answer.range.end.line, answer.range.end.character) : undefined;
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, ...(range ? { selection: range } : {}) });
+    await revealField(this.session, ref, field);
   }
 
   dispose(): void {

@@ -58,18 +58,6 @@ test('Reverse continue stops on the breakpoints behind, then at the entry', asyn
   });
 });
 
-test('Stepping back does not print the events again', async () => {
-  await withSession(async (dc) => {
-    const outputs = collectEvents<DebugProtocol.OutputEvent>(dc, 'output');
-    const { event } = await startWith(dc, {}, { functions: [{ name: 'kubelet.admit' }] });
-    const printed = outputs.filter((o) => /Scheduled/.test(o.body.output)).length;
-    assert.equal(printed, 1);
-    await resume(dc, 'stepBackRequest', event.body.threadId);
-    await resume(dc, 'continueRequest', event.body.threadId);
-    assert.equal(outputs.filter((o) => /Scheduled/.test(o.body.output)).length, 1);
-  });
-});
-
 test('Pause stops a running lifecycle', async () => {
   await withSession(async (dc) => {
     const { event } = await startWith(dc, { manifest: deploymentYaml, delete: true, stopOnEntry: true });

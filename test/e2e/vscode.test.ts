@@ -1,223 +1,23 @@
 // End to end in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven by headless Chromium: the built .vsix
-// is installed, examples/pod.yaml opened, F5 pressed; the session stops at a breakpoint on a manifest line, the pod
-// shows in Variables, a step moves on, the state tree opens with the pod and its node, the session continues to its
-// end, the palette lists the commands, with the display language zh-cn the extension speaks Chinese, and the
-// language server marks a misspelt field with the API server's words.
+// is installed, examples/pod.yaml opened, F5 pressed; the session stops at a breakpoint on a manifest line, the Debug
+// Console tells kubectl's lines first, the pod shows in Variables and in the Workloads view, a step moves on, the state
+// tree opens with the pod and its node, the session continues to its end, the palette lists the commands, with the
+// display language zh-cn the extension speaks Chinese, Step Back says so in the console and a console error stays in
+// the console, the Debug and Run buttons and F5 are for Kubernetes manifests only (not a CI workflow), the
+// walkthrough's example is the workspace's own copy, the README's screenshots are taken, and the language server marks
+// a misspelt field with the API server's words.
 // code-server is installed on demand into .cache/ by scripts/install-code-server.sh, outside the dependencies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import {
+  cleanup, clickLine, editorAction, inPalette, openFile, openWorkloads, paletteEntries, prepare, replLines, ROOT, runCommand,
+  startWorkbench, stateTreeFrame, workloadRow,
+} from './workbench';
 
-const ROOT = join(__dirname, '..', '..', '..');
-const CODE_SERVER = join(ROOT, '.cache', 'code-server', 'node_modules', '.bin', 'code-server');
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-/** UI_TIMEOUT_MS bounds each wait for the workbench; VS Code needs a few seconds to start, never minutes. */
-const UI_TIMEOUT_MS = 60_000;
-
-let scratch = '';
-let vsix = '';
-let languagePack = '';
-let browser: Browser;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  assert.equal(r.status, 0, `${command} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
-  return r.stdout;
-}
-
-before(() => {
-  run('bash', ['scripts/install-code-server.sh']);
-  scratch = mkdtempSync(join(tmpdir(), 'pod-lifecycle-e2e-'));
-  vsix = join(scratch, 'pod-lifecycle-debugger.vsix');
-  run(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', vsix]);
-  // VS Code offers a display language once a language pack declares it; the registry of extensions is out of
-  // reach here, so a stand-in pack declares zh-cn with no translations of VS Code's own strings.
-  languagePack = join(scratch, 'language-pack-zh-hans.vsix');
-  const pack = join(scratch, 'language-pack-src');
-  spawnSync('cp', ['-r', join(ROOT, 'test', 'fixtures', 'e2e', 'language-pack-zh-hans'), pack]);
-  const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', languagePack], { cwd: pack, encoding: 'utf8' });
-  assert.equal(r.status, 0, `packaging the stand-in language pack failed: ${r.stderr || r.stdout}`);
-});
-
-after(async () => {
-  await browser?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-/** Workbench is one code-server with the extension installed, and a Chromium page on it. */
-interface Workbench {
-  page: Page;
-  server: ChildProcess;
-  log: string[];
-  stop(): Promise<void>;
-}
-
-async function startWorkbench(name: string, locale?: string, files: Record<string, string> = {}): Promise<Workbench> {
-  const home = join(scratch, name);
-  const userData = join(home, 'user-data');
-  const extensions = join(home, 'extensions');
-  const workspace = join(home, 'workspace');
-  mkdirSync(join(userData, 'User'), { recursive: true });
-  mkdirSync(workspace, { recursive: true });
-  copyFileSync(join(ROOT, 'examples', 'pod.yaml'), join(workspace, 'pod.yaml'));
-  // A manifest with a misspelt field, for the language server.
-  writeFileSync(join(workspace, 'typo.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: app\n      imagee: nginx:1.27\n');
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(workspace, file, '..'), { recursive: true });
-    writeFileSync(join(workspace, file), text);
-  }
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none', 'workbench.welcomePage.walkthroughs.openOnInstall': false,
-    'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
-    'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'workbench.tips.enabled': false,
-  }));
-  const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') };
-  run(CODE_SERVER, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix, ...(locale ? ['--install-extension', languagePack] : [])], env);
-  if (locale) {
-    // VS Code's server records the installed language packs in languagepacks.json when it installs one itself;
-    // one installed from the command line is recorded here, as that cache would record it.
-    const packDir = join(extensions, 'pod-lifecycle-tests.stand-in-language-pack-zh-hans-1.0.0');
-    writeFileSync(join(userData, 'languagepacks.json'), JSON.stringify({
-      [locale]: {
-        hash: 'e2e00000000000000000000000000001', label: '中文(简体)',
-        extensions: [{ extensionIdentifier: { id: 'pod-lifecycle-tests.stand-in-language-pack-zh-hans' }, version: '1.0.0' }],
-        translations: { vscode: join(packDir, 'translations', 'main.i18n.json') },
-      },
-    }));
-  }
-  const port = await freePort();
-  const log: string[] = [];
-  const server = spawn(CODE_SERVER, [
-    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--user-data-dir', userData, '--extensions-dir', extensions, ...(locale ? ['--locale', locale] : []), workspace,
-  ], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout?.on('data', (d: Buffer) => log.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => log.push(d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => { if (d.toString().includes('HTTP server listening')) resolve(); };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`code-server exited (${code}): ${log.join('')}`)));
-  });
-  browser ??= await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT_MS);
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor();
-  await page.waitForFunction(() => (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName('code/didHandleExtensionPoints').length > 0);
-  return {
-    page, server, log,
-    stop: async () => {
-      await context.close();
-      // code-server leaves an extension host per page load: stop the whole process group.
-      try { process.kill(-server.pid!, 'SIGTERM'); } catch { /* already gone */ }
-      if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
-    },
-  };
-}
-
-/**
- * openFile opens a file with Quick Open. On a busy machine its file search can leave the list empty (once seen for
- * longer than a minute), so the gesture is tried again, a few times at most.
- */
-async function openFile(page: Page, name: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await page.keyboard.press('Control+P');
-      await input.waitFor({ timeout: 5_000 });
-      await input.fill(name, { timeout: 5_000 });
-      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
-      break;
-    } catch (err) {
-      if (attempt === 3) throw err;
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-    }
-  }
-  await page.locator(`.tab[data-resource-name="${name}"]`).waitFor();
-}
-
-/**
- * inPalette opens the command palette, types `>filter` and hands the open palette to `use`. A key pressed while the
- * workbench moves focus (a stop, a view opening) can be lost, or the palette closed under the typing, so the whole
- * gesture is tried again, a few times at most.
- */
-async function inPalette<T>(page: Page, filter: string, use: () => Promise<T>): Promise<T> {
-  const input = page.locator('.quick-input-widget input');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await page.keyboard.press('F1');
-      await input.waitFor({ timeout: 5_000 });
-      await input.fill(`>${filter}`, { timeout: 5_000 });
-      return await use();
-    } catch (err) {
-      if (attempt === 3) throw err;
-      await page.keyboard.press('Escape');
-    }
-  }
-}
-
-/** runCommand runs a palette command by its title and returns once the palette closed. */
-async function runCommand(page: Page, title: string, match: string | RegExp = title): Promise<void> {
-  await inPalette(page, title, async () => {
-    // The row itself is clicked: Enter would run whichever row is first while the list is still filtering.
-    const entry = page.locator('.quick-input-list .monaco-list-row', { hasText: match }).first();
-    await entry.waitFor({ timeout: 10_000 });
-    await entry.click();
-  });
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-}
-
-/** paletteEntries lists the command palette's entries that match a filter. */
-async function paletteEntries(page: Page, filter: string): Promise<string[]> {
-  return inPalette(page, filter, async () => {
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
-    const rows = await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
-    await page.keyboard.press('Escape');
-    return rows;
-  });
-}
-
-/** clickLine puts the cursor on a 1-based editor line by its text. */
-async function clickLine(page: Page, text: string): Promise<void> {
-  await page.locator('.monaco-editor .view-line', { hasText: text }).first().click();
-}
-
-/**
- * stateTreeFrame finds the state tree webview's page frame. Its #root may be drawn after the frame's last navigation,
- * so each look waits for the next navigation for at most half a second.
- */
-async function stateTreeFrame(page: Page): Promise<Frame> {
-  for (let look = 0; look < 240; look++) {
-    for (const frame of page.frames()) {
-      if (await frame.locator('#root').count().catch(() => 0)) return frame;
-    }
-    await page.waitForEvent('framenavigated', { timeout: 500 }).catch(() => undefined);
-  }
-  throw new Error('the state tree webview never showed its #root');
-}
+before(prepare);
+after(cleanup);
 
 describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
   test('F5 on the example stops at a manifest breakpoint, steps, shows the state tree and runs to the end', async () => {
@@ -243,6 +43,17 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'Pod/default/web' }).first().waitFor();
       const stack = await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
       assert.ok(!stack.some((s) => /Load More Stack Frames/.test(s)), `no "Load More Stack Frames": ${stack.join(' | ')}`);
+      // The Debug Console tells the run as a terminal would: kubectl's command and what it printed come first, before
+      // the step the session stopped on (the scheduler has not bound the pod yet: no Scheduled event).
+      await page.locator('.repl .monaco-list-row', { hasText: 'pod/web created' }).first().waitFor();
+      const console1 = await replLines(page);
+      const [command, created, stop] = ['$ kubectl apply -f pod.yaml', 'pod/web created', 'scheduler.score'].map((t) => console1.findIndex((l) => l.includes(t)));
+      assert.ok(command! >= 0 && command! < created! && created! < stop!, `kubectl's lines come first: ${console1.join(' | ')}`);
+      assert.ok(!console1.some((l) => l.includes('Scheduled')), `nothing from after the stop: ${console1.join(' | ')}`);
+      // The Workloads view of the Run and Debug side bar shows the pod and its container with their STATUS.
+      await openWorkloads(page);
+      await workloadRow(page, /^web\s*Pending/).waitFor();
+      await workloadRow(page, /^app\s*Waiting/).waitFor();
       // The pod is in the Variables view (once it has dropped what it showed for the stop on entry).
       await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod/ }).first().waitFor();
       const scopes = await page.locator('.debug-variables .monaco-list-row').allInnerTexts();
@@ -275,6 +86,11 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden' });
       // The state tree follows the session to its end: the pod Running, not the last stop's ContainerCreating.
       await frame.locator('#root', { hasText: 'Running' }).waitFor();
+      // So does the Workloads view, which stays after the session.
+      await page.keyboard.press('Control+Shift+D');
+      await openWorkloads(page);
+      await workloadRow(page, /^web\s*Running/).waitFor();
+      await workloadRow(page, /^app\s*Running, Ready/).waitFor();
       await clickLine(page, 'name: web');
       const commands = await paletteEntries(page, 'Pod Lifecycle:');
       for (const title of ['Debug Pod Lifecycle', 'Run Pod Lifecycle', 'Show State Tree', 'Explain Why Pending', 'Explain Why Terminating', 'Import Cluster from Current kubectl Context', 'Create Sample Cluster File']) {
@@ -295,7 +111,9 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
     const wb = await startWorkbench('zh', 'zh-cn');
     try {
       await openFile(wb.page, 'pod.yaml');
-      // The YAML-only commands show once the editor has the focus (resourceLangId == yaml).
+      // The manifest-only commands show once the language server has read the file as a Kubernetes manifest (its
+      // Debug button shows) and the editor has the focus.
+      await editorAction(wb.page, '调试 Pod 生命周期').waitFor();
       await clickLine(wb.page, 'name: web');
       const commands = await paletteEntries(wb.page, 'Pod 生命周期');
       for (const title of ['调试 Pod 生命周期', '显示状态树', '解释为何处于 Pending', '从当前 kubectl 上下文导入集群']) {
@@ -345,6 +163,17 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
         const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
         return !Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row')).some((r) => (r.textContent ?? '').includes('› plugin'));
       });
+      // The console says the run went back: what it printed after this step has not happened yet.
+      await page.locator('.repl .monaco-list-row', { hasText: /↶ Back to .* scheduler\.score/ }).first().waitFor();
+      // A line the console cannot answer is answered in the console, not in a notification as well.
+      await page.locator('.repl-input-wrapper .monaco-editor').first().click();
+      await page.keyboard.type('kubectl get foo');
+      await page.keyboard.press('Enter');
+      await page.locator('.repl .monaco-list-row', { hasText: 'the server doesn\'t have a resource type "foo"' }).first().waitFor();
+      assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'resource type' }).count(), 0, 'no notification for a console error');
+      await page.keyboard.type('kubectl get pods,nodes');
+      await page.keyboard.press('Enter');
+      await page.locator('.repl .monaco-list-row', { hasText: 'node/worker-1' }).first().waitFor();
       // What-if: worker-1 with less cpu than the pod asks for; the run is replayed and the console says where it goes.
       const row = (text: string | RegExp) => page.locator('.debug-variables .monaco-list-row', { hasText: text }).first();
       // Room for the tree: the Watch view folds away, and so does the Pod scope VS Code opened.
@@ -455,11 +284,149 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       await Promise.race([tab.waitFor(), picker.waitFor()]);
       if (await picker.isVisible()) await picker.click();
       await tab.waitFor();
-      const file = join(scratch, 'launch-json', 'workspace', '.vscode', 'launch.json');
+      const file = join(wb.workspace, '.vscode', 'launch.json');
       assert.ok(existsSync(file), 'launch.json is written');
       // launch.json may hold comments: they are dropped before it is read as JSON.
       const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { configurations: { type: string; name: string; manifest: string }[] };
       assert.deepEqual(launch.configurations.map((c) => [c.type, c.name, c.manifest]), [['pod-lifecycle', 'Debug pod lifecycle', '${file}']]);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('the Debug and Run buttons show on a Kubernetes manifest, not on a CI workflow, and F5 there does not offer the debugger', async () => {
+    const wb = await startWorkbench('kinds', undefined, { 'ci.yml': 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n' });
+    const { page } = wb;
+    try {
+      await openFile(page, 'pod.yaml');
+      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
+      // From the explorer, as a user opens a file beside another.
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ci.yml' }).first().click();
+      await page.locator('.tab[data-resource-name="ci.yml"]').waitFor();
+      await clickLine(page, 'runs-on');
+      // The language server has read it once the context keys say so: the buttons go.
+      await editorAction(page, 'Debug Pod Lifecycle').waitFor({ state: 'detached' });
+      assert.equal(await editorAction(page, 'Run Pod Lifecycle').count(), 0);
+      // VS Code says it has no debugger for YAML (or offers the debuggers of other extensions): never ours, and no
+      // session starts. A key pressed while the workbench settles can be lost: F5 again, a few times at most.
+      const picker = page.locator('.quick-input-widget .quick-input-list');
+      const dialog = page.locator('.monaco-dialog-box');
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('F5');
+        const answered = await Promise.race([picker.waitFor({ timeout: 10_000 }), dialog.waitFor({ timeout: 10_000 })]).then(() => true, () => false);
+        if (answered) break;
+        assert.ok(attempt < 3, 'F5 on ci.yml got no answer');
+        await clickLine(page, 'runs-on');
+      }
+      if (await dialog.isVisible()) {
+        assert.match(await dialog.innerText(), /You don't have an extension for debugging YAML/);
+        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      } else {
+        const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+        assert.ok(!offered.some((o) => /Pod Lifecycle/.test(o)), `F5 on ci.yml offers: ${offered.join(' | ')}`);
+        await page.keyboard.press('Escape');
+      }
+      assert.equal(await page.locator('.debug-toolbar').isVisible(), false, 'no debug session on ci.yml');
+      // Back on the manifest, F5 runs ours at once.
+      await page.locator('.tab[data-resource-name="pod.yaml"]').click();
+      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
+      await clickLine(page, 'name: web');
+      await page.keyboard.press('F5');
+      await page.locator('.debug-toolbar').waitFor();
+      await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'kubectl apply -f pod.yaml' }).first().waitFor();
+    } catch (err) {
+      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-kinds-failure.png') }).catch(() => undefined);
+      throw err;
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('the walkthrough\'s example is copied into the workspace, and Run Pod Lifecycle shows its report in the Debug Console', async () => {
+    const wb = await startWorkbench('walkthrough', undefined, {}, { example: false });
+    const { page } = wb;
+    try {
+      await runCommand(page, 'Pod Lifecycle: Open Example Manifest');
+      await page.locator('.tab[data-resource-name="pod.yaml"]').waitFor();
+      // The user's own copy, in the workspace: not the one in the extension's folder.
+      assert.equal(readFileSync(join(wb.workspace, 'pod.yaml'), 'utf8'), readFileSync(join(ROOT, 'examples', 'pod.yaml'), 'utf8'));
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'pod.yaml' }).first().waitFor();
+      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
+      await clickLine(page, 'name: web');
+      // Run without debugging: the report comes in the Debug Console, which opens for it.
+      await runCommand(page, 'Pod Lifecycle: Run Pod Lifecycle');
+      await page.locator('.repl .monaco-list-row', { hasText: 'OUTCOME Running' }).first().waitFor();
+      assert.ok(await page.locator('.repl').isVisible());
+      // Not only the first session's: with the panel hidden, another run brings its report up again.
+      await runCommand(page, 'View: Hide Panel');
+      await page.locator('.repl').waitFor({ state: 'hidden' });
+      await clickLine(page, 'name: web');
+      await runCommand(page, 'Pod Lifecycle: Run Pod Lifecycle');
+      await page.locator('.repl .monaco-list-row', { hasText: 'OUTCOME Running' }).first().waitFor();
+    } catch (err) {
+      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-walkthrough-failure.png') }).catch(() => undefined);
+      throw err;
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  test('screenshots: the debugger and the state tree on a Deployment, in the dark and the light theme', async () => {
+    const wb = await startWorkbench('shots', undefined, { 'deployment.yaml': readFileSync(join(ROOT, 'examples', 'deployment.yaml'), 'utf8') }, {
+      example: false, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'editor.minimap.enabled': false },
+    });
+    const { page } = wb;
+    const shots = join(ROOT, 'out', 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    try {
+      await openFile(page, 'deployment.yaml');
+      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
+      await clickLine(page, 'image: nginx:1.27');
+      await page.keyboard.press('F9');
+      await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').first().waitFor();
+      await clickLine(page, 'name: web');
+      await page.keyboard.press('F5');
+      await page.locator('.debug-toolbar').waitFor();
+      await page.locator('.debug-call-stack .monaco-list-row').first().waitFor();
+      // On through the image line's readers (ImageLocality for each pod, then the pulls) to the first pull: by then
+      // the scheduler has placed all three pods.
+      const pulling = page.locator('.debug-call-stack .monaco-list-row', { hasText: 'kubelet.imagePull' }).first();
+      for (let i = 0; i < 8 && !(await pulling.isVisible()); i++) {
+        const before = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).join('|');
+        await page.locator('.debug-toolbar .action-label[aria-label^="Continue"]').click();
+        await page.waitForFunction((b) => {
+          const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
+          const rows = Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row')).map((r) => r.textContent ?? '').join('|');
+          return rows !== '' && rows !== b;
+        }, before);
+      }
+      await pulling.waitFor();
+      await openWorkloads(page);
+      await workloadRow(page, /^web-[a-z0-9]+-[a-z0-9]{5}/).waitFor();
+      await runCommand(page, 'Pod Lifecycle: Show State Tree');
+      const frame = await stateTreeFrame(page);
+      await frame.locator('[role="treeitem"]', { hasText: 'ReplicaSet' }).first().waitFor();
+      const panel = page.locator('.webview.ready, iframe.webview').last();
+      for (const theme of ['dark', 'light'] as const) {
+        if (theme === 'light') {
+          // As a user switches: Preferences: Color Theme, then the theme by name.
+          await inPalette(page, 'Preferences: Color Theme', () => page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click());
+          // The palette turns into the theme picker: the same input, now for a theme's name.
+          const input = page.locator('.quick-input-widget input');
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: /Dark Modern/ }).first().waitFor();
+          await input.fill('Light Modern');
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: /^Light Modern/ }).first().click();
+          await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor();
+        }
+        await page.mouse.move(0, 0);
+        await page.screenshot({ path: join(shots, `debugger-${theme}.png`) });
+        await panel.screenshot({ path: join(shots, `state-tree-${theme}.png`) });
+      }
+    } catch (err) {
+      await page.screenshot({ path: join(shots, 'e2e-shots-failure.png') }).catch(() => undefined);
+      throw err;
     } finally {
       await wb.stop();
     }

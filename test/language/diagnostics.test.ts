@@ -54,12 +54,12 @@ const cases: { name: string; text: string; settings?: Settings; want: Want[] }[]
     ],
   },
   {
-    // pkg/scheduler/framework/plugins/nodeaffinity (ErrReasonPod) and tainttoleration, as the FailedScheduling event.
-    name: 'a nodeSelector no node satisfies is a scheduling warning on the nodeSelector key and on the spec that lacks tolerations',
+    // pkg/scheduler/framework/plugins/nodeaffinity (ErrReasonPod) and tainttoleration, as the FailedScheduling event:
+    // one warning, on the nodeSelector key (the spec that lacks tolerations is its related place, not a second one).
+    name: 'a nodeSelector no node satisfies is one scheduling warning, on the nodeSelector key',
     text: pod([...CONTAINER, 'nodeSelector:', '  disk: ssd']),
     want: [
-      { code: 'scheduling', line: 4, character: 0, message: /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 node\(s\) didn't match Pod's node affinity\/selector\..*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s },
-      { code: 'scheduling', line: 10, character: 2, message: /^0\/3 nodes are available/ },
+      { code: 'scheduling', line: 10, character: 2, message: /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 node\(s\) didn't match Pod's node affinity\/selector\..*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s },
     ],
   },
   {

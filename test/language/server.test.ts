@@ -97,8 +97,10 @@ test('language server: the cluster\'s warnings follow the first diagnostics in a
   const first = await open(uri, text);
   assert.deepEqual(first.diagnostics, [], 'nothing that needs no run on the cluster');
   const p = await complete;
-  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['scheduling', 2, 4], ['scheduling', 2, 5]]);
-  assert.match(p.diagnostics[1]!.message, /^0\/3 nodes are available: .*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s);
+  // One warning, on the nodeSelector; the spec without tolerations is its related place, in the same document.
+  assert.deepEqual(p.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['scheduling', 2, 5]]);
+  assert.deepEqual(p.diagnostics[0]!.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[uri, 4]]);
+  assert.match(p.diagnostics[0]!.message, /^0\/3 nodes are available: .*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s);
 });
 
 test('language server: a cluster file from the settings is read again when it is saved', async () => {

@@ -1,6 +1,7 @@
 // The state tree page in headless Chromium: it renders the views of real runs, updates, escapes hostile
 // strings, answers the keyboard, keeps its state when reloaded, ignores malformed messages and loads nothing
-// remote. It also writes the README's screenshot (out/screenshots/state-tree.png; `npm run screenshot` copies it).
+// remote. It also writes a picture of the page (out/screenshots/state-tree.png) for whoever reads a failure; the
+// README's screenshots come from a real VS Code (test/e2e, `npm run screenshot`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';

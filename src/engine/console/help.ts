@@ -2,11 +2,13 @@
 
 /** HELP_TEXT lists the commands and expressions the console understands. */
 export const HELP_TEXT = `Commands (run against the simulated cluster as it is at this step):
-  kubectl get RESOURCE [NAME...] [-n NAMESPACE | -A] [-o wide|name|json|yaml|jsonpath=TEMPLATE]
+  kubectl get RESOURCE[,RESOURCE...] [NAME...] [-n NAMESPACE | -A] [-o wide|name|json|yaml|jsonpath=TEMPLATE]
                 [--sort-by FIELD] [--show-labels]
   kubectl describe (pod|node) [NAME...] [-n NAMESPACE]
   kubectl auth can-i VERB RESOURCE[/SUBRESOURCE] [NAME] [-n NAMESPACE | -A] [--as USER] [--as-group GROUP]...
   etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N]
+  explain [POD]                     why the pod is where it is at this step: what kube-scheduler has decided so far,
+                                    or why it is stuck Terminating, not Ready, restarting or Failed
   help
 
 While paused after the run's first kubectl delete (a pod stuck Terminating, say):

@@ -1,30 +1,13 @@
 // The human report of a run, as `pod-lifecycle run` prints it and the debugger's console too: the kubectl lines, a timeline
 // of phases, the events table and the outcome. One presentation for every front.
+import { narrowEvents, narrowTimeline, wrap } from './narrow';
+import type { Style } from './style';
 import { workloadLines } from './workloads';
 import type { KubectlLines } from '../kubectl/generate/load';
 import type { TraceEntry } from '../runtime/recorder';
 import type { SimulationResult } from '../simulation';
 
-/** Style colors text with ANSI codes, or leaves it plain. */
-export interface Style {
-  phase(s: string): string;
-  dim(s: string): string;
-  warn(s: string): string;
-  bad(s: string): string;
-  good(s: string): string;
-  bold(s: string): string;
-}
-
-const code = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
-
-/** style returns ANSI styling when `color` is on, plain text otherwise. */
-export function style(color: boolean): Style {
-  if (!color) {
-    const id = (s: string) => s;
-    return { phase: id, dim: id, warn: id, bad: id, good: id, bold: id };
-  }
-  return { phase: code(36, 39), dim: code(2, 22), warn: code(33, 39), bad: code(31, 39), good: code(32, 39), bold: code(1, 22) };
-}
+export { style, type Style } from './style';
 
 function seconds(at: number): string {
   return `${at.toFixed(3)}s`;
@@ -89,8 +72,11 @@ export function commandHeaders(manifest: string, command: KubectlLines | undefin
   return { apply: command.line, delete: `kubectl delete ${[...new Set(targets)].join(' ')}`.trimEnd() };
 }
 
-/** renderHuman prints the run for a person; `command` is the kubectl command line it started from, if not `apply -f`. */
-export function renderHuman(result: SimulationResult, manifest: string, st: Style, command?: KubectlLines): string {
+/**
+ * renderHuman prints the run for a person; `command` is the kubectl command line it started from, if not `apply -f`;
+ * with a terminal's width, the timeline and events are wrapped to it.
+ */
+export function renderHuman(result: SimulationResult, manifest: string, st: Style, command?: KubectlLines, width?: number): string {
   const out: string[] = [];
   const { applyLines, deleteLines } = splitKubectl(withoutCommands(result.kubectl, result.commands));
   const headers = commandHeaders(manifest, command, deleteLines);
@@ -98,11 +84,17 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
   out.push('', st.bold('TIMELINE'));
   const phases = result.trace.filter((e) => !e.step);
-  const width = phases.reduce((w, e) => Math.max(w, e.phase.length), 5);
-  // Folds, not Math.max(...): a long run has more entries than a call takes arguments.
-  const objWidth = phases.reduce((w, e) => Math.max(w, (e.object ?? '').length), 6);
-  for (const e of phases) out.push(timelineLine(e, st, width, objWidth));
-  if (result.events.length) {
+  if (width !== undefined) {
+    // A terminal of known width: each step under its object, its result wrapped (narrow.ts).
+    out.push(...narrowTimeline(phases, st, width));
+    if (result.events.length) out.push('', st.bold('EVENTS'), ...narrowEvents(result.events, st, width));
+  } else {
+    // Folds, not Math.max(...): a long run has more entries than a call takes arguments.
+    const phaseWidth = phases.reduce((w, e) => Math.max(w, e.phase.length), 5);
+    const objWidth = phases.reduce((w, e) => Math.max(w, (e.object ?? '').length), 6);
+    for (const e of phases) out.push(timelineLine(e, st, phaseWidth, objWidth));
+  }
+  if (result.events.length && width === undefined) {
     out.push('', st.bold('EVENTS'));
     const rows = result.events.map((e) => [seconds(e.at), e.type, e.reason, e.object.replace(/^([A-Za-z]+)\/(?:[^/]+\/)?/, (_m, k: string) => `${k.toLowerCase()}/`), e.source, `${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`]);
     const head = ['AT', 'TYPE', 'REASON', 'OBJECT', 'FROM', 'MESSAGE'];
@@ -119,7 +111,9 @@ export function renderHuman(result: SimulationResult, manifest: string, st: Styl
     out.push(...deleteLines);
   }
   const ok = ['Running', 'Succeeded', 'Deleted', 'DryRun'].includes(result.outcome);
-  out.push('', `${st.bold('OUTCOME')} ${ok ? st.good(result.outcome) : st.bad(result.outcome)}${result.rejection ? `: ${result.rejection.message}` : ''}`);
+  const outcome = `${st.bold('OUTCOME')} ${ok ? st.good(result.outcome) : st.bad(result.outcome)}`;
+  if (width !== undefined && result.rejection) out.push('', outcome, ...wrap(result.rejection.message, width, 2));
+  else out.push('', `${outcome}${result.rejection ? `: ${result.rejection.message}` : ''}`);
   // A manifest of several workloads says what became of each, and why one was not run.
   out.push(...workloadLines(result));
   return out.join('\n');

@@ -26,6 +26,12 @@ export interface ApiServerCheck {
   readonly findings: Finding[];
   /** decoded is the object after decoding and defaulting, when it decodes (unknown fields dropped). */
   readonly decoded?: KubeObject;
+  /**
+   * body is what the checks on the cluster run when the document decodes: the object as written, its unknown fields
+   * dropped (as the API server drops them when a client asks it to ignore them), so that what admission and the
+   * scheduler would say shows with the decoding and validation errors, not only once they are fixed.
+   */
+  readonly body?: KubeObject;
 }
 
 /** UNKNOWN_FIELD reads one strict-decoding error: `unknown field "spec.containers[0].imagee"`. */
@@ -56,6 +62,7 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
       });
     }
   }
+  const body = lenient.warnings.length ? structuredClone(lenient.object) : object;
   // The decoder returns a fresh object: conversion and defaulting may change it in place (a Pod's negative grace
   // period is 1 by the time it is validated: pkg/apis/core/v1/conversion.go, v1.36.3).
   convertFromV1(lenient.object);
@@ -69,7 +76,7 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
     const message = invalid(kind, group, prepared.metadata?.name ?? '', toCauses([error])).message;
     findings.push({ rule: RULES.validation, severity: DiagnosticSeverity.Error, message, range: rangeOfField(doc, error.field, partOf(error)), fixes: validationFixes(doc, apiVersionKind, error) });
   }
-  return { findings, decoded: defaulted };
+  return { findings, decoded: defaulted, body };
 }
 
 /** REGISTRY_CONTEXT is what the registry's preparation reads: a clock and randomness for the uid and creation time. */

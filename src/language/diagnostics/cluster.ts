@@ -126,17 +126,33 @@ export function checkOnCluster(doc: SourceDocument, on: CheckCluster, maxSteps =
     const refusal = event.message.replace(/^\(combined from similar events\): /, '').replace(/pods "([a-z0-9.-]+)-[a-z0-9]{5}"/g, 'pods "$1-*"');
     if (event.type !== 'Warning' || !known || seen.has(refusal)) continue;
     seen.add(refusal);
-    const fields = new Set<string>();
+    // The fields the refusing steps read (one per plugin that filtered nodes out), each as written in the document.
+    const fields = new Map<string, string>();
     for (const entry of result.trace) {
       if (entry.object !== event.object || entry.phase !== known.phase || entry.outcome !== 'rejected') continue;
       const path = place(entry);
-      if (path !== undefined) fields.add(path);
+      if (path === undefined) continue;
+      const written = writtenField(doc, path);
+      if (!fields.has(written)) fields.set(written, entry.result);
     }
-    if (fields.size === 0) fields.add('');
-    for (const path of fields) findings.push(finding(doc, known.rule, event.message, known.phase, path || undefined, prefixOf(doc)));
+    // One refusal is one finding, never the same message twice (on `spec:` and on the container): on the first most
+    // specific field it read (not one that holds another), the other fields beside it with what their step said.
+    const all = [...fields.keys()];
+    const first = all.find((f) => !all.some((g) => g !== f && (f === '' || g.startsWith(`${f}.`) || g.startsWith(`${f}[`))));
+    const main = finding(doc, known.rule, event.message, known.phase, first || undefined, prefixOf(doc));
+    const others = all.filter((f) => f !== first);
+    findings.push(others.length ? { ...main, related: others.map((f) => ({ range: rangeOfField(doc, f, 'key'), message: fields.get(f)! })) } : main);
   }
   if (!complete) findings.push(cutShort(doc, maxSteps));
   return findings;
+}
+
+/** writtenField is the field a path names as the document writes it: the path, or its nearest ancestor written. */
+function writtenField(doc: SourceDocument, path: string): string {
+  for (let p = path; ; p = p.replace(/(?:\.[^.[\]]+|\[[^\]]*\])$/, '')) {
+    if (p === '' || doc.fields.has(p)) return p;
+    if (!/[.[]/.test(p)) return '';
+  }
 }
 
 /** cutShort says that the check stopped after its steps before the first pod was scheduled or refused. */

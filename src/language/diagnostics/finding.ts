@@ -19,6 +19,8 @@ export interface Finding {
   /** phase is the lifecycle phase that would refuse the object, when it is a cluster's. */
   readonly phase?: string;
   readonly fixes?: readonly QuickFix[];
+  /** related are the other places of the document the same refusal reads (another plugin's field), with what it says there. */
+  readonly related?: readonly { readonly range: Range; readonly message: string }[];
 }
 
 export { DiagnosticSeverity };

@@ -2,6 +2,7 @@
 // (decoding, validation), what the cluster would refuse (admission, controllers, scheduling) and the hints. Results
 // are kept per document, so an edit re-checks only the documents it changed.
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { KubeObject } from '../../engine/api/types';
 import type { SourceDocument } from '../../engine/cluster/inputs';
 import type { ReadFile } from '../../engine/cluster/kubeconfig';
 import type { ManifestSection } from '../documents';
@@ -36,6 +37,8 @@ interface Cached {
   findings: Finding[];
   key?: string;
   clean?: boolean;
+  /** body is the object the checks on the cluster run for the document (see ApiServerCheck.body). */
+  body?: KubeObject;
 }
 
 /** DiagnosticsService validates manifests with the engine; configure() sets the cluster and the rules. */
@@ -105,7 +108,11 @@ export class DiagnosticsService {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
     if (kube.length === 0) return { base: [], cluster: [] };
     const out: Diagnostic[] = [];
-    const clean: SourceDocument[] = [];
+    // runnable are the documents that decode, to check on the cluster as they would be stored (clean: without any
+    // finding of the API server's; invalid: with validation errors, whose own refusal is not reported twice).
+    const runnable: SourceDocument[] = [];
+    const clean = new Set<SourceDocument>();
+    const invalid = new Set<SourceDocument>();
     for (const section of sections) {
       if (!section.parsed) {
         yield undefined;
@@ -127,13 +134,17 @@ export class DiagnosticsService {
         if (!rootTypeId(key)) continue;
         const cached = this.serverCheck(doc, key);
         for (const f of cached.findings) if (this.enabled(f.rule)) out.push(diagnostic(f));
-        if (cached.clean) clean.push(doc);
+        if (!cached.body) continue;
+        if (cached.body !== doc.object) originals.set(cached.body, doc);
+        runnable.push(cached.body === doc.object ? doc : { ...doc, object: cached.body });
+        if (cached.clean) clean.add(doc);
+        if (cached.findings.some((f) => f.rule === RULES.validation)) invalid.add(runnable[runnable.length - 1]!);
       }
     }
-    for (const doc of clean) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
+    for (const doc of runnable) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
     if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return { base: out, cluster: [] };
     // Reading the cluster the first time takes a while: what is known goes out before.
-    const workloads = clean.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
+    const workloads = runnable.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
     let early = false;
     if (!this.cluster && workloads.length > 0) {
       early = true;
@@ -144,12 +155,14 @@ export class DiagnosticsService {
       out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
       return { base: out, cluster: [] };
     }
-    const context = clusterContext(clean, cluster.cluster);
+    // A document the API server would refuse is not in the cluster the others are checked on.
+    const context = clusterContext(runnable.filter((d) => clean.has(d)), cluster.cluster);
     const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
     // The cluster's findings follow the others in the order of the workloads, whether reused or run now.
-    const found = (cached: Cached | undefined, doc: SourceDocument): Diagnostic[] => (cached ? moved(cached, doc).filter((f) => this.enabled(f.rule)).map(diagnostic) : []);
+    // A refusal the API server's own checks reported already (its validation) is not reported again from the run.
+    const found = (cached: Cached | undefined, doc: SourceDocument): Diagnostic[] => (cached ? moved(cached, doc).filter((f) => this.enabled(f.rule) && !(invalid.has(doc) && f.phase === 'apiserver.validate')).map(diagnostic) : []);
     const results = workloads.map((doc) => {
-      const cached = this.onCluster.get(doc);
+      const cached = this.onCluster.get(keyOf(doc));
       return cached?.key === contextKey ? cached : undefined;
     });
     const mine = workloads.map((doc) => share === undefined || inShare(doc, share));
@@ -163,7 +176,7 @@ export class DiagnosticsService {
         if (results[i] || !mine[i]) continue;
         if (token?.isCancellationRequested) return undefined;
         results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, on)), key: contextKey };
-        this.onCluster.set(doc, results[i]);
+        this.onCluster.set(keyOf(doc), results[i]);
         yield undefined;
       }
     }
@@ -172,21 +185,33 @@ export class DiagnosticsService {
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */
-  private serverCheck(doc: SourceDocument, key: string): { findings: Finding[]; clean: boolean } {
+  private serverCheck(doc: SourceDocument, key: string): { findings: Finding[]; clean: boolean; body?: KubeObject } {
     let cached = this.server.get(doc);
     if (!cached) {
       // Kept as a copy: the document's own ranges move in place when its section moves (see documents.ts).
-      const findings = structuredClone(checkApiServer(doc, key).findings);
-      cached = { line: doc.range.start.line, findings, clean: findings.length === 0 };
+      const check = checkApiServer(doc, key);
+      const findings = structuredClone(check.findings);
+      cached = { line: doc.range.start.line, findings, clean: findings.length === 0, ...(check.body ? { body: check.body } : {}) };
       this.server.set(doc, cached);
     }
-    return { findings: moved(cached, doc), clean: cached.clean ?? false };
+    return { findings: moved(cached, doc), clean: cached.clean ?? false, ...(cached.body ? { body: cached.body } : {}) };
   }
 
   private loadedCluster(): LoadedCluster {
     this.cluster ??= loadCluster(this.settings.cluster, this.read);
     return this.cluster;
   }
+}
+
+/**
+ * originals maps the body run for a document with unknown fields (its copy without them) back to the document: the
+ * findings on the cluster are kept by the document as parsed, which outlives the copies made at each validation.
+ */
+const originals = new WeakMap<KubeObject, SourceDocument>();
+
+/** keyOf is the document the cluster's findings of a run document are kept by. */
+function keyOf(doc: SourceDocument): SourceDocument {
+  return originals.get(doc.object) ?? doc;
 }
 
 /** moved returns cached findings at the document's current lines (the section may have moved since). */
@@ -206,10 +231,19 @@ function firstLine(section: ManifestSection): Range {
   return { start: { line: section.startLine, character: 0 }, end: { line: section.startLine, character: section.text.split('\n', 1)[0]?.length ?? 0 } };
 }
 
-/** diagnostic turns a finding into an LSP diagnostic: its rule as the code, its quick fixes in `data`. */
+/**
+ * diagnostic turns a finding into an LSP diagnostic: its rule as the code, its quick fixes in `data`, the other places
+ * it reads as related information (in the same document: withUri names it when it goes out).
+ */
 function diagnostic(f: Finding): Diagnostic {
   return {
     range: f.range, severity: f.severity, message: f.message, source: DIAGNOSTIC_SOURCE, code: f.rule,
     ...(f.fixes?.length ? { data: { fixes: f.fixes } } : {}),
+    ...(f.related?.length ? { relatedInformation: f.related.map((r) => ({ location: { uri: '', range: r.range }, message: r.message })) } : {}),
   };
+}
+
+/** withUri names the document of the related information the service leaves unnamed (it knows sections, not files). */
+export function withUri(diagnostics: readonly Diagnostic[], uri: string): Diagnostic[] {
+  return diagnostics.map((d) => (d.relatedInformation ? { ...d, relatedInformation: d.relatedInformation.map((r) => (r.location.uri ? r : { ...r, location: { ...r.location, uri } })) } : d));
 }

@@ -18,9 +18,25 @@ export interface Checked {
   readonly cluster: (Diagnostic[] | null)[];
 }
 
-/** flatten is a file's diagnostics in the order the Problems view lists them: the cluster's after the others. */
+/**
+ * STAGES are the stages that report problems, in the order a request meets them: the YAML, kube-apiserver's decoding,
+ * its mutating admission and validation, its validating admission, the controllers, kube-scheduler; the hints last.
+ * (A document's admission problems of both passes are reported as `admission`: see cluster.ts for the phase.)
+ */
+const STAGES = ['syntax', 'decode', 'validation', 'admission', 'controllers', 'scheduling'];
+
+/** stageOf ranks a diagnostic by its code: its stage's place, the hints after every stage. */
+function stageOf(d: Diagnostic): number {
+  const at = STAGES.indexOf(String(d.code));
+  return at < 0 ? STAGES.length : at;
+}
+
+/**
+ * flatten is a file's diagnostics in the order the API server meets them: by stage (the cluster's findings after
+ * the decoding and the validation, the hints last), each stage's in the order of the documents.
+ */
 export function flatten(checked: Checked): Diagnostic[] {
-  return [...checked.base, ...checked.cluster.flatMap((d) => d ?? [])];
+  return [...checked.base, ...checked.cluster.flatMap((d) => d ?? [])].map((d, i) => ({ d, i })).sort((a, b) => stageOf(a.d) - stageOf(b.d) || a.i - b.i).map((x) => x.d);
 }
 
 /**
