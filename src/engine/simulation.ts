@@ -9,6 +9,7 @@ import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
 import { apply, applyNothing, deleteRequest, NO_OBJECTS, type Credentials } from './kubectl/apply';
+import { ApplyOutput } from './kubectl/apply-output';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { Kubelet } from './kubelet/kubelet';
@@ -278,11 +279,13 @@ export class Simulation {
       const out = yield* applyNothing(file);
       this.kubectlOutput.push(out.printed);
     }
+    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
     for (const doc of docs) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
-      if (out.printed) this.kubectlOutput.push(out.printed);
+      printed.add(out);
       if (out.ok && out.object) this.sources.add(refOf(out.object), doc);
     }
+    printed.finish();
   }
 
   private *applyAll(): Steps<void> {
@@ -292,10 +295,11 @@ export class Simulation {
       this.kubectlOutput.push(out.printed);
       this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: NO_OBJECTS };
     }
+    // kubectl prints nothing more for the documents after one it could not read; errors come last (ApplyOutput).
+    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
     for (const doc of this.inputs.manifest) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
-      // kubectl prints nothing more for the documents after one it could not read.
-      if (out.printed) this.kubectlOutput.push(out.printed);
+      printed.add(out);
       if (out.ok && out.object) {
         const ref = refOf(out.object);
         this.applied.set(ref, out.object);
@@ -308,6 +312,7 @@ export class Simulation {
         this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
       }
     }
+    printed.finish();
   }
 
   /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */
@@ -372,7 +377,10 @@ export class Simulation {
     // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
     const quiet = idle || next.at > this.clock.now;
     if (this.stage === 'create') {
-      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && this.workloadSettled());
+      // A refused document ends the run unless another one was created: kubectl goes on with the others, and so does
+      // the cluster with what they made (apply.go Run applies every object the builder read, errors or not).
+      const refusedAlone = this.rejection !== undefined && this.applied.size === 0;
+      const settled = refusedAlone || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
         // With --for the delete comes once that much virtual time has passed.
@@ -421,6 +429,7 @@ export class Simulation {
 
   /** workloadSettled: the manifest's workload has reached a state nothing scripted will change. */
   private workloadSettled(): boolean {
-    return workloadSettled(this.store, [...this.applied.values()], this.rejection, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
+    // Judged by what was created: a refused document of the same manifest does not settle the others.
+    return workloadSettled(this.store, [...this.applied.values()], undefined, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
   }
 }
