@@ -10,6 +10,7 @@ import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
 import { apply, applyNothing, deleteRequest, noObjects, type Credentials } from './kubectl/apply';
 import { fileOf, kubectlGenerate, sendDocument } from './kubectl/run-command';
+import { ApplyOutput } from './kubectl/apply-output';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
@@ -294,11 +295,13 @@ export class Simulation {
       const out = yield* applyNothing(file);
       this.kubectlOutput.push(out.printed);
     }
+    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
     for (const doc of docs) {
       const out = yield* apply(this.api, doc, this.credentials, 'default');
-      if (out.printed) this.kubectlOutput.push(out.printed);
+      printed.add(out);
       if (out.ok && out.object) this.sources.add(refOf(out.object), doc);
     }
+    printed.finish();
   }
 
   /** kubectlLater runs one later kubectl command on a node: its lines join kubectl's output; its failure is not the run's rejection. */
@@ -334,10 +337,11 @@ export class Simulation {
       this.kubectlOutput.push(out.printed);
       this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: noObjects(verb) };
     }
+    // kubectl prints nothing more for the documents after one it could not read; errors come last (ApplyOutput).
+    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
     for (const [index, doc] of this.inputs.manifest.entries()) {
       const out = yield* sendDocument(this.api, kubectl, doc, index, this.credentials, this.clock);
-      // kubectl prints nothing more for the documents after one it could not read.
-      if (out.printed) this.kubectlOutput.push(out.printed);
+      printed.add(out);
       if (out.dryRun) continue;
       if (out.ok && out.object) {
         const ref = refOf(out.object);
@@ -351,6 +355,7 @@ export class Simulation {
         this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
       }
     }
+    printed.finish();
   }
 
   /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */
@@ -416,8 +421,11 @@ export class Simulation {
     // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
     const quiet = idle || next.at > this.clock.now;
     if (this.stage === 'create') {
-      // kube-proxy's sync of a change the workload brought (its endpoints) is part of it: the traffic reaches the pods then.
-      const settled = this.rejection !== undefined || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && !this.kubeProxy.syncPending && this.workloadSettled());
+      // A refused document ends the run unless another one was created: kubectl goes on with the others, and so does
+      // the cluster with what they made (apply.go Run applies every object the builder read, errors or not). kube-proxy's
+      // sync of a change the workload brought (its endpoints) is part of it: the traffic reaches the pods then.
+      const refusedAlone = this.rejection !== undefined && this.applied.size === 0;
+      const settled = refusedAlone || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && !this.kubeProxy.syncPending && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
       if (this.options.delete && this.applied.size > 0) {
         // With --for the delete comes once that much virtual time has passed.
@@ -466,6 +474,7 @@ export class Simulation {
 
   /** workloadSettled: the manifest's workload has reached a state nothing scripted will change. */
   private workloadSettled(): boolean {
-    return workloadSettled(this.store, [...this.applied.values()], this.rejection, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
+    // Judged by what was created: a refused document of the same manifest does not settle the others.
+    return workloadSettled(this.store, [...this.applied.values()], undefined, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
   }
 }

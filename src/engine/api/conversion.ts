@@ -2,6 +2,7 @@
 // decodes a request into v1, converts it to the internal type for admission, validation and storage, and converts it
 // back to v1 for every answer. The engine keeps objects in their v1 form, so the two directions are applied in place.
 // See pkg/apis/core/v1/conversion.go (k8s.io/kubernetes v1.36.3).
+import { goStructJson } from './go-json';
 import { isObject, type KubeObject } from './types';
 
 type Rec = Record<string, unknown>;
@@ -16,16 +17,25 @@ const TEMPLATE_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Daem
  * and a CronJob's spec.jobTemplate.spec.template. Each goes through Convert_core_PodSpec_To_v1_PodSpec on the way out.
  */
 export function podSpecsOf(obj: KubeObject): Rec[] {
-  const spec = rec(obj['spec']);
-  const templateSpec = (template: unknown): Rec[] => {
-    const s = rec(rec(template)?.['spec']);
+  if (obj.kind === 'Pod') {
+    const spec = rec(obj['spec']);
+    return spec ? [spec] : [];
+  }
+  return podTemplatesOf(obj).flatMap((t) => {
+    const s = rec(t['spec']);
     return s ? [s] : [];
-  };
+  });
+}
+
+/** podTemplatesOf finds the pod templates (PodTemplateSpec) an object holds, as podSpecsOf finds their specs. */
+export function podTemplatesOf(obj: KubeObject): Rec[] {
+  const spec = rec(obj['spec']);
+  const template = (t: unknown): Rec[] => (rec(t) ? [rec(t)!] : []);
   switch (obj.kind) {
-    case 'Pod': return spec ? [spec] : [];
-    case 'PodTemplate': return templateSpec(obj['template']);
-    case 'CronJob': return templateSpec(rec(rec(spec?.['jobTemplate'])?.['spec'])?.['template']);
-    default: return TEMPLATE_KINDS.has(String(obj.kind)) ? templateSpec(spec?.['template']) : [];
+    case 'Pod': return [];
+    case 'PodTemplate': return template(obj['template']);
+    case 'CronJob': return template(rec(rec(spec?.['jobTemplate'])?.['spec'])?.['template']);
+    default: return TEMPLATE_KINDS.has(String(obj.kind)) ? template(spec?.['template']) : [];
   }
 }
 
@@ -83,4 +93,43 @@ export function convertToV1<T extends KubeObject>(obj: T): T {
     }
   }
   return obj;
+}
+
+/**
+ * encodeAsStored writes each pod spec of an object (edited in place, and returned) as kube-apiserver stores and returns
+ * it: what encoding/json writes of the k8s.io/api core/v1 PodSpec (types.go v0.36.3) once it has been through etcd's
+ * protobuf (go-json.ts). A field tagged omitempty is left out when zero (`""`, `false`, `0`, an empty list or map); a
+ * struct that is not a pointer is always written (a `divisor` of `"0"`, an ephemeral volume's claim template
+ * `"metadata": {}`, a template's metadata); a list without omitempty that is empty is `null`. Validation sees the
+ * object before this, as Go's does (an empty list there is not a missing one). The keys keep the order they had.
+ */
+export function encodeAsStored<T extends KubeObject>(obj: T): T {
+  for (const spec of podSpecsOf(obj)) replaceContents(spec, goStructJson('core/v1.PodSpec', spec) as Rec);
+  // A template's metadata is a struct (PodTemplateSpec.ObjectMeta, and a CronJob's JobTemplateSpec.ObjectMeta): always
+  // written, `{}` when empty.
+  const jobTemplate = obj.kind === 'CronJob' ? rec(rec(obj['spec'])?.['jobTemplate']) : undefined;
+  for (const template of [...podTemplatesOf(obj), ...(jobTemplate ? [jobTemplate] : [])]) {
+    replaceContents(template, { ...template, metadata: goStructJson('meta/v1.ObjectMeta', template['metadata']) });
+  }
+  return obj;
+}
+
+/** replaceContents makes `target` hold `encoded`'s content, in place, keeping the order of the keys it had (inOrder). */
+function replaceContents(target: Rec, encoded: Rec): void {
+  const merged = inOrder(target, encoded) as Rec;
+  for (const k of Object.keys(target)) delete target[k];
+  Object.assign(target, merged);
+}
+
+/**
+ * inOrder is `encoded` with its object keys in the order `original` had them (keys only `encoded` has come last, in
+ * Go's field order): the engine's outputs keep the request's order, as they did before the encoding.
+ */
+function inOrder(original: unknown, encoded: unknown): unknown {
+  if (Array.isArray(encoded)) return encoded.map((v, i) => inOrder(Array.isArray(original) ? original[i] : undefined, v));
+  if (!isObject(encoded)) return encoded;
+  const before = isObject(original) ? Object.keys(original).filter((k) => k in encoded) : [];
+  const out: Rec = {};
+  for (const k of [...before, ...Object.keys(encoded).filter((k) => !before.includes(k))]) out[k] = inOrder(isObject(original) ? original[k] : undefined, encoded[k]);
+  return out;
 }

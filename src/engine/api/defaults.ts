@@ -123,6 +123,10 @@ function defaultProbe(r: Recorder, probe: Rec | undefined, path: string): void {
 function defaultFieldRef(r: Recorder, holder: Rec | undefined, path: string): void {
   const fieldRef = rec(holder?.['fieldRef']);
   if (fieldRef) r.ifZero(fieldRef, 'apiVersion', 'v1', `${path}.fieldRef`);
+  // An env var's fileKeyRef is not optional unless it says so (`+default=false`, k8s.io/api core/v1 FileKeySelector;
+  // pkg/apis/core/v1/zz_generated.defaults.go, v1.36.3).
+  const fileKeyRef = rec(holder?.['fileKeyRef']);
+  if (fileKeyRef) r.ifNil(fileKeyRef, 'optional', false, `${path}.fileKeyRef`);
 }
 
 /** defaultContainer applies SetDefaults_Container and the generated defaulting of a container's sub-objects. */

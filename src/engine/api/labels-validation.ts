@@ -74,7 +74,11 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-const maxLenError = (n: number): string => `must be no more than ${n} characters`;
+/**
+ * maxLenError is content.MaxLenError, which counts bytes (k8s.io/apimachinery/pkg/api/validate/content/errors.go,
+ * v0.36.3); util/validation's MaxLenError, which the DNS names of names.ts use, says characters.
+ */
+const maxLenError = (n: number): string => `must be no more than ${n} bytes`;
 
 /** byteLength is Go's len(): the UTF-8 length. */
 function byteLength(s: string): number {

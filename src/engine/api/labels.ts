@@ -370,10 +370,8 @@ export function matchNodeSelectorTerms(
     const expressions = term.matchExpressions ?? [];
     const fieldReqs = term.matchFields ?? [];
     if (expressions.length === 0 && fieldReqs.length === 0) continue;
-    const path = `nodeSelectorTerms[${i}]`;
     const termErrs: string[] = [];
-    const labelReqs = expressions.flatMap((expr, j) => nodeRequirement(expr, `${path}.matchExpressions[${j}]`, termErrs));
-    fieldReqs.forEach((expr, j) => checkFieldRequirement(expr, `${path}.matchFields[${j}]`, termErrs));
+    const labelReqs = parseNodeSelectorTerm(term, `nodeSelectorTerms[${i}]`, termErrs);
     if (termErrs.length > 0) {
       errs.push(...termErrs);
       continue;
@@ -383,6 +381,17 @@ export function matchNodeSelectorTerms(
     if (labelsOk && fieldsOk) return { matches: true };
   }
   return errs.length > 0 ? { matches: false, error: aggregate(errs) } : { matches: false };
+}
+
+/**
+ * parseNodeSelectorTerm is newNodeSelectorTerm: a term's label requirements, with the problems of its matchExpressions
+ * and matchFields added to `errs`, each named under `path` (`nodeSelectorTerms[0]` for a required term, `[0]` for a
+ * preferred one, whose list NewPreferredSchedulingTerms indexes from an empty path).
+ */
+export function parseNodeSelectorTerm(term: NodeSelectorTerm, path: string, errs: string[]): Requirement[] {
+  const labelReqs = (term.matchExpressions ?? []).flatMap((expr, j) => nodeRequirement(expr, `${path}.matchExpressions[${j}]`, errs));
+  (term.matchFields ?? []).forEach((expr, j) => checkFieldRequirement(expr, `${path}.matchFields[${j}]`, errs));
+  return labelReqs;
 }
 
 /** matchesNodeSelectorTerms tells whether a node matches any of the terms (matchNodeSelectorTerms without the errors). */

@@ -193,7 +193,7 @@ export function enforcesMountableSecrets(sa: ServiceAccount): boolean {
 }
 
 function mountServiceAccountToken(volumes: Volume[], spec: NonNullable<Pod['spec']>, rng: Random, changes: string[]): void {
-  const existing = volumes.find((v) => v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX));
+  const existing = volumes.find((v) => (v.name ?? '').startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX));
   const volumeName = existing?.name ?? generateName(SERVICE_ACCOUNT_VOLUME_PREFIX, rng);
   let needsVolume = false;
   for (const kind of ['initContainers', 'containers'] as const) {
@@ -278,7 +278,9 @@ export function applyPriority(pod: Pod, priorityClasses: readonly PriorityClass[
   }
   if (spec.priority !== priority) changes.push('spec.priority');
   spec.priority = priority;
-  if (spec.preemptionPolicy && spec.preemptionPolicy !== preemptionPolicy) {
+  // Why: any policy the pod names, "" included, must be the class's (`pod.Spec.PreemptionPolicy != nil`,
+  // plugin/pkg/admission/priority/admission.go, v1.36.3).
+  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== preemptionPolicy) {
     return {
       object: pod, changes: [],
       error: `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`,
@@ -354,7 +356,8 @@ function mergeLabelKeys(pod: Pod, changes: string[]): void {
   const affinity = pod.spec?.affinity;
   for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
     const a = affinity?.[kind];
-    (a?.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((w, i) => mergeTerm(w.podAffinityTerm, labels,
+    // A weighted term without its podAffinityTerm holds the zero term (a struct, not a pointer, in Go): no selector.
+    (a?.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((w, i) => mergeTerm(w.podAffinityTerm ?? {}, labels,
       `spec.affinity.${kind}.preferredDuringSchedulingIgnoredDuringExecution[${i}].podAffinityTerm`, changes));
     (a?.requiredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => mergeTerm(t, labels,
       `spec.affinity.${kind}.requiredDuringSchedulingIgnoredDuringExecution[${i}]`, changes));

@@ -1,7 +1,7 @@
 // The create handler: decode and default, mutating admission, the registry's preparation and validation,
 // validating admission, then storage. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go
 // and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create).
-import { convertToV1 } from '../api/conversion';
+import { convertToV1, encodeAsStored } from '../api/conversion';
 import { deepClone, type KubeObject, type Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
@@ -17,6 +17,7 @@ import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './reques
 import type { ApiOutcome } from './server';
 import { toCauses } from './validation/field-errors';
 import { validateObject } from './validation';
+import { warningsOnCreate } from './warnings';
 
 /** createObject serves a create request whose user is authenticated and authorized. */
 export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, generatedName: string | undefined): Steps<ApiOutcome> {
@@ -68,9 +69,13 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     const error = invalid(req.kind, req.group, prepared.metadata?.name ?? '', toCauses(errors));
     return { ok: false, error, phase: 'apiserver.validate' };
   }
+  // The strategy's warnings come once the object is valid, before validating admission runs. See
+  // staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate: WarningsOnCreate) and warnings/index.ts.
+  const strategyWarnings = warningsOnCreate(prepared);
   // The validating pass sees the generated name. See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (AdmissionToValidateObjectFunc).
   const validating = yield* runAdmission(ctx, { ...attrs, object: prepared, name: prepared.metadata?.name ?? '' }, 'validating', ref);
-  const warnings = [...mutating.warnings, ...validating.warnings];
+  // A warning recorded twice is sent once (staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go, recorder.AddWarning).
+  const warnings = [...new Set([...mutating.warnings, ...strategyWarnings, ...validating.warnings])];
   if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating', warnings };
 
   // A taken name is found by storage itself, after admission. See registry/store.go (Create) and etcd3 store (Create).
@@ -88,9 +93,9 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
       result: `dry run (dryRun=All): ${req.kind} "${m.name}" would be stored at ${storageKey(req.kind, req.namespace, m.name ?? '')}; nothing is written`,
       detail: { key: storageKey(req.kind, req.namespace, m.name ?? ''), dryRun: true, uid: m.uid, creationTimestamp: m.creationTimestamp },
     };
-    return { ok: true, code: 201, object: prepared, ...(warnings.length ? { warnings } : {}) };
+    return { ok: true, code: 201, object: encodeAsStored(prepared), ...(warnings.length ? { warnings } : {}) };
   }
-  const stored = ctx.store.put(prepared);
+  const stored = ctx.store.put(encodeAsStored(prepared));
   const m = stored.metadata ?? {};
   const status = (stored as Pod).status;
   yield {

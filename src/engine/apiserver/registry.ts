@@ -1,8 +1,10 @@
 // The registry's work before validation on create: system fields (uid, creationTimestamp) and each kind's PrepareForCreate.
 // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate) and pkg/registry/*/strategy.go.
+import { podSpecsOf } from '../api/conversion';
 import { prepareForCreate } from '../api/pod-create';
 import type { KubeObject, Pod } from '../api/types';
 import type { EngineContext } from '../context';
+import { dropDisabledPodSpecFields } from './drop-disabled';
 
 /** prepareObjectForCreate gives an object its name (when generated), uid and creation time, and runs its kind's PrepareForCreate. */
 export function prepareObjectForCreate(ctx: EngineContext, obj: KubeObject, generatedName: string | undefined): KubeObject {
@@ -12,6 +14,9 @@ export function prepareObjectForCreate(ctx: EngineContext, obj: KubeObject, gene
 /** prepareWith is prepareObjectForCreate with the uid and creation time given. */
 export function prepareWith(obj: KubeObject, generatedName: string | undefined, { uid, creationTimestamp }: { uid: string; creationTimestamp: string }): KubeObject {
   const named: KubeObject = { ...obj, metadata: { ...obj.metadata, ...(generatedName ? { name: generatedName } : {}) } };
+  // Every strategy holding a pod spec drops the fields of disabled features first (DropDisabledPodFields,
+  // DropDisabledTemplateFields in pkg/registry/*/strategy.go PrepareForCreate).
+  for (const spec of podSpecsOf(named)) dropDisabledPodSpecFields(spec);
   if (named.kind === 'Pod') return prepareForCreate(named as Pod, { uid, creationTimestamp }).object as KubeObject;
   const { deletionTimestamp: _t, deletionGracePeriodSeconds: _g, ...meta } = named.metadata ?? {};
   const withMeta: KubeObject = { ...named, metadata: { ...meta, uid, creationTimestamp } };

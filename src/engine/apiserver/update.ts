@@ -1,7 +1,7 @@
 // The update and patch handlers: the stored object, the patch merged into it (PATCH) or the body (PUT), defaulting,
 // mutating admission (UPDATE), the strategy's PrepareForUpdate and ValidateUpdate, validating admission, storage.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
-import { convertFromV1, convertToV1 } from '../api/conversion';
+import { convertFromV1, convertToV1, encodeAsStored, podSpecsOf } from '../api/conversion';
 import { applyStrategicMergePatch, type JsonMap } from '../api/strategic-merge';
 import { deepClone, type KubeObject } from '../api/types';
 import type { EngineContext } from '../context';
@@ -10,6 +10,7 @@ import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
+import { dropDisabledPodSpecFields } from './drop-disabled';
 import { dropStatefulSetDisabledFields } from './registry';
 import { type ApiRequest, invalid, notFound, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
@@ -33,6 +34,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject {
   // A StatefulSet's disabled fields are dropped before the generation compares its spec (statefulset/strategy.go).
   const next = given.kind === 'StatefulSet' ? dropStatefulSetDisabledFields(given, old) : given;
+  // Fields of disabled features are dropped unless the stored object uses them (DropDisabledPodFields(new, old)).
+  const oldSpecs = podSpecsOf(old);
+  podSpecsOf(next).forEach((spec, i) => dropDisabledPodSpecFields(spec, oldSpecs[i] ?? {}));
   const m = old.metadata ?? {};
   const out: KubeObject = {
     ...next,
@@ -127,7 +131,7 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     yield { phase: 'apiserver.finalize', object: ref, field: 'metadata.finalizers', result: `the last finalizer is gone: removed ${req.kind} "${req.name}" from storage`, detail: { key } };
     return { ok: true, code: 200, object: prepared, gone: true };
   }
-  const stored = ctx.store.put(prepared);
+  const stored = ctx.store.put(encodeAsStored(prepared));
   yield {
     phase: 'etcd.persist', object: ref, field: 'metadata',
     result: `updated ${req.kind} "${req.name}" at ${key} (resourceVersion ${stored.metadata?.resourceVersion}, generation ${stored.metadata?.generation ?? '-'})`,

@@ -88,7 +88,7 @@ function* applyMapped(
     // See apply.go: a failed GET is reported as "error when retrieving current configuration of:\n<info>\nfrom server for:".
     const gv = `${mapping.group}/${version}`;
     const err = addSourceToError(`retrieving current configuration of:\nResource: "${gv}, Resource=${mapping.resource}", GroupVersionKind: "${gv}, Kind=${kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for:`, doc.file, got.error);
-    return { ok: false, printed: renderKubectlError(err), error: err, outcome: got };
+    return { ok: false, printed: renderKubectlError(err), error: err, outcome: got, applyFailure: { warnings: '', error: err } };
   }
   const bodyText = JSON.stringify(body);
   yield {
@@ -100,7 +100,7 @@ function* applyMapped(
   const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!created.ok) {
     const err = addSourceToError('creating', doc.file, created.error);
-    return { ok: false, printed: `${warnings}${renderKubectlError(err)}`, error: err, outcome: created };
+    return { ok: false, printed: `${warnings}${renderKubectlError(err)}`, error: err, outcome: created, applyFailure: { warnings, error: err } };
   }
   return { ok: true, printed: `${warnings}${resourceWord}/${name} created`, ...(created.object ? { object: created.object } : {}), outcome: created };
 }
@@ -159,7 +159,7 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
     const gv = `${t.mapping.group}/${t.version}`;
     const info = `Resource: "${gv}, Resource=${t.mapping.resource}", GroupVersionKind: "${gv}, Kind=${String(live.kind)}"\nName: "${name}", Namespace: "${t.namespace ?? ''}"`;
     const err = addSourceToError(`applying patch:\n${patchText}\nto:\n${info}\nfor:`, doc.file, addSourceToError('patching', doc.file, patched.error));
-    return { ok: false, printed: `${warning}${warnings}${renderKubectlError(err)}`, error: err, outcome: patched };
+    return { ok: false, printed: `${warning}${warnings}${renderKubectlError(err)}`, error: err, outcome: patched, applyFailure: { warnings: `${warning}${warnings}`, error: err } };
   }
   return { ok: true, printed: `${warning}${warnings}${t.resourceWord}/${name} configured`, ...(patched.object ? { object: patched.object } : {}), outcome: patched };
 }

@@ -18,4 +18,9 @@ export interface KubectlOutcome {
   clientError?: string;
   /** dryRun: nothing was stored (a client or server dry run), whatever `object` shows. */
   dryRun?: boolean;
+  /**
+   * applyFailure is set when the object's own request failed (its GET, POST or PATCH), as opposed to the resource
+   * builder's checks: the warnings printed as the answer came, and the error kubectl returns for it at the end.
+   */
+  applyFailure?: { warnings: string; error: StatusError };
 }

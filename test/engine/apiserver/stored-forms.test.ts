@@ -102,3 +102,12 @@ test('A Pod\'s negative terminationGracePeriodSeconds is stored as 1, without a 
   const decode = sim.result().trace.find((e) => e.step?.name === 'decode');
   assert.match(decode?.result ?? '', /; conversion set spec\.terminationGracePeriodSeconds -5 → 1$/);
 });
+
+test('A template without metadata is stored with empty metadata, a struct encoding/json always writes (the reference cluster\'s CronJob)', () => {
+  const sim = run('apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: hello\nspec:\n  schedule: "*/1 * * * *"\n  jobTemplate:\n    spec:\n      template:\n'
+    + '        spec:\n          restartPolicy: OnFailure\n          containers:\n          - {name: hello, image: busybox:1.36}\n');
+  const jobTemplate = (sim.store.get('CronJob', 'default', 'hello') as unknown as { spec: { jobTemplate: { metadata?: unknown; spec: { template: { metadata?: unknown } } } } }).spec.jobTemplate;
+  // PodTemplateSpec.ObjectMeta and JobTemplateSpec.ObjectMeta (k8s.io/api core/v1, batch/v1 types.go, v0.36.3).
+  assert.deepEqual(jobTemplate.spec.template.metadata, {});
+  assert.deepEqual(jobTemplate.metadata, {});
+});

@@ -88,3 +88,20 @@ for (const c of scoreCases) {
     else assert.deepEqual(got, c.want.map(([name, score]) => ({ name, score })));
   });
 }
+
+// NewPreferredSchedulingTerms names a preferred term's problems from an empty path, by its place in the list, and
+// aggregates them flat. The reference cluster's FailedScheduling for a Deployment whose preferred term has the value
+// "b c" (`npm run oracle -- --only deploy-deprecated-labels`): `running PreScore plugin "NodeAffinity": [0].matchExpressions[0].values[1][...]`.
+test('A preferred term that does not parse fails PreScore, named by its place in the preferred list', () => {
+  const LABEL_VALUE = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  const pod = makePod().obj();
+  pod.spec!.affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [
+    { weight: 1, preference: { matchExpressions: [{ key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['a', 'b c'] }] } },
+  ] } };
+  const status = new NodeAffinity().preScore(new CycleState(), pod);
+  assert.equal(status?.message(), `[0].matchExpressions[0].values[1][failure-domain.beta.kubernetes.io/zone]: Invalid value: "b c": ${LABEL_VALUE}`);
+  // A term of weight 0 is skipped but keeps its place; the problems of several terms are one flat aggregate.
+  pod.spec!.affinity.nodeAffinity!.preferredDuringSchedulingIgnoredDuringExecution!.unshift({ weight: 0, preference: {} }, { weight: 2, preference: { matchExpressions: [{ key: 'x', operator: 'In', values: ['$'] }] } });
+  assert.equal(new NodeAffinity().preScore(new CycleState(), pod)?.message(),
+    `[[1].matchExpressions[0].values[0][x]: Invalid value: "$": ${LABEL_VALUE}, [2].matchExpressions[0].values[1][failure-domain.beta.kubernetes.io/zone]: Invalid value: "b c": ${LABEL_VALUE}]`);
+});

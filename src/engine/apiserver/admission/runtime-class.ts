@@ -4,7 +4,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1';
 import { parseQuantity } from '../../api/quantity';
 import type { Pod } from '../../api/types';
 import type { EngineContext } from '../../context';
-import { newForbidden } from './errors';
+import { newForbidden, plainError } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 import { mergeTolerations } from './pod-toleration-restriction';
 
@@ -25,10 +25,14 @@ function sameResources(x: ResourceList | undefined, y: ResourceList | undefined)
 /** prepare is prepareObjects: the pod's RuntimeClass, none when it names none, or the refusal for a missing one. */
 function prepare(a: AdmissionAttributes, ctx: EngineContext): { runtimeClass: RuntimeClass | undefined } | { refusal: AdmissionResult } {
   const name = (a.object as Pod).spec?.runtimeClassName;
-  // Why: only a nil runtimeClassName means none; "" is looked up (and not found) before validation refuses it.
+  // Why: only a nil runtimeClassName means none.
   if (name === undefined || name === null) return { runtimeClass: undefined };
   const runtimeClass = ctx.store.get<RuntimeClass>('RuntimeClass', undefined, name);
   if (runtimeClass) return { runtimeClass };
+  // "" is not in the lister; the live Get that follows fails in client-go before it is sent (Request.Name: "resource
+  // name may not be empty"), an error that is no API status: kube-apiserver answers 500 with its text.
+  // See staging/src/k8s.io/client-go/rest/request.go (Name), v0.36.3.
+  if (name === '') return { refusal: { error: plainError('resource name may not be empty'), detail: { runtimeClassName: name, found: false } } };
   // The lister is asked, then the API live; both are the store here.
   return { refusal: { error: newForbidden(a, `pod rejected: RuntimeClass "${name}" not found`), detail: { runtimeClassName: name, found: false } } };
 }
@@ -106,7 +110,8 @@ export const runtimeClass: AdmissionPlugin = {
     const rc = prepared.runtimeClass;
     const overhead = (a.object as Pod).spec?.overhead;
     const detail = { runtimeClassName: rc?.metadata?.name ?? null, overhead: overhead ?? null, classOverhead: rc?.overhead?.podFixed ?? null };
-    if (Object.keys(overhead ?? {}).length === 0) return { note: 'no overhead', detail };
+    // Why: a nil Overhead is none; an empty one ({}) is set (validateOverhead: pod.Spec.Overhead != nil).
+    if (overhead === undefined || overhead === null) return { note: 'no overhead', detail };
     if (rc?.overhead) {
       if (!sameResources(rc.overhead.podFixed, overhead)) return { error: newForbidden(a, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"), detail };
       return { note: "the overhead is the RuntimeClass's", detail };

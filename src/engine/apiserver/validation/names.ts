@@ -18,7 +18,8 @@ export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 const PORT_NAME_MAX_LENGTH = 15;
 const MIN_PORT = 1;
 const MAX_PORT = 65535;
-const MAX_ID = 0xffffffff; // uint32 max: minUserID..maxUserID and minGroupID..maxGroupID
+// math.MaxInt32: minUserID..maxUserID and minGroupID..maxGroupID (k8s.io/apimachinery/pkg/util/validation/validation.go, v0.36.3).
+const MAX_ID = 2147483647;
 
 /** byteLength is Go's len() of a string: its UTF-8 length. */
 export function byteLength(s: string): number {
@@ -103,12 +104,12 @@ export function isValidPortName(port: string): string[] {
   return errs;
 }
 
-/** isValidUserID is IsValidUserID: 0..4294967295. */
+/** isValidUserID is IsValidUserID: 0..2147483647. */
 export function isValidUserID(uid: number): string[] {
   return uid >= 0 && uid <= MAX_ID ? [] : [inclusiveRangeError(0, MAX_ID)];
 }
 
-/** isValidGroupID is IsValidGroupID: 0..4294967295. */
+/** isValidGroupID is IsValidGroupID: 0..2147483647. */
 export const isValidGroupID = isValidUserID;
 
 /** isRelaxedEnvVarName is IsRelaxedEnvVarName: printable ASCII other than '=' (the rule since 1.34). */

@@ -7,6 +7,7 @@ import { isDNS1123Label, isValidPortName, isValidPortNum } from './names';
 import { validateEnv, validateEnvFrom } from './pod-env';
 import { type ProbeKind, validateContainerProbe, validateLifecycle } from './pod-probes';
 import { validateContainerResources } from './pod-resources';
+import { validateContainerRestartPolicy, validateInitContainerRestartPolicy } from './pod-restart-rules';
 import { validateSecurityContext } from './pod-security-context';
 import type { Container136 } from './pod-types';
 import { type ValidVolumes, validateVolumeDevices, validateVolumeMounts } from './pod-volume-mounts';
@@ -16,8 +17,6 @@ const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESIZE_RESOURCES = ['cpu', 'memory'];
 const RESIZE_POLICIES = ['NotRequired', 'RestartContainer'];
-const INIT_RESTART_POLICIES = ['Always'];
-const CONTAINER_RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const PROBES: readonly ProbeKind[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 const NOT_WITHOUT_ALWAYS = 'may not be set for init containers without restartPolicy=Always';
 // Why: allowedEphemeralContainerFields; the other EphemeralContainerCommon fields, in Go order, are forbidden.
@@ -123,8 +122,8 @@ function validateHooksAndProbes(c: Container136, gracePeriod: number | undefined
 }
 
 /**
- * validateContainers is validateContainers: at least one, each valid, names unique among them, then host ports across
- * all of them. A container-level restartPolicy is accepted (ContainerRestartRules, beta and on since 1.35).
+ * validateContainers is validateContainers: at least one, each valid, names unique among them, its restart policy and
+ * rules (pod-restart-rules.ts), then host ports across all of them.
  */
 export function validateContainers(containers: Container136[] | undefined, ctx: ContainerContext, path: string): FieldError[] {
   const list = containers ?? [];
@@ -137,18 +136,16 @@ export function validateContainers(containers: Container136[] | undefined, ctx: 
     if (names.has(c.name ?? '')) errs.push(duplicate(child(at, 'name'), c.name ?? ''));
     else names.add(c.name ?? '');
     errs.push(...validateHooksAndProbes(c, ctx.gracePeriod, at));
-    const policy = c.restartPolicy;
-    if (policy !== undefined && policy !== null && !CONTAINER_RESTART_POLICIES.includes(policy)) {
-      errs.push(notSupported(child(at, 'restartPolicy'), asJSON(policy), CONTAINER_RESTART_POLICIES));
-    }
+    errs.push(...validateContainerRestartPolicy(c, at));
   });
   errs.push(...checkHostPortConflicts(list, path));
   return errs;
 }
 
 /**
- * validateInitContainers is validateInitContainers: each valid, restartPolicy only Always (a sidecar, which may have
- * hooks and probes; others may not), names unique with the regular containers, host ports per container.
+ * validateInitContainers is validateInitContainers: each valid, its restart policy and rules (Always makes a sidecar,
+ * which may have hooks and probes; others may not, nor a RestartContainer resize policy), names unique with the regular
+ * containers, host ports per container.
  */
 export function validateInitContainers(inits: Container136[] | undefined, regular: Container136[] | undefined, ctx: ContainerContext, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -156,10 +153,8 @@ export function validateInitContainers(inits: Container136[] | undefined, regula
   (inits ?? []).forEach((c, i) => {
     const at = index(path, i);
     errs.push(...validateContainerCommon(c, ctx, at));
+    errs.push(...validateInitContainerRestartPolicy(c, at));
     const policy = c.restartPolicy;
-    if (policy !== undefined && policy !== null && !INIT_RESTART_POLICIES.includes(policy)) {
-      errs.push(notSupported(child(at, 'restartPolicy'), asJSON(policy), INIT_RESTART_POLICIES));
-    }
     const name = c.name ?? '';
     if (names.has(name)) errs.push(duplicate(child(at, 'name'), name));
     else if (name) names.add(name);
@@ -170,6 +165,10 @@ export function validateInitContainers(inits: Container136[] | undefined, regula
     } else {
       if (c.lifecycle) errs.push(forbidden(child(at, 'lifecycle'), NOT_WITHOUT_ALWAYS));
       for (const kind of PROBES) if (c[kind]) errs.push(forbidden(child(at, kind), NOT_WITHOUT_ALWAYS));
+      // Only a sidecar may restart for a resize (AllowExistingRestartContainerForNonSidecarInitContainer is for updates).
+      (c.resizePolicy ?? []).forEach((p, j) => {
+        if (p.restartPolicy === 'RestartContainer') errs.push(invalidValue(child(index(child(at, 'resizePolicy'), j), 'restartPolicy'), asJSON(p.restartPolicy), "must not be set to 'RestartContainer' for non-sidecar initContainers"));
+      });
     }
   });
   return errs;
@@ -183,11 +182,12 @@ export function validateContainerOnlyForPod(c: Container136, path: string): Fiel
 
 /**
  * isSetField tells a field from its Go zero value as validateFieldAllowList's reflect.DeepEqual does: nil is unset, a
- * slice (even empty) is set, a struct is set when one of its fields is.
+ * slice (even empty) or a pointer (even to an empty struct) is set, and the one struct that is not a pointer,
+ * `resources`, is set when one of its fields is (an empty map included).
  */
-const isSetField = (v: unknown): boolean => {
+const isSetField = (field: string, v: unknown): boolean => {
   if (v === undefined || v === null) return false;
-  if (typeof v === 'object' && !Array.isArray(v)) return Object.values(v).some((f) => f !== undefined && f !== null);
+  if (field === 'resources' && typeof v === 'object' && !Array.isArray(v)) return Object.values(v).some((f) => f !== undefined && f !== null);
   return true;
 };
 
@@ -211,7 +211,7 @@ export function validateEphemeralContainers(
     else all.add(ec.name ?? '');
     if (ec.targetContainerName && !others.has(ec.targetContainerName)) errs.push(notFound(child(at, 'targetContainerName'), ec.targetContainerName));
     const record = ec as unknown as Record<string, unknown>;
-    for (const field of EPHEMERAL_FORBIDDEN) if (isSetField(record[field])) errs.push(forbidden(child(at, field), 'cannot be set for an Ephemeral Container'));
+    for (const field of EPHEMERAL_FORBIDDEN) if (isSetField(field, record[field])) errs.push(forbidden(child(at, field), 'cannot be set for an Ephemeral Container'));
     (ec.volumeMounts ?? []).forEach((vm, j) => {
       const vmPath = index(child(at, 'volumeMounts'), j);
       if (vm.subPath) errs.push(forbidden(child(vmPath, 'subPath'), 'cannot be set for an Ephemeral Container'));

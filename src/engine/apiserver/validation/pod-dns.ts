@@ -1,7 +1,7 @@
-// A pod's name resolution: dnsPolicy, dnsConfig (required with None) and hostAliases.
-// See pkg/apis/core/validation/validation.go (validateDNSPolicy, validatePodDNSConfig, ValidateHostAliases).
+// A pod's name resolution: dnsPolicy, dnsConfig (required with None), hostAliases and hostnameOverride. See
+// pkg/apis/core/validation/validation.go (validateDNSPolicy, validatePodDNSConfig, ValidateHostAliases, validatePodHostName).
 import type { HostAlias, PodDNSConfig } from 'kubernetes-types/core/v1';
-import { asJSON, child, type FieldError, index, invalidValue, notSupported, required } from './field-errors';
+import { asJSON, child, type FieldError, forbidden, index, invalidValue, notSupported, required, tooLong } from './field-errors';
 import { byteLength, IP_ERROR, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isValidIP } from './names';
 
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -63,5 +63,21 @@ export function validateHostAliases(aliases: HostAlias[] | undefined, path: stri
     errs.push(...validateIP(alias.ip ?? '', child(index(path, i), 'ip')));
     (alias.hostnames ?? []).forEach((h, j) => errs.push(...isDNS1123Subdomain(h).map((msg) => invalidValue(index(child(index(path, i), 'hostnames'), j), h, msg))));
   });
+  return errs;
+}
+
+/**
+ * validatePodHostName is validatePodHostName (HostnameOverride, beta and on since 1.35): not with setHostnameAsFQDN
+ * nor hostNetwork, at most 64 bytes, a DNS subdomain. See pkg/apis/core/validation/validation.go, v1.36.3.
+ */
+export function validatePodHostName(s: { hostnameOverride?: string | null; setHostnameAsFQDN?: boolean | null; hostNetwork?: boolean | null }, path: string): FieldError[] {
+  const override = s.hostnameOverride;
+  if (override === undefined || override === null) return [];
+  const at = child(path, 'hostnameOverride');
+  const errs: FieldError[] = [];
+  if (s.setHostnameAsFQDN === true) errs.push(forbidden(at, 'may not be specified when setHostnameAsFQDN is true'));
+  if (s.hostNetwork === true) errs.push(forbidden(at, 'may not be specified when hostNetwork is true'));
+  if (byteLength(override) > 64) errs.push(tooLong(at, 64));
+  errs.push(...isDNS1123Subdomain(override).map((msg) => invalidValue(at, override, msg)));
   return errs;
 }

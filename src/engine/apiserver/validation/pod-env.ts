@@ -1,12 +1,11 @@
 // A container's env and envFrom: names, exactly one valueFrom source, downward API field and resource selectors,
-// ConfigMap and Secret key selectors. See pkg/apis/core/validation/validation.go (ValidateEnv, ValidateEnvFrom) and
+// ConfigMap, Secret and file key selectors, the volume a fileKeyRef reads. See pkg/apis/core/validation/validation.go (ValidateEnv, ValidateEnvFrom) and
 // pkg/api/pod's ConvertDownwardAPIFieldLabel (pkg/apis/core/pods/helpers.go).
 import type { EnvFromSource, EnvVar, ObjectFieldSelector, ResourceFieldSelector } from 'kubernetes-types/core/v1';
 import { parseQuantity } from '../../api/quantity';
-import { child, type FieldError, index, invalidValue, notSupported, required } from './field-errors';
+import { child, type FieldError, index, invalidValue, notFound, notSupported, required } from './field-errors';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isRelaxedEnvVarName, nameIsDNSSubdomain } from './names';
 import type { EnvVarSource136, FileKeySelector } from './pod-types';
-import { validateLocalDescendingPath } from './pod-paths';
 
 /** ENV_FIELD_PATHS is validEnvDownwardAPIFieldPathExpressions, sorted as sets.List prints it. */
 const ENV_FIELD_PATHS = [
@@ -72,7 +71,8 @@ function validateEnvVarValueFrom(ev: EnvVar, path: string): FieldError[] {
     errs.push(...validateFileKeySelector(from.fileKeyRef, child(path, 'fileKeyRef')));
   }
   if (sources === 0) {
-    errs.push(invalidValue(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+    // AllowEnvFilesValidation: EnvFiles is on (pkg/api/pod/util.go GetValidationOptionsFromPodSpecAndMeta, v1.36.3).
+    errs.push(invalidValue(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'));
   } else if (ev.value) {
     errs.push(invalidValue(path, '', 'may not be specified when `value` is not empty'));
   } else if (sources > 1) {
@@ -163,17 +163,18 @@ function validateKeySelector(name: string | undefined, keyName: string | undefin
 }
 
 /**
- * validateFileKeySelector checks a fileKeyRef (EnvFiles, beta since 1.35): a volume name (DNS label), a path that
- * stays inside the volume, and an env var key. Doubtful: written from KEP-3721, not from the 1.35 source.
+ * validateFileKeySelector is validateFileKeySelector (EnvFiles, beta and on since 1.35): an env var key, a volume name
+ * (DNS label), a path without `..` (validatePathNoBacksteps). That the volume exists and is an emptyDir is checked
+ * with the pod spec (validateFileKeyRefVolumes). See pkg/apis/core/validation/validation.go, v1.36.3.
  */
 function validateFileKeySelector(s: FileKeySelector, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  if (!s.key) errs.push(required(child(path, 'key')));
+  else errs.push(...isRelaxedEnvVarName(s.key).map((msg) => invalidValue(child(path, 'key'), s.key, msg)));
   if (!s.volumeName) errs.push(required(child(path, 'volumeName')));
   else errs.push(...isDNS1123Label(s.volumeName).map((msg) => invalidValue(child(path, 'volumeName'), s.volumeName, msg)));
   if (!s.path) errs.push(required(child(path, 'path')));
-  else errs.push(...validateLocalDescendingPath(s.path, child(path, 'path')));
-  if (!s.key) errs.push(required(child(path, 'key')));
-  else errs.push(...isRelaxedEnvVarName(s.key).map((msg) => invalidValue(child(path, 'key'), s.key, msg)));
+  else if (s.path.split('/').includes('..')) errs.push(invalidValue(child(path, 'path'), s.path, "must not contain '..'"));
   return errs;
 }
 
@@ -203,4 +204,26 @@ export function validateEnvFrom(sources: EnvFromSource[] | undefined, path: stri
 function validateEnvSourceName(name: string | undefined, path: string): FieldError[] {
   if (!name) return [required(child(path, 'name'))];
   return nameIsDNSSubdomain(name, true).map((msg) => invalidValue(child(path, 'name'), name, msg));
+}
+
+/**
+ * validateFileKeyRefVolumes is validateFileKeyRefVolumes: the volume a fileKeyRef names exists in the pod spec and is an
+ * emptyDir, for every container (init, regular, ephemeral). See pkg/apis/core/validation/validation.go, v1.36.3.
+ */
+export function validateFileKeyRefVolumes(spec: { volumes?: { name?: string; emptyDir?: unknown }[] | null } & Record<string, unknown>, path: string): FieldError[] {
+  const volumes = new Map((spec.volumes ?? []).map((v) => [v.name ?? '', v]));
+  const errs: FieldError[] = [];
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
+    const containers = Array.isArray(spec[list]) ? spec[list] as { env?: EnvVar[] }[] : [];
+    containers.forEach((c, i) => (c.env ?? []).forEach((ev, j) => {
+      const ref = (ev.valueFrom as EnvVarSource136 | undefined)?.fileKeyRef;
+      if (!ref) return;
+      const name = ref.volumeName ?? '';
+      const at = `${path}.${list}[${i}].env[${j}].valueFrom.fileKeyRef.volumeName`;
+      const volume = volumes.get(name);
+      if (!volume) errs.push(notFound(at, name));
+      else if (volume.emptyDir === undefined || volume.emptyDir === null) errs.push(invalidValue(at, name, 'referenced volume must be of type emptyDir'));
+    }));
+  }
+  return errs;
 }

@@ -23,8 +23,11 @@ const OBJECT_META_FIELDS: readonly (readonly [string, string])[] = [
 const TEMPLATE_META_ALLOWED = new Set(['Labels', 'Annotations']);
 
 const rec = (v: unknown): Rec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : undefined);
-const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && v !== 0
-  && !(Array.isArray(v) && v.length === 0) && !(rec(v) !== undefined && Object.keys(v as Rec).length === 0);
+// Why: validateFieldAllowList compares each Go field with its zero value (reflect.DeepEqual): a pointer
+// (deletionTimestamp, deletionGracePeriodSeconds) or a slice (ownerReferences, finalizers, managedFields) is set once it
+// is not nil, even to 0 or []; a string, an int or a Time is set when it is not zero.
+const NILLABLE = new Set(['deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences', 'finalizers', 'managedFields']);
+const isSet = (json: string, v: unknown): boolean => v !== undefined && v !== null && (NILLABLE.has(json) || (v !== '' && v !== 0));
 
 /** validateEphemeralVolumeSource is validateEphemeralVolumeSource: a volumeClaimTemplate, itself valid. */
 export function validateEphemeralVolumeSource(source: Rec, path: string): FieldError[] {
@@ -39,7 +42,7 @@ function validateTemplateObjectMeta(meta: Rec, path: string): FieldError[] {
   const errs = validateAnnotations(rec(meta['annotations']) as Record<string, string> | undefined, child(path, 'annotations'));
   errs.push(...validateLabels(rec(meta['labels']) as Record<string, string> | undefined, child(path, 'labels')));
   for (const [json, goName] of OBJECT_META_FIELDS) {
-    if (TEMPLATE_META_ALLOWED.has(goName) || !isSet(meta[json])) continue;
+    if (TEMPLATE_META_ALLOWED.has(goName) || !isSet(json, meta[json])) continue;
     // Why: validateFieldAllowList lower-cases the first letter of the Go field name (UID becomes uID).
     errs.push(forbidden(child(path, goName[0]!.toLowerCase() + goName.slice(1)), 'cannot be set'));
   }

@@ -243,7 +243,8 @@ export function validatePodResources(spec: PodSpec136, podClaimNames: ReadonlySe
   const resources = spec.resources;
   if (!resources) return [];
   const errs: FieldError[] = [];
-  if (resources.claims !== undefined && resources.claims !== null) errs.push(forbidden(child(path, 'claims'), 'claims cannot be set for Resources at pod-level'));
+  // validatePodResources (pkg/apis/core/validation/validation.go, v1.36.3).
+  if (resources.claims !== undefined && resources.claims !== null) errs.push(forbidden(child(path, 'claims'), 'claims may not be set for Resources at pod-level'));
   errs.push(...validateResourceRequirements(resources, validatePodResourceName, podClaimNames, path));
   errs.push(...validatePodResourceConsistency(spec, resources, path));
   return errs;

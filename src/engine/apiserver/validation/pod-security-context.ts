@@ -14,7 +14,10 @@ const APPARMOR_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const PROC_MOUNT_TYPES = ['Default', 'Unmasked'];
 const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
 const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'];
-const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
+// With SELinuxMount off (Beta, off by default in 1.36), a pod on create may only ask for Recursive
+// (AllowOnlyRecursiveSELinuxChangePolicy: pkg/api/pod/util.go useOnlyRecursiveSELinuxChangePolicy, validation.go
+// validateSELinuxChangePolicy, v1.36.3); a stored pod that has another policy keeps it on update (not modelled).
+const SELINUX_CHANGE_POLICIES = ['Recursive'];
 const MAX_LOCALHOST_PROFILE_LENGTH = 4095; // PATH_MAX - 1
 const SYSCTL_MAX_LENGTH = 253;
 const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';

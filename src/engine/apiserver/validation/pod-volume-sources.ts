@@ -160,9 +160,12 @@ const csi: SourceRule = (s, p) => {
   const at = child(p, 'csi');
   const driver = str(s, 'driver');
   const errs: FieldError[] = [];
+  // ValidateCSIDriverName (validation.go, v1.36.3): an empty name is only Required.
   if (!driver) errs.push(required(child(at, 'driver')));
-  if (Buffer.byteLength(driver) > MAX_CSI_DRIVER_NAME) errs.push(tooLong(child(at, 'driver'), MAX_CSI_DRIVER_NAME));
-  errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((msg) => invalidValue(child(at, 'driver'), driver, msg)));
+  else {
+    if (Buffer.byteLength(driver) > MAX_CSI_DRIVER_NAME) errs.push(tooLong(child(at, 'driver'), MAX_CSI_DRIVER_NAME));
+    errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((msg) => invalidValue(child(at, 'driver'), driver, msg)));
+  }
   const ref = obj(s, 'nodePublishSecretRef');
   if (ref) {
     const name = str(ref, 'name');

@@ -88,7 +88,8 @@ export function validateWindowsHostProcessPod(spec: PodSpec, path: string): Fiel
 export function validateOS(spec: PodSpec, path: string): FieldError[] {
   if (!spec.os) return [];
   const name = spec.os.name ?? '';
-  if (!name) return [required(child(path, 'os', 'name'), 'cannot be empty')];
+  // An empty name is only Required, without a detail (validateOS, pkg/apis/core/validation/validation.go, v1.36.3).
+  if (!name) return [required(child(path, 'os', 'name'))];
   if (!OS_NAMES.includes(name)) return [notSupported(child(path, 'os'), asJSON(name), OS_NAMES)];
   return name === 'linux' ? validateLinux(spec, path) : validateWindows(spec, path);
 }

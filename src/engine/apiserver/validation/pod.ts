@@ -5,7 +5,8 @@ import { asJSON, child, type FieldError, forbidden, index, invalidValue, notSupp
 import { validateObjectMeta } from './metadata';
 import { inclusiveRangeError, isDNS1123Label, nameIsDNSSubdomain } from './names';
 import { type ContainerContext, validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './pod-containers';
-import { validateDNSPolicy, validateHostAliases, validatePodDNSConfig } from './pod-dns';
+import { validateDNSPolicy, validateHostAliases, validatePodDNSConfig, validatePodHostName } from './pod-dns';
+import { validateFileKeyRefVolumes } from './pod-env';
 import { validateLabels } from './pod-label-selectors';
 import { validateOverhead, gatherPodResourceClaimNames, validatePodResourceClaims, validatePodResources } from './pod-resources';
 import { validateAffinity, validateReadinessGates, validateSchedulingGates, validateTolerations, validateTopologySpreadConstraints } from './pod-scheduling';
@@ -88,6 +89,7 @@ export function validatePodSpec(spec: PodSpec, path: string, opts: PodValidation
   errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, child(path, 'topologySpreadConstraints')));
   errs.push(...validateWindowsHostProcessPod(s, path));
   errs.push(...validateHostUsers(s, path));
+  errs.push(...validatePodHostName(s as Parameters<typeof validatePodHostName>[0], path));
   errs.push(...validateNames(s, path));
   if (s.activeDeadlineSeconds !== undefined && s.activeDeadlineSeconds !== null && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > MAX_INT32)) {
     errs.push(invalidValue(child(path, 'activeDeadlineSeconds'), s.activeDeadlineSeconds, inclusiveRangeError(1, MAX_INT32)));
@@ -101,6 +103,7 @@ export function validatePodSpec(spec: PodSpec, path: string, opts: PodValidation
   errs.push(...validateClassNamesAndPolicies(s, path));
   if (s.overhead) errs.push(...validateOverhead(s.overhead as Record<string, unknown>, child(path, 'overhead')));
   errs.push(...validateOS(s, path));
+  errs.push(...validateFileKeyRefVolumes(s as unknown as Parameters<typeof validateFileKeyRefVolumes>[0], path));
   return errs;
 }
 

@@ -1,8 +1,9 @@
 // NodeAffinity: nodeSelector and required node affinity filter nodes; preferred node affinity terms score them.
 // See pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go and component-helpers/scheduling/corev1/nodeaffinity.
 import {
-  matchNodeSelectorTerms, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator,
+  matchNodeSelectorTerms, parseNodeSelectorTerm, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator,
 } from '../../api/labels';
+import { aggregate } from '../../api/labels-validation';
 import type { PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types';
 import { stateKey, type CycleState } from '../framework/cycle-state';
@@ -132,14 +133,17 @@ export function matchRequired(req: RequiredNodeAffinity, node: Node): boolean {
 export function parsePreferredTerms(terms: readonly PreferredSchedulingTerm[]): WeightedTerm[] | string {
   const kept: WeightedTerm[] = [];
   const errors: string[] = [];
-  for (const t of terms) {
+  terms.forEach((t, i) => {
     const p = t.preference;
-    if (t.weight === 0 || ((p.matchExpressions?.length ?? 0) === 0 && (p.matchFields?.length ?? 0) === 0)) continue;
-    const { matches, error } = matchNodeSelectorTerms(EMPTY_NODE, [p]);
-    if (!matches && error) errors.push(error);
+    if (t.weight === 0 || ((p.matchExpressions?.length ?? 0) === 0 && (p.matchFields?.length ?? 0) === 0)) return;
+    // NewPreferredSchedulingTerms names a term's problems from an empty path: `[0].matchExpressions[0]...`.
+    const termErrs: string[] = [];
+    parseNodeSelectorTerm(p, `[${i}]`, termErrs);
+    if (termErrs.length > 0) errors.push(...termErrs);
     else kept.push({ weight: t.weight, term: p, compiled: compileNodeSelectorTerms([p]) });
-  }
-  return errors.length > 0 ? errors.join(', ') : kept;
+  });
+  // errors.Flatten(errors.NewAggregate(errs)): one error as it is, several as `[a, b]`.
+  return errors.length > 0 ? aggregate(errors) : kept;
 }
 
 /** nodeNamesOf is what PreFilter narrows to: per term the intersection of its metadata.name In values, across terms the union. */

@@ -18,7 +18,7 @@ const cases = [
   { name: 'A port name of 16 characters is too long', got: isValidPortName('abcdefghijklmnop'), want: ['must be no more than 15 characters'] },
   { name: 'A port name may not have consecutive or edge hyphens', got: isValidPortName('-a--b'), want: ['must not contain consecutive hyphens', 'must not begin or end with a hyphen'] },
   { name: 'Port 0 is out of range', got: isValidPortNum(0), want: ['must be between 1 and 65535, inclusive'] },
-  { name: 'A user ID above uint32 is out of range', got: isValidUserID(4294967296), want: ['must be between 0 and 4294967295, inclusive'] },
+  { name: 'A user ID above int32 is out of range', got: isValidUserID(2147483648), want: ['must be between 0 and 2147483647, inclusive'] },
   { name: 'A relaxed env var name may hold spaces and dots', got: isRelaxedEnvVarName('MY VAR.x'), want: [] },
   { name: 'A relaxed env var name may not hold = or non-ASCII', got: isRelaxedEnvVarName('é='), want: ["a valid environment variable name must consist only of printable ASCII characters other than '='"] },
   { name: 'A config key may not start with ..', got: isConfigMapKey('..x'), want: ["must not start with '..'"] },

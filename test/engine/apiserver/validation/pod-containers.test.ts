@@ -75,11 +75,29 @@ const cases = [
     pod: makePod().withInitContainers(makeContainer('a'), makeContainer('b', { ports: [{ containerPort: 80, hostPort: 80 }, { containerPort: 81, hostPort: 80 }] })),
     want: ['spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//80"'],
   },
-  // validateInitContainerRestartPolicy and the sidecar rules.
+  // validateInitContainerRestartPolicy and validateContainerRestartPolicy (ContainerRestartRules and
+  // RestartAllContainersOnContainerExits on), and the sidecar rules; messages as the reference cluster gives them.
   {
-    name: 'An init container restartPolicy may only be Always',
-    pod: makePod().withInitContainers(makeContainer('init', { restartPolicy: 'OnFailure' })),
-    want: ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'],
+    name: 'An init container may restart OnFailure (ContainerRestartRules), but not Sometimes',
+    pod: makePod().withInitContainers(makeContainer('a', { restartPolicy: 'OnFailure' }), makeContainer('b', { restartPolicy: 'Sometimes' })),
+    want: ['spec.initContainers[1].restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"'],
+  },
+  {
+    name: 'Restart rules need a restart policy, a known action and exit codes with a known operator',
+    pod: makePod().withContainer({ restartPolicyRules: [{ action: 'Panic', exitCodes: { operator: 'Between', values: [1] } }, { action: 'Restart' }] })
+      .withInitContainers(makeContainer('init', { restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] })),
+    want: [
+      `${c0}.restartPolicy: Required value: must specify restartPolicy when restart rules are used`,
+      `${c0}.restartPolicyRules[0].action: Unsupported value: "Panic": supported values: "Restart", "RestartAllContainers"`,
+      `${c0}.restartPolicyRules[0].exitCodes.operator: Unsupported value: "Between": supported values: "In", "NotIn"`,
+      `${c0}.restartPolicyRules[1].exitCodes: Required value: must be specified`,
+      'spec.initContainers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used',
+    ],
+  },
+  {
+    name: 'Only a sidecar init container may restart itself for a resize',
+    pod: makePod().withInitContainers(makeContainer('init', { resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] })),
+    want: ['spec.initContainers[0].resizePolicy[0].restartPolicy: Invalid value: "RestartContainer": must not be set to \'RestartContainer\' for non-sidecar initContainers'],
   },
   {
     name: 'A plain init container may not have a lifecycle or probes',
@@ -108,7 +126,7 @@ const cases = [
       ],
     }),
     want: [
-      `${c0}.env[0].valueFrom: Invalid value: "": must specify one of: \`fieldRef\`, \`resourceFieldRef\`, \`configMapKeyRef\` or \`secretKeyRef\``,
+      `${c0}.env[0].valueFrom: Invalid value: "": must specify one of: \`fieldRef\`, \`resourceFieldRef\`, \`configMapKeyRef\`, \`secretKeyRef\` or \`fileKeyRef\``,
       `${c0}.env[1].valueFrom: Invalid value: "": may not be specified when \`value\` is not empty`,
       `${c0}.env[2].valueFrom: Invalid value: "": may not have more than one field specified at a time`,
     ],

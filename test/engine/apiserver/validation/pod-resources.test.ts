@@ -111,7 +111,7 @@ const cases = [
     name: 'Pod-level resources accept only cpu, memory and hugepages, and no claims',
     pod: makePod().withSpec({ resources: { requests: { 'ephemeral-storage': '1Gi' }, claims: [{ name: 'gpu' }] } }),
     want: [
-      'spec.resources.claims: Forbidden: claims cannot be set for Resources at pod-level',
+      'spec.resources.claims: Forbidden: claims may not be set for Resources at pod-level',
       'spec.resources.requests[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", "memory"',
       'spec.resources.claims[0]: Not found: "gpu": must be one of the names in pod.spec.resourceClaims which is empty',
     ],

@@ -6,14 +6,15 @@ import assert from 'node:assert/strict';
 import { makePod, podErrors } from './builders';
 
 const sc0 = 'spec.containers[0].securityContext';
-const ID_RANGE = 'must be between 0 and 4294967295, inclusive';
+// IsValidUserID and IsValidGroupID: 0..math.MaxInt32 (apimachinery util/validation, v0.36.3), as the reference cluster says.
+const ID_RANGE = 'must be between 0 and 2147483647, inclusive';
 
 const cases = [
   // ValidateSecurityContext.
   {
-    name: 'Container user and group IDs must fit a uint32',
-    pod: makePod().withContainer({ securityContext: { runAsUser: -1, runAsGroup: 4294967296 } }),
-    want: [`${sc0}.runAsUser: Invalid value: -1: ${ID_RANGE}`, `${sc0}.runAsGroup: Invalid value: 4294967296: ${ID_RANGE}`],
+    name: 'Container user and group IDs must fit an int32',
+    pod: makePod().withContainer({ securityContext: { runAsUser: -1, runAsGroup: 2147483648 } }),
+    want: [`${sc0}.runAsUser: Invalid value: -1: ${ID_RANGE}`, `${sc0}.runAsGroup: Invalid value: 2147483648: ${ID_RANGE}`],
   },
   {
     name: 'Privileged with allowPrivilegeEscalation false is invalid, printed as the internal struct',
@@ -62,7 +63,7 @@ const cases = [
   },
   // validatePodSpecSecurityContext.
   {
-    name: 'Pod IDs must fit a uint32 and process namespace sharing excludes hostPID',
+    name: 'Pod IDs must fit an int32 and process namespace sharing excludes hostPID',
     pod: makePod().withSpec({ hostPID: true, shareProcessNamespace: true, securityContext: { fsGroup: -1, runAsUser: -2, supplementalGroups: [5, -3] } }),
     want: [
       `spec.securityContext.fsGroup: Invalid value: -1: ${ID_RANGE}`,
@@ -77,7 +78,8 @@ const cases = [
     want: [
       'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"',
       'spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Loose": supported values: "Merge", "Strict"',
-      'spec.securityContext.seLinuxChangePolicy: Unsupported value: "Relabel": supported values: "MountOption", "Recursive"',
+      // SELinuxMount is off in 1.36: a new pod may only ask for Recursive (the reference cluster's answer).
+      'spec.securityContext.seLinuxChangePolicy: Unsupported value: "Relabel": supported values: "Recursive"',
     ],
   },
   // validateSysctls and ValidateHostSysctl.

@@ -1,0 +1,60 @@
+// The warnings each kind's registry strategy gives on create (WarningsOnCreate), which kube-apiserver sends with the
+// created object and kubectl prints as `Warning: ...`. See pkg/registry/core/pod/strategy.go,
+// pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}/strategy.go, pkg/registry/batch/{job,cronjob}/strategy.go,
+// pkg/registry/core/podtemplate/strategy.go and pkg/api/job/warnings.go (WarningsForJobSpec), v1.36.3.
+import { isObject, type KubeObject } from '../../api/types';
+import { isDNS1123Label } from '../validation/names';
+import { fractional, podSpecWarnings } from './pod';
+
+type Rec = Record<string, unknown>;
+
+const rec = (v: unknown): Rec => (isObject(v) ? v : {});
+
+/** templateWarnings is GetWarningsForPodTemplate at `path`. */
+const templateWarnings = (path: string, template: unknown): string[] => (isObject(template) ? podSpecWarnings(path, rec(template['spec']), rec(template['metadata'])) : []);
+
+/** nameWarning is the DNS-label advice for a name pods are made from (`%v` of the messages: `[a b]`). */
+function nameWarning(name: string, usedIn: string): string[] {
+  const msgs = isDNS1123Label(name);
+  return msgs.length ? [`metadata.name: this is used in ${usedIn}, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`] : [];
+}
+
+/** jobSpecWarnings is WarningsForJobSpec: a huge Indexed Job, then its template's warnings. */
+function jobSpecWarnings(path: string, spec: Rec): string[] {
+  const out: string[] = [];
+  const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
+  if (spec['completionMode'] === 'Indexed' && n(spec['completions']) > 100_000 && n(spec['parallelism']) > 10_000) {
+    out.push(`${path}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail`);
+  }
+  return [...out, ...templateWarnings(`${path}.template`, spec['template'])];
+}
+
+/** warningsOnCreate lists the strategy's warnings for an object about to be stored, in the order the strategy gives them. */
+export function warningsOnCreate(obj: KubeObject): string[] {
+  const name = obj.metadata?.name ?? '';
+  const spec = rec(obj['spec']);
+  switch (obj.kind) {
+    case 'Pod': return [...nameWarning(name, "the Pod's hostname"), ...podSpecWarnings(null, spec, rec(obj.metadata))];
+    case 'Deployment':
+    case 'ReplicaSet': return [...nameWarning(name, 'Pod names and hostnames'), ...templateWarnings('spec.template', spec['template'])];
+    case 'DaemonSet': return templateWarnings('spec.template', spec['template']);
+    case 'StatefulSet': {
+      const out = templateWarnings('spec.template', spec['template']);
+      // GetWarningsForPersistentVolumeClaimSpec of each claim template, at spec.volumeClaimTemplates[i] (its spec not named).
+      (Array.isArray(spec['volumeClaimTemplates']) ? spec['volumeClaimTemplates'] : []).forEach((t, i) => {
+        const resources = rec(rec(rec(t)['spec'])['resources']);
+        for (const kind of ['requests', 'limits']) {
+          const value = rec(resources[kind])['storage'];
+          if (fractional(value)) out.push(`spec.volumeClaimTemplates[${i}].resources.${kind}[storage]: fractional byte value ${JSON.stringify(String(value))} is invalid, must be an integer`);
+        }
+      });
+      const limit = spec['revisionHistoryLimit'];
+      if (typeof limit === 'number' && limit < 0) out.push('spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended');
+      return out;
+    }
+    case 'Job': return [...nameWarning(name, 'Pod names and hostnames'), ...jobSpecWarnings('spec', spec)];
+    case 'CronJob': return [...nameWarning(name, 'Pod names and hostnames'), ...jobSpecWarnings('spec.jobTemplate.spec', rec(rec(spec['jobTemplate'])['spec']))];
+    case 'PodTemplate': return templateWarnings('template', obj['template']);
+    default: return [];
+  }
+}
