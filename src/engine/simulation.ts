@@ -337,11 +337,14 @@ export class Simulation {
       this.kubectlOutput.push(out.printed);
       this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: noObjects(verb) };
     }
-    // kubectl prints nothing more for the documents after one it could not read; errors come last (ApplyOutput).
+    // kubectl prints nothing more for the documents after one it could not read; apply's errors come last (ApplyOutput),
+    // run's and create's as each request is answered.
+    const applying = !kubectl || !('command' in kubectl) || kubectl.command.path === 'apply';
     const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
     for (const [index, doc] of this.inputs.manifest.entries()) {
       const out = yield* sendDocument(this.api, kubectl, doc, index, this.credentials, this.clock);
-      printed.add(out);
+      if (applying) printed.add(out);
+      else if (out.printed) this.kubectlOutput.push(out.printed);
       if (out.dryRun) continue;
       if (out.ok && out.object) {
         const ref = refOf(out.object);
