@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KUBERNETES_VERSION = '1.36';
 
-/** KINDS are the kinds the engine stores (src/engine/cluster/store.ts RESOURCES), each in its served version. */
+/** KINDS are the kinds the engine stores (src/engine/cluster/store.ts RESOURCES), each in its served version (v1 unless named). */
 const KINDS = [
   ['', 'Pod'], ['', 'Node'], ['', 'Namespace'], ['', 'ServiceAccount'], ['', 'Service'], ['', 'Endpoints'], ['', 'ConfigMap'],
   ['', 'Secret'], ['', 'ResourceQuota'], ['', 'LimitRange'], ['', 'PersistentVolume'], ['', 'PersistentVolumeClaim'], ['', 'Event'],
@@ -16,6 +16,7 @@ const KINDS = [
   ['discovery.k8s.io', 'EndpointSlice'], ['rbac.authorization.k8s.io', 'Role'], ['rbac.authorization.k8s.io', 'ClusterRole'],
   ['rbac.authorization.k8s.io', 'RoleBinding'], ['rbac.authorization.k8s.io', 'ClusterRoleBinding'], ['scheduling.k8s.io', 'PriorityClass'],
   ['node.k8s.io', 'RuntimeClass'], ['storage.k8s.io', 'StorageClass'], ['policy', 'PodDisruptionBudget'],
+  ['autoscaling', 'HorizontalPodAutoscaler', 'v2'],
 ];
 
 /** SCALARS are the definitions that decode as JSON scalars through their own UnmarshalJSON, not as structs. */
@@ -203,7 +204,7 @@ function collect(definitions) {
   const roots = new Map();
   for (const [name, def] of Object.entries(definitions)) {
     for (const gvk of def['x-kubernetes-group-version-kind'] ?? []) {
-      if (gvk.version === 'v1' && KINDS.some(([group, kind]) => group === gvk.group && kind === gvk.kind)) roots.set(name, gvk);
+      if (KINDS.some(([group, kind, version]) => gvk.version === (version ?? 'v1') && group === gvk.group && kind === gvk.kind)) roots.set(name, gvk);
     }
   }
   const missing = KINDS.filter(([group, kind]) => ![...roots.values()].some((g) => g.group === group && g.kind === kind));

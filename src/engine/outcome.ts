@@ -19,11 +19,12 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
  * NOT_SIMULATED names, by kind, the controller a real cluster runs for objects of that kind and the engine does not:
  * such an object is stored and validated as kube-apiserver does, and nothing more happens to it. A PodDisruptionBudget
  * is not among them: the disruption controller runs, and a budget is no workload (it runs no pod), so the outcome
- * speaks of the workloads beside it (a budget alone is Succeeded once stored, as a ConfigMap is).
+ * speaks of the workloads beside it (a budget alone is Succeeded once stored, as a ConfigMap is). A
+ * HorizontalPodAutoscaler is the same: the autoscaler runs, and the outcome speaks of its target (the Deployment,
+ * ReplicaSet or StatefulSet beside it, with the pods it scaled to).
  */
 export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
   ['ReplicationController', 'the ReplicationController controller'],
-  ['HorizontalPodAutoscaler', 'the horizontal pod autoscaler'],
 ]);
 
 /** WorkloadOutcome is the verdict on one workload the manifest applied. */

@@ -101,8 +101,10 @@ export function workloadSettled(
   pods: () => Pod[], behavior: Behavior, deleting: boolean,
 ): boolean {
   // A CronJob that is not suspended never settles: it starts a Job at every schedule time, so the run goes on to --for
-  // or to its time limit (10 minutes without --for).
+  // or to its time limit (10 minutes without --for). An autoscaler likewise.
   if (cronJobScheduling(store, applied)) return false;
+  // A HorizontalPodAutoscaler never settles either: it reads the metrics and may rescale every 15 s.
+  if (applied.some((o) => o.kind === 'HorizontalPodAutoscaler' && store.get('HorizontalPodAutoscaler', o.metadata?.namespace, o.metadata?.name ?? '')?.metadata?.uid === o.metadata?.uid)) return false;
   // A workload the engine does not run never settles by itself: the rest decides.
   const outcome = computeOutcome(store, applied, rejection, false, new Set(), false, finishedJobs, true);
   if (outcome === 'NotSimulated') return true;

@@ -127,7 +127,7 @@ export interface KindMapping {
 
 const VERSIONS: Readonly<Record<string, string[]>> = {
   '': ['v1'], apps: ['v1'], batch: ['v1'], 'rbac.authorization.k8s.io': ['v1'], 'scheduling.k8s.io': ['v1'],
-  'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'],
+  'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'], autoscaling: ['v2'],
 };
 
 /** mappingFor finds the resource of an apiVersion and kind, as the RESTMapper does; undefined when it has no match. */

@@ -81,6 +81,18 @@ export interface WebhookBehavior {
   unreachable?: boolean;
 }
 
+/** MetricSample is one point of a pod's usage: from `at` seconds of virtual time on, `value` milli-units (cpu: millicores, memory: thousandths of a byte). */
+export interface MetricSample {
+  at: number;
+  value: number;
+}
+
+/** PodMetrics is what the resource metrics API reports of the pods a name pattern matches, over virtual time. */
+export interface PodMetrics {
+  cpu?: MetricSample[];
+  memory?: MetricSample[];
+}
+
 /** Behavior is the `podlifecycle.debug/v1alpha1` Behavior document. */
 export interface Behavior {
   images: Record<string, ImageBehavior>;
@@ -93,6 +105,8 @@ export interface Behavior {
   finalizers: string[];
   /** webhooks are the answers of admission webhooks, by webhook name. */
   webhooks: Record<string, WebhookBehavior>;
+  /** metrics are the pods' CPU and memory usage, by pod name or a pattern with `*` (metrics.k8s.io as metrics-server serves it). */
+  metrics: Record<string, PodMetrics>;
 }
 
 /** StaticToken is one line of the API server's --token-auth-file. */
@@ -158,7 +172,7 @@ export const OWN_API_VERSION = 'podlifecycle.debug/v1alpha1';
 
 /** defaultBehavior is what happens when no Behavior says otherwise. */
 export function defaultBehavior(): Behavior {
-  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {} };
+  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {} };
 }
 
 /**

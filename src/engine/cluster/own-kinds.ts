@@ -4,13 +4,13 @@ import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
+import type { AuthzWebhookRule, Behavior, MetricSample, PodMetrics, ClusterProfile, ContainerBehavior, ImageBehavior, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
 
 export { describeValue } from './checker';
 
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks'];
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
@@ -112,7 +112,37 @@ function readBehavior(c: Checker): Behavior {
     }) ?? {},
     finalizers: readFinalizers(c, doc['finalizers']),
     webhooks: c.named('webhooks', doc['webhooks'], WEBHOOK_FIELDS, (path, e) => readWebhook(c, path, e)) ?? {},
+    metrics: c.named('metrics', doc['metrics'], ['cpu', 'memory'], (path, e) => readPodMetrics(c, path, e)) ?? {},
   };
+}
+
+/** readPodMetrics checks one entry of `metrics`: per resource, a sequence of `{at, value}` samples, `at` rising. */
+function readPodMetrics(c: Checker, path: string, e: Fields): PodMetrics {
+  const read = (resource: 'cpu' | 'memory'): MetricSample[] | undefined => {
+    const at = appendFieldPath(path, resource);
+    const raw = e[resource];
+    if (raw === null || raw === undefined) return undefined;
+    if (!Array.isArray(raw)) return c.expect(at, 'a sequence of {at, value} samples', raw);
+    let last = -1;
+    return raw.map((item: unknown, i) => {
+      const itemPath = appendFieldPath(at, i);
+      const sample = c.mapping(itemPath, item) ?? c.expect(itemPath, 'a mapping with at and value', item);
+      c.known(itemPath, sample, ['at', 'value']);
+      const when = c.seconds(appendFieldPath(itemPath, 'at'), sample['at']) ?? 0;
+      if (when <= last && i > 0) c.fail(appendFieldPath(itemPath, 'at'), `samples must be in rising order of at (${when} after ${last})`);
+      last = when;
+      const value = sample['value'];
+      if (typeof value !== 'number' && typeof value !== 'string') return c.expect(appendFieldPath(itemPath, 'value'), 'a quantity such as 250m or 128Mi', value);
+      let milli: number;
+      try {
+        milli = parseQuantity(value).milliValue();
+      } catch (err) {
+        return c.fail(appendFieldPath(itemPath, 'value'), `invalid quantity ${JSON.stringify(String(value))}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return milli >= 0 ? { at: when, value: milli } : c.expect(appendFieldPath(itemPath, 'value'), 'a non-negative quantity', value);
+    });
+  };
+  return compact({ cpu: read('cpu'), memory: read('memory') });
 }
 
 /** readWebhook checks one entry of `webhooks`: an admission webhook's answer. */
@@ -190,7 +220,7 @@ function readFinalizers(c: Checker, value: unknown): string[] {
 
 /** mergeBehavior lays one Behavior over another: entries merge field by field, finalizers accumulate. */
 function mergeBehavior(into: Behavior, from: Behavior): void {
-  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks'] as const) {
+  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks', 'metrics'] as const) {
     const target = into[key] as Record<string, object>;
     for (const [name, entry] of Object.entries(from[key] as Record<string, object>)) {
       const value = { ...(target[name] ?? {}), ...entry };

@@ -30,6 +30,7 @@ export const RESOURCES: Readonly<Record<string, { resource: string; group: strin
   DaemonSet: { resource: 'daemonsets', group: 'apps', namespaced: true },
   Job: { resource: 'jobs', group: 'batch', namespaced: true },
   CronJob: { resource: 'cronjobs', group: 'batch', namespaced: true },
+  HorizontalPodAutoscaler: { resource: 'horizontalpodautoscalers', group: 'autoscaling', namespaced: true },
   EndpointSlice: { resource: 'endpointslices', group: 'discovery.k8s.io', namespaced: true },
   Role: { resource: 'roles', group: 'rbac.authorization.k8s.io', namespaced: true },
   ClusterRole: { resource: 'clusterroles', group: 'rbac.authorization.k8s.io', namespaced: false },

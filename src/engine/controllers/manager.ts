@@ -23,6 +23,8 @@ import { ControllerExpectations } from './expectations';
 import { ReplicaSetTallies } from './replicaset-tally';
 import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
 import { syncStatefulSet } from './statefulset';
+import { HPA_SYNC_PERIOD_MS, syncHpa } from './hpa';
+import type { HpaMemory } from './hpa-calc';
 import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
 /**
@@ -81,7 +83,7 @@ function nodeChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
   return labelsChanged(obj, old) || JSON.stringify(taints(obj)) !== JSON.stringify(taints(old)) || ready(obj) !== ready(old);
 }
 
-/** Controllers routes store changes to the deployment, replicaset, statefulset, daemonset, job, cronjob, disruption, endpointslice and garbage collector controllers. */
+/** Controllers routes store changes to the deployment, replicaset, statefulset, daemonset, job, cronjob, disruption, horizontal pod autoscaler, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
   private readonly replicaSets: WorkQueue;
@@ -97,6 +99,8 @@ export class Controllers {
   private readonly cronJobs: CronJobQueue;
   private readonly disruption: DisruptionController;
   private readonly nodeTaints: WorkQueue;
+  private readonly hpas: WorkQueue;
+  private readonly hpaMemory = new Map<string, HpaMemory>();
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -107,6 +111,7 @@ export class Controllers {
     this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
     this.cronJobs = new CronJobQueue(ctx, api, new WorkQueue(ctx, 'cronjob-controller'));
     this.nodeTaints = new WorkQueue(ctx, 'node-lifecycle-controller');
+    this.hpas = new WorkQueue(ctx, 'horizontalpodautoscaler');
     this.disruption = new DisruptionController(ctx, new WorkQueue(ctx, 'disruption'), new WorkQueue(ctx, 'disruption_recheck'), new WorkQueue(ctx, 'stale_pod_disruption'));
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
@@ -135,6 +140,8 @@ export class Controllers {
     if (obj.kind === 'Job') this.cronJobs.onJob(type, obj, old);
     // disruption.go addDB / updateDB / removeDB.
     if (obj.kind === 'PodDisruptionBudget') this.disruption.onBudget(obj);
+    // horizontal.go addHPA / updateHPA: enqueueHPA, always AddRateLimited (the fixed 15 s interval); deleteHPA forgets it.
+    if (obj.kind === 'HorizontalPodAutoscaler') this.enqueueHpa(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
@@ -160,12 +167,24 @@ export class Controllers {
     for (const d of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(d.metadata?.namespace, d.metadata?.name);
     for (const c of this.ctx.store.list('CronJob')) this.cronJobs.enqueue(c.metadata?.namespace, c.metadata?.name);
     this.disruption.resync();
+    for (const h of this.ctx.store.list('HorizontalPodAutoscaler')) this.enqueueHpa(h.metadata?.namespace, h.metadata?.name);
     for (const n of this.ctx.store.list('Node')) this.enqueueNodeTaints(n);
   }
 
   private enqueueNodeTaints(node: KubeObject): void {
     const name = node.metadata?.name ?? '';
     if (name && unschedulableTaintOutOfStep(node as Node)) this.nodeTaints.add(name, () => syncUnschedulableTaint(this.ctx, name));
+  }
+
+  /** enqueueHpa waits the sync period, as every add does; a sync of an HPA still stored requeues it the same way. */
+  private enqueueHpa(ns: string | undefined, name: string | undefined): void {
+    if (!name) return;
+    const ctx = this.ctx;
+    const memory = this.hpaMemory;
+    this.hpas.add(`${ns}/${name}`, function* () {
+      const stored = yield* syncHpa(ctx, memory, ns ?? 'default', name);
+      return stored ? HPA_SYNC_PERIOD_MS : undefined;
+    }, HPA_SYNC_PERIOD_MS);
   }
 
   private enqueueDeployment(ns: string | undefined, name: string | undefined): void {

@@ -29,6 +29,7 @@ export const PHASES = [
   { name: 'controllers.persistentvolume', component: 'kube-controller-manager', stage: 'create', summary: 'the persistentvolume controller binds claims to volumes' },
   { name: 'controllers.job', component: 'kube-controller-manager', stage: 'both', summary: 'the job controller creates the pods, counts completions and failures and finishes the Job' },
   { name: 'controllers.cronjob', component: 'kube-controller-manager', stage: 'create', summary: 'the cronjob controller creates a Job at each schedule time and deletes the finished ones beyond the history limits' },
+  { name: 'controllers.hpa', component: 'kube-controller-manager', stage: 'create', summary: 'the horizontal pod autoscaler reads its target\'s scale and its pods\' CPU and memory usage every 15 s, proposes a replica count, stabilizes and limits it by spec.behavior and min/max replicas, and writes the scale' },
   { name: 'controllers.garbagecollector', component: 'kube-controller-manager', stage: 'delete', summary: 'the garbage collector deletes or orphans the dependents of a deleted owner' },
   { name: 'scheduler.queue', component: 'kube-scheduler', stage: 'create', summary: 'the pod enters the scheduling queue' },
   { name: 'scheduler.filter', component: 'kube-scheduler', stage: 'create', summary: 'the filter plugins remove the nodes the pod cannot run on' },

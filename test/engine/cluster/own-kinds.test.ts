@@ -70,6 +70,10 @@ volumes:
 finalizers:
   - Pod/default/web
   - Namespace/shop
+metrics:
+  "web-*":
+    cpu: [{at: 0, value: 100m}, {at: 60, value: "1.5"}]
+    memory: [{at: 0, value: 64Mi}]
 `;
   const want: Behavior = {
     images: { 'acme/missing:1.0': { exists: false }, 'registry.acme.io/app:2': { pullSecret: 'regcred', pullSeconds: 3 } },
@@ -84,6 +88,7 @@ finalizers:
     volumes: { data: { unmountSeconds: 'never' } },
     finalizers: ['Pod/default/web', 'Namespace/shop'],
     webhooks: {},
+    metrics: { 'web-*': { cpu: [{ at: 0, value: 100 }, { at: 60, value: 1500 }], memory: [{ at: 0, value: 64 * 1024 * 1024 * 1000 }] } },
   };
   assert.deepEqual(parseBehavior(behaviorDocs(body)), want);
 });
@@ -98,7 +103,7 @@ test('Behavior: documents merge, later wins field by field and finalizers accumu
 });
 
 test('Behavior: no documents give the empty default', () => {
-  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {} });
+  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {} });
 });
 
 const behaviorErrors: { name: string; body: string; want: string }[] = [
@@ -113,6 +118,9 @@ const behaviorErrors: { name: string; body: string; want: string }[] = [
   { name: 'A kubelet state YAML 1.1 reads as a boolean', body: 'nodes:\n  worker-2: {kubelet: off}\n', want: 'b.yaml:4: nodes.worker-2.kubelet: expected one of "up", "down", got boolean false' },
   { name: 'A bad unmount duration', body: 'volumes:\n  data: {unmountSeconds: [1]}\n', want: 'b.yaml:4: volumes.data.unmountSeconds: expected a number, got a sequence' },
   { name: 'A finalizer reference without a kind', body: 'finalizers:\n  - Pod/default/web\n  - web\n', want: 'b.yaml:5: finalizers[1]: expected Kind/namespace/name or Kind/name, got string "web"' },
+  { name: 'Metrics samples out of order', body: 'metrics:\n  web-*:\n    cpu:\n      - {at: 60, value: 1}\n      - {at: 30, value: 2}\n', want: 'b.yaml:7: metrics["web-*"].cpu[1].at: samples must be in rising order of at (30 after 60)' },
+  { name: 'A metrics value that is no quantity', body: 'metrics:\n  web-*:\n    cpu: [{at: 0, value: lots}]\n', want: `b.yaml:5: metrics["web-*"].cpu[0].value: invalid quantity "lots": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
+  { name: 'A metrics resource other than cpu or memory', body: 'metrics:\n  web-*: {gpu: []}\n', want: 'b.yaml:4: metrics["web-*"]: unknown field "gpu" (did you mean "cpu"?)' },
   { name: 'Finalizers that are not a list', body: 'finalizers: Pod/default/web\n', want: 'b.yaml:3: finalizers: expected a sequence of strings, got string "Pod/default/web"' },
 ];
 

@@ -36,6 +36,7 @@ export const SCHEMA_KINDS: Readonly<Record<string, string>> = {
   "apps/v1/Deployment": "apps.v1.Deployment",
   "apps/v1/ReplicaSet": "apps.v1.ReplicaSet",
   "apps/v1/StatefulSet": "apps.v1.StatefulSet",
+  "autoscaling/v2/HorizontalPodAutoscaler": "autoscaling.v2.HorizontalPodAutoscaler",
   "batch/v1/CronJob": "batch.v1.CronJob",
   "batch/v1/Job": "batch.v1.Job",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.v1.EndpointSlice",
@@ -341,6 +342,243 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     properties: {
       "rollingUpdate": {"type":"#apps.v1.RollingUpdateStatefulSetStrategy","doc":"RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."},
       "type": {"type":"string","go":"v1.StatefulSetUpdateStrategyType","doc":"Type indicates the type of the StatefulSetUpdateStrategy."},
+    },
+  },
+  "autoscaling.v2.ContainerResourceMetricSource": {
+    go: "v2.ContainerResourceMetricSource",
+    doc: "ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or…",
+    required: ["name","target","container"],
+    properties: {
+      "container": {"type":"string","doc":"container is the name of the container in the pods of the scaling target"},
+      "name": {"type":"string","doc":"name is the name of the resource in question."},
+      "target": {"type":"#autoscaling.v2.MetricTarget","doc":"target specifies the target value for the given metric"},
+    },
+  },
+  "autoscaling.v2.ContainerResourceMetricStatus": {
+    go: "v2.ContainerResourceMetricStatus",
+    doc: "ContainerResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing a single container in each pod in the current scale…",
+    required: ["name","current","container"],
+    properties: {
+      "container": {"type":"string","doc":"container is the name of the container in the pods of the scaling target"},
+      "current": {"type":"#autoscaling.v2.MetricValueStatus","doc":"current contains the current value for the given metric"},
+      "name": {"type":"string","doc":"name is the name of the resource in question."},
+    },
+  },
+  "autoscaling.v2.CrossVersionObjectReference": {
+    go: "v2.CrossVersionObjectReference",
+    doc: "CrossVersionObjectReference contains enough information to let you identify the referred resource.",
+    required: ["kind","name"],
+    properties: {
+      "apiVersion": {"type":"string","doc":"apiVersion is the API version of the referent"},
+      "kind": {"type":"string","doc":"kind is the kind of the referent;"},
+      "name": {"type":"string","doc":"name is the name of the referent;"},
+    },
+  },
+  "autoscaling.v2.ExternalMetricSource": {
+    go: "v2.ExternalMetricSource",
+    doc: "ExternalMetricSource indicates how to scale on a metric not associated with any Kubernetes object (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of…",
+    required: ["metric","target"],
+    properties: {
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+      "target": {"type":"#autoscaling.v2.MetricTarget","doc":"target specifies the target value for the given metric"},
+    },
+  },
+  "autoscaling.v2.ExternalMetricStatus": {
+    go: "v2.ExternalMetricStatus",
+    doc: "ExternalMetricStatus indicates the current value of a global metric not associated with any Kubernetes object.",
+    required: ["metric","current"],
+    properties: {
+      "current": {"type":"#autoscaling.v2.MetricValueStatus","doc":"current contains the current value for the given metric"},
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+    },
+  },
+  "autoscaling.v2.HPAScalingPolicy": {
+    go: "v2.HPAScalingPolicy",
+    doc: "HPAScalingPolicy is a single policy which must hold true for a specified past interval.",
+    required: ["type","value","periodSeconds"],
+    properties: {
+      "periodSeconds": {"type":"int32","doc":"periodSeconds specifies the window of time for which the policy should hold true."},
+      "type": {"type":"string","doc":"type is used to specify the scaling policy."},
+      "value": {"type":"int32","doc":"value contains the amount of change which is permitted by the policy."},
+    },
+  },
+  "autoscaling.v2.HPAScalingRules": {
+    go: "v2.HPAScalingRules",
+    doc: "HPAScalingRules configures the scaling behavior for one direction via scaling Policy Rules and a configurable metric tolerance.",
+    properties: {
+      "policies": {"type":"[]#autoscaling.v2.HPAScalingPolicy","doc":"policies is a list of potential scaling polices which can be used during scaling."},
+      "selectPolicy": {"type":"string","doc":"selectPolicy is used to specify which policy should be used."},
+      "stabilizationWindowSeconds": {"type":"int32","doc":"stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down."},
+      "tolerance": {"type":"quantity","doc":"tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%)."},
+    },
+  },
+  "autoscaling.v2.HorizontalPodAutoscaler": {
+    go: "v2.HorizontalPodAutoscaler",
+    doc: "HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics…",
+    kind: {"group":"autoscaling","version":"v2","kind":"HorizontalPodAutoscaler"},
+    required: ["spec"],
+    properties: {
+      "apiVersion": {"type":"string","embedded":"TypeMeta","doc":"APIVersion defines the versioned schema of this representation of an object."},
+      "kind": {"type":"string","embedded":"TypeMeta","doc":"Kind is a string value representing the REST resource this object represents."},
+      "metadata": {"type":"#meta.v1.ObjectMeta","doc":"metadata is the standard object metadata."},
+      "spec": {"type":"#autoscaling.v2.HorizontalPodAutoscalerSpec","doc":"spec is the specification for the behaviour of the autoscaler."},
+      "status": {"type":"#autoscaling.v2.HorizontalPodAutoscalerStatus","doc":"status is the current information about the autoscaler."},
+    },
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerBehavior": {
+    go: "v2.HorizontalPodAutoscalerBehavior",
+    doc: "HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively).",
+    properties: {
+      "scaleDown": {"type":"#autoscaling.v2.HPAScalingRules","doc":"scaleDown is scaling policy for scaling Down."},
+      "scaleUp": {"type":"#autoscaling.v2.HPAScalingRules","doc":"scaleUp is scaling policy for scaling Up."},
+    },
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerCondition": {
+    go: "v2.HorizontalPodAutoscalerCondition",
+    doc: "HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.",
+    required: ["type","status"],
+    properties: {
+      "lastTransitionTime": {"type":"time","doc":"lastTransitionTime is the last time the condition transitioned from one status to another"},
+      "message": {"type":"string","doc":"message is a human-readable explanation containing details about the transition"},
+      "reason": {"type":"string","doc":"reason is the reason for the condition's last transition."},
+      "status": {"type":"string","doc":"status is the status of the condition (True, False, Unknown)"},
+      "type": {"type":"string","doc":"type describes the current condition"},
+    },
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerSpec": {
+    go: "v2.HorizontalPodAutoscalerSpec",
+    doc: "HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.",
+    required: ["scaleTargetRef","maxReplicas"],
+    properties: {
+      "behavior": {"type":"#autoscaling.v2.HorizontalPodAutoscalerBehavior","doc":"behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively)."},
+      "maxReplicas": {"type":"int32","doc":"maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up."},
+      "metrics": {"type":"[]#autoscaling.v2.MetricSpec","doc":"metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used)."},
+      "minReplicas": {"type":"int32","doc":"minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down."},
+      "scaleTargetRef": {"type":"#autoscaling.v2.CrossVersionObjectReference","doc":"scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count."},
+    },
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerStatus": {
+    go: "v2.HorizontalPodAutoscalerStatus",
+    doc: "HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.",
+    required: ["desiredReplicas"],
+    properties: {
+      "conditions": {"type":"[]#autoscaling.v2.HorizontalPodAutoscalerCondition","doc":"conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met."},
+      "currentMetrics": {"type":"[]#autoscaling.v2.MetricStatus","doc":"currentMetrics is the last read state of the metrics used by this autoscaler."},
+      "currentReplicas": {"type":"int32","doc":"currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler."},
+      "desiredReplicas": {"type":"int32","doc":"desiredReplicas is the desired number of replicas of pods managed by this autoscaler, as last calculated by the autoscaler."},
+      "lastScaleTime": {"type":"time","doc":"lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."},
+      "observedGeneration": {"type":"int64","doc":"observedGeneration is the most recent generation observed by this autoscaler."},
+    },
+  },
+  "autoscaling.v2.MetricIdentifier": {
+    go: "v2.MetricIdentifier",
+    doc: "MetricIdentifier defines the name and optionally selector for a metric",
+    required: ["name"],
+    properties: {
+      "name": {"type":"string","doc":"name is the name of the given metric"},
+      "selector": {"type":"#meta.v1.LabelSelector","doc":"selector is the string-encoded form of a standard kubernetes label selector for the given metric When set, it is passed as an additional parameter to the metrics server for more specific metrics…"},
+    },
+  },
+  "autoscaling.v2.MetricSpec": {
+    go: "v2.MetricSpec",
+    doc: "MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once).",
+    required: ["type"],
+    properties: {
+      "containerResource": {"type":"#autoscaling.v2.ContainerResourceMetricSource","doc":"containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or…"},
+      "external": {"type":"#autoscaling.v2.ExternalMetricSource","doc":"external refers to a global metric that is not associated with any Kubernetes object."},
+      "object": {"type":"#autoscaling.v2.ObjectMetricSource","doc":"object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."},
+      "pods": {"type":"#autoscaling.v2.PodsMetricSource","doc":"pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second)."},
+      "resource": {"type":"#autoscaling.v2.ResourceMetricSource","doc":"resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory)."},
+      "type": {"type":"string","doc":"type is the type of metric source."},
+    },
+  },
+  "autoscaling.v2.MetricStatus": {
+    go: "v2.MetricStatus",
+    doc: "MetricStatus describes the last-read state of a single metric.",
+    required: ["type"],
+    properties: {
+      "containerResource": {"type":"#autoscaling.v2.ContainerResourceMetricStatus","doc":"container resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or…"},
+      "external": {"type":"#autoscaling.v2.ExternalMetricStatus","doc":"external refers to a global metric that is not associated with any Kubernetes object."},
+      "object": {"type":"#autoscaling.v2.ObjectMetricStatus","doc":"object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."},
+      "pods": {"type":"#autoscaling.v2.PodsMetricStatus","doc":"pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second)."},
+      "resource": {"type":"#autoscaling.v2.ResourceMetricStatus","doc":"resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory)."},
+      "type": {"type":"string","doc":"type is the type of metric source."},
+    },
+  },
+  "autoscaling.v2.MetricTarget": {
+    go: "v2.MetricTarget",
+    doc: "MetricTarget defines the target value, average value, or average utilization of a specific metric",
+    required: ["type"],
+    properties: {
+      "averageUtilization": {"type":"int32","doc":"averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."},
+      "averageValue": {"type":"quantity","doc":"averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"},
+      "type": {"type":"string","doc":"type represents whether the metric type is Utilization, Value, or AverageValue"},
+      "value": {"type":"quantity","doc":"value is the target value of the metric (as a quantity)."},
+    },
+  },
+  "autoscaling.v2.MetricValueStatus": {
+    go: "v2.MetricValueStatus",
+    doc: "MetricValueStatus holds the current value for a metric",
+    properties: {
+      "averageUtilization": {"type":"int32","doc":"currentAverageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."},
+      "averageValue": {"type":"quantity","doc":"averageValue is the current value of the average of the metric across all relevant pods (as a quantity)"},
+      "value": {"type":"quantity","doc":"value is the current value of the metric (as a quantity)."},
+    },
+  },
+  "autoscaling.v2.ObjectMetricSource": {
+    go: "v2.ObjectMetricSource",
+    doc: "ObjectMetricSource indicates how to scale on a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).",
+    required: ["describedObject","target","metric"],
+    properties: {
+      "describedObject": {"type":"#autoscaling.v2.CrossVersionObjectReference","doc":"describedObject specifies the descriptions of a object,such as kind,name apiVersion"},
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+      "target": {"type":"#autoscaling.v2.MetricTarget","doc":"target specifies the target value for the given metric"},
+    },
+  },
+  "autoscaling.v2.ObjectMetricStatus": {
+    go: "v2.ObjectMetricStatus",
+    doc: "ObjectMetricStatus indicates the current value of a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).",
+    required: ["metric","current","describedObject"],
+    properties: {
+      "current": {"type":"#autoscaling.v2.MetricValueStatus","doc":"current contains the current value for the given metric"},
+      "describedObject": {"type":"#autoscaling.v2.CrossVersionObjectReference","doc":"DescribedObject specifies the descriptions of a object,such as kind,name apiVersion"},
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+    },
+  },
+  "autoscaling.v2.PodsMetricSource": {
+    go: "v2.PodsMetricSource",
+    doc: "PodsMetricSource indicates how to scale on a metric describing each pod in the current scale target (for example, transactions-processed-per-second).",
+    required: ["metric","target"],
+    properties: {
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+      "target": {"type":"#autoscaling.v2.MetricTarget","doc":"target specifies the target value for the given metric"},
+    },
+  },
+  "autoscaling.v2.PodsMetricStatus": {
+    go: "v2.PodsMetricStatus",
+    doc: "PodsMetricStatus indicates the current value of a metric describing each pod in the current scale target (for example, transactions-processed-per-second).",
+    required: ["metric","current"],
+    properties: {
+      "current": {"type":"#autoscaling.v2.MetricValueStatus","doc":"current contains the current value for the given metric"},
+      "metric": {"type":"#autoscaling.v2.MetricIdentifier","doc":"metric identifies the target metric by name and selector"},
+    },
+  },
+  "autoscaling.v2.ResourceMetricSource": {
+    go: "v2.ResourceMetricSource",
+    doc: "ResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).",
+    required: ["name","target"],
+    properties: {
+      "name": {"type":"string","doc":"name is the name of the resource in question."},
+      "target": {"type":"#autoscaling.v2.MetricTarget","doc":"target specifies the target value for the given metric"},
+    },
+  },
+  "autoscaling.v2.ResourceMetricStatus": {
+    go: "v2.ResourceMetricStatus",
+    doc: "ResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).",
+    required: ["name","current"],
+    properties: {
+      "current": {"type":"#autoscaling.v2.MetricValueStatus","doc":"current contains the current value for the given metric"},
+      "name": {"type":"string","doc":"name is the name of the resource in question."},
     },
   },
   "batch.v1.CronJob": {

@@ -1,9 +1,10 @@
 // Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, Jobs, CronJobs and Nodes get
-// their full rules (Nodes but for a few status fields, see node.ts); other kinds get their metadata checked with the
-// name rule their own validation uses.
+// their full rules (Nodes but for a few status fields, see node.ts), HorizontalPodAutoscalers their replica bounds and
+// scale target (autoscaling.ts); other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
+import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
 import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
@@ -43,6 +44,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateCronJob(obj);
     case 'Node':
       return validateNode(obj);
+    case 'HorizontalPodAutoscaler':
+      return validateHorizontalPodAutoscaler(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);
