@@ -60,3 +60,13 @@ test('honest outcome: a crash-looping pod is CrashLoopBackOff, as kubectl get po
   assert.equal(r.status, 1);
   assert.match(r.stdout, /\nOUTCOME CrashLoopBackOff\n$/);
 });
+
+test('honest outcome: a ReplicationController is mapped, stored and NotSimulated, exit 1', () => {
+  const { status, report } = runJson('run', 'test/fixtures/outcomes/replication-controller.yaml');
+  // kubectl maps replicationcontrollers (core v1) through discovery as the real one does: the apply succeeds.
+  assert.equal(report.kubectl, 'replicationcontroller/web created');
+  assert.equal(report.outcome, 'NotSimulated');
+  assert.equal(status, 1);
+  assert.ok(report.objects.some((o) => o.kind === 'ReplicationController' && o.metadata.name === 'web'));
+  assert.equal(report.objects.filter((o) => o.kind === 'Pod').length, 0, 'no controller made its pods');
+});

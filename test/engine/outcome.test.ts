@@ -1,6 +1,5 @@
 // The verdict on a run's workloads, from the store as it stands: a kind whose controller the engine does not run is
-// NotSimulated (a ReplicationController; no such kind can be applied through the simulated kubectl yet, so the case is
-// built here), a PodDisruptionBudget is no workload, and a workload deleted from under the run (a bare pod a drain
+// NotSimulated (a ReplicationController, which the CLI test of honest outcomes also applies), a PodDisruptionBudget is no workload, and a workload deleted from under the run (a bare pod a drain
 // evicted) is Deleted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

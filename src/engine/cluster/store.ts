@@ -16,6 +16,7 @@ export const RESOURCES: Readonly<Record<string, { resource: string; group: strin
   ServiceAccount: { resource: 'serviceaccounts', group: '', namespaced: true },
   Service: { resource: 'services', group: '', namespaced: true },
   Endpoints: { resource: 'endpoints', group: '', namespaced: true },
+  ReplicationController: { resource: 'replicationcontrollers', group: '', namespaced: true },
   ConfigMap: { resource: 'configmaps', group: '', namespaced: true },
   Secret: { resource: 'secrets', group: '', namespaced: true },
   ResourceQuota: { resource: 'resourcequotas', group: '', namespaced: true },
