@@ -63,10 +63,21 @@ function buildCreateDeployment(flags: ParsedFlags, ctx: BuildContext): KubectlCo
     },
     status: {},
   } as KubeObject;
-  const object = boolOf(flags, 'save-config') ? withTypedLastApplied(deployment) : deployment;
+  return typedCreate(flags, ctx, 'create deployment', deployment, { dryRun, output, fieldValidation });
+}
+
+/**
+ * typedCreate is what `kubectl create deployment|job` send: the object (with --save-config's annotation) through the
+ * typed client, as protobuf, with kubectl-create as the field manager (create_deployment.go, create_job.go Run).
+ */
+export function typedCreate(
+  flags: ParsedFlags, ctx: BuildContext, path: 'create deployment' | 'create job', built: KubeObject,
+  how: Pick<KubectlCommand, 'dryRun' | 'output' | 'fieldValidation'>,
+): KubectlCommand {
+  const object = boolOf(flags, 'save-config') ? withTypedLastApplied(built) : built;
   return {
-    argv: ctx.argv, line: ctx.line, path: 'create deployment', namespace: ctx.namespace, enforceNamespace: ctx.enforceNamespace, dryRun, output,
-    fieldManager: stringOf(flags, fieldManagerFlag('kubectl-create')), fieldValidation, objects: [object], files: [], wire: 'protobuf', discovery: false,
+    argv: ctx.argv, line: ctx.line, path, namespace: ctx.namespace, enforceNamespace: ctx.enforceNamespace, dryRun: how.dryRun, output: how.output,
+    fieldManager: stringOf(flags, fieldManagerFlag('kubectl-create')), fieldValidation: how.fieldValidation, objects: [object], files: [], wire: 'protobuf', discovery: false,
     flags: flagRecord(flags), args: flags.args, warnings: ctx.warnings,
   };
 }

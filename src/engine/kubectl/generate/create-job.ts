@@ -3,11 +3,10 @@
 import type { KubeObject } from '../../api/types';
 import type { FlagSpec, ParsedFlags } from './flags';
 import {
-  bool, boolOf, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, flagRecord, type KubectlCommand, NotSimulated, outputFormat, plainError,
+  bool, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, type KubectlCommand, NotSimulated, outputFormat, plainError,
   PRINT_FLAGS, str, stringOf, VALIDATE_FLAG, validationDirective,
 } from './common';
-import { nameFromCommandArgs } from './create-deployment';
-import { withTypedLastApplied } from './params';
+import { nameFromCommandArgs, typedCreate } from './create-deployment';
 import type { BuildContext, CommandDefinition } from './registry-types';
 
 /** CREATE_JOB_FLAGS are `kubectl create job`'s own flags in 1.36. */
@@ -42,10 +41,5 @@ function buildCreateJob(flags: ParsedFlags, ctx: BuildContext): KubectlCommand {
     },
     status: {},
   } as KubeObject;
-  const object = boolOf(flags, 'save-config') ? withTypedLastApplied(job) : job;
-  return {
-    argv: ctx.argv, line: ctx.line, path: 'create job', namespace: ctx.namespace, enforceNamespace: ctx.enforceNamespace, dryRun, output,
-    fieldManager: stringOf(flags, fieldManagerFlag('kubectl-create')), fieldValidation, objects: [object], files: [], wire: 'protobuf', discovery: false,
-    flags: flagRecord(flags), args: flags.args, warnings: ctx.warnings,
-  };
+  return typedCreate(flags, ctx, 'create job', job, { dryRun, output, fieldValidation });
 }
