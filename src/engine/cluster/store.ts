@@ -86,13 +86,13 @@ const INDEXES = Symbol('indexes');
 /** StoreImage is a store's whole content, for a store that starts where another one was (Store.image, Store.restore). */
 export interface StoreImage extends StoreSnapshot {
   secrets: ReadonlyMap<string, SecretValues>;
-  readonly [INDEXES]: { kinds: ReadonlyMap<string, Bucket>; namespaces: ReadonlyMap<string, Bucket>; indexes: ReadonlyMap<IndexName, ReadonlyMap<string, Bucket>> };
+  readonly [INDEXES]: { kinds: ReadonlyMap<string, Bucket>; namespaces: ReadonlyMap<string, Bucket>; indexes: ReadonlyMap<IndexName, ReadonlyMap<string, Bucket>>; uids: ReadonlyMap<string, string> };
 }
 
 /**
  * INDEXERS are the store's secondary indexes, as client-go's cache.Indexers give the controllers' listers: each maps an
  * object to the values it is found under. `controller` is the uid of its controller reference, `owner` the uids of all
- * its owner references, `node` the node a pod is bound to, `uid` its own uid, `orphan` (`Kind/namespace`) those with no
+ * its owner references, `node` the node a pod is bound to, `orphan` (`Kind/namespace`) those with no
  * controller, which a controller may adopt.
  */
 const INDEXERS = {
@@ -105,12 +105,14 @@ const INDEXERS = {
     const node = o.kind === 'Pod' ? (o['spec'] as { nodeName?: string } | undefined)?.nodeName : undefined;
     return node ? [node] : [];
   },
-  uid: (o: KubeObject) => (o.metadata?.uid ? [o.metadata.uid] : []),
   orphan: (o: KubeObject) => (o.metadata?.ownerReferences?.some((r) => r.controller) ? [] : [`${o.kind}/${o.metadata?.namespace ?? ''}`]),
 } as const;
 
 /** IndexName names one of the store's secondary indexes. */
-export type IndexName = keyof typeof INDEXERS;
+export type IndexName = keyof typeof INDEXERS | 'uid';
+
+/** INDEXED are the indexes kept in buckets; the uid index is a map of its own. */
+const INDEXED = Object.keys(INDEXERS) as (keyof typeof INDEXERS)[];
 
 /** Bucket is one set of objects by key that lists in key order; the order is sorted again only after a key came or went. */
 class Bucket {
@@ -179,6 +181,8 @@ export class Store {
   private readonly kinds = new Map<string, Bucket>();
   private readonly namespaces = new Map<string, Bucket>();
   private readonly indexes = new Map<IndexName, Map<string, Bucket>>();
+  /** uids are the keys of the objects by uid. */
+  private readonly uids = new Map<string, string>();
   private listeners: WatchListener[] = [];
   /** resourceVersion is etcd's revision: it grows by one with every write. */
   resourceVersion = 1000;
@@ -218,6 +222,11 @@ export class Store {
    * ReplicaSet controls (`controller`, its uid), an owner's dependents (`owner`), the pods bound to a node (`node`).
    */
   byIndex<T = KubeObject>(index: IndexName, value: string, kind?: string): T[] {
+    if (index === 'uid') {
+      const key = this.uids.get(value);
+      const obj = key === undefined ? undefined : this.objects.get(key);
+      return obj && (kind === undefined || obj.kind === kind) ? [obj as T] : [];
+    }
     const all = this.indexes.get(index)?.get(value)?.list<KubeObject>() ?? [];
     return (kind === undefined ? all : all.filter((o) => o.kind === kind)) as T[];
   }
@@ -300,7 +309,7 @@ export class Store {
     return {
       objects: new Map(this.objects), resourceVersion: this.resourceVersion, secrets: new Map(this.secrets),
       // The indexes come along, so that a store restored from the image need not file every object again.
-      [INDEXES]: { kinds: copyBuckets(this.kinds), namespaces: copyBuckets(this.namespaces), indexes: new Map([...this.indexes].map(([name, values]) => [name, copyBuckets(values)])) },
+      [INDEXES]: { kinds: copyBuckets(this.kinds), namespaces: copyBuckets(this.namespaces), indexes: new Map([...this.indexes].map(([name, values]) => [name, copyBuckets(values)])), uids: new Map(this.uids) },
     };
   }
 
@@ -312,6 +321,7 @@ export class Store {
     for (const [key, bucket] of filed.kinds) this.kinds.set(key, bucket.copy());
     for (const [key, bucket] of filed.namespaces) this.namespaces.set(key, bucket.copy());
     for (const [name, values] of filed.indexes) this.indexes.set(name, copyBuckets(values));
+    for (const [uid, key] of filed.uids) this.uids.set(uid, key);
     for (const [key, values] of image.secrets) this.secrets.set(key, values);
     this.keys = undefined;
     this.resourceVersion = image.resourceVersion;
@@ -370,7 +380,13 @@ export class Store {
       this.kinds.get(kind)?.delete(key);
       if (ns !== undefined) this.namespaces.get(`${kind}\u0000${ns}`)?.delete(key);
     }
-    for (const name of Object.keys(INDEXERS) as IndexName[]) {
+    // A uid names one object: a map to its key, not a bucket of one for each object.
+    const uid = obj.metadata?.uid;
+    if (uid) {
+      if (now) this.uids.set(uid, key);
+      else if (this.uids.get(uid) === key) this.uids.delete(uid);
+    }
+    for (const name of INDEXED) {
       const values = this.indexes.get(name) ?? new Map<string, Bucket>();
       this.indexes.set(name, values);
       const before = old ? INDEXERS[name](old) : [];

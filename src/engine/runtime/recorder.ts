@@ -1,7 +1,10 @@
 // The recorder: the trace of every decision and the Kubernetes Events, the one store all fronts read.
 import { type ObjectRef, sameShape } from '../api/types';
 import type { Millis } from './clock';
+import { EventCorrelator, keyOf } from './event-correlator';
 import type { PhaseName } from './phases';
+
+export { AGGREGATE_INTERVAL_MS, AGGREGATE_MAX_EVENTS, EVENT_SPAM_BURST, EVENT_SPAM_QPS, LRU_CACHE_ENTRIES } from './event-correlator';
 
 /** SubStepKind says what a sub-step of a phase is about. */
 export type SubStepKind = 'authenticator' | 'authorizer' | 'plugin' | 'node' | 'container' | 'volume' | 'object';
@@ -64,6 +67,9 @@ export type EventInput = Omit<KubeEvent, 'at' | 'count'>;
 export interface TraceSink {
   accept(entries: readonly TraceEntry[]): void;
 }
+
+/** INTERN_LIMIT is how many distinct strings (and steps) the recorder keeps to share; the repeated ones come back. */
+const INTERN_LIMIT = 16_384;
 
 /** SINK_LAG is how many of the latest entries a recorder with a sink keeps before handing them on. */
 export const SINK_LAG = 1024;
@@ -136,6 +142,8 @@ export class Recorder {
     const kept = this.steps.get(key);
     if (kept !== undefined) return kept;
     const frozen = Object.freeze({ kind: step.kind, name: step.name });
+    // A name seen once (a pod's own) is not worth keeping for ever: past the limit the table starts again.
+    if (this.steps.size >= INTERN_LIMIT) this.steps.clear();
     this.steps.set(key, frozen);
     return frozen;
   }
@@ -143,6 +151,7 @@ export class Recorder {
   private intern(s: string): string {
     const kept = this.strings.get(s);
     if (kept !== undefined) return kept;
+    if (this.strings.size >= INTERN_LIMIT) this.strings.clear();
     this.strings.set(s, this.flat(s));
     return s;
   }
@@ -160,32 +169,31 @@ export class Recorder {
   event(input: EventInput, api: 'record' | 'events.k8s.io' = 'record'): KubeEvent | undefined {
     const now = this.now();
     const correlator = this.correlatorOf(input);
-    // EventAggregatorByReasonFunc's key: the source, the involved object (without its fieldPath), the type, the reason.
-    const source = this.flat(`${input.source}\u0000${input.host ?? ''}\u0000${input.object}\u0000${input.type}\u0000${input.reason}`);
+    // Each component has its own correlator: its keys leave out the source and host, the same for all of them.
+    // EventAggregatorByReasonFunc's key: the involved object (without its fieldPath), the type, the reason.
+    const aggregateParts = [input.object, input.type, input.reason];
     let ev = input;
-    // getEventKey: the source, the involved object with its fieldPath, the type, the reason and the message.
-    let key = this.flat(`${source}\u0000${input.fieldPath ?? ''}\u0000${input.message}`);
-    if (api === 'record' && this.aggregate(correlator, source, input.message, now)) {
+    // getEventKey: the involved object with its fieldPath, the type, the reason and the message.
+    let key = keyOf([...aggregateParts, input.fieldPath ?? '', input.message]);
+    if (api === 'record' && correlator.aggregate(keyOf(aggregateParts), input.message, now)) {
       // EventAggregate: the aggregate event is keyed by the aggregate key, whatever its message and fieldPath.
       ev = { ...input, message: `${AGGREGATE_PREFIX}${input.message}` };
-      key = `${source}\u0000\u0000aggregate`;
+      key = keyOf([...aggregateParts, '\u0000aggregate']);
     }
     // eventObserve: the logger counts every repeat it still remembers, even one the spam filter then drops.
-    const logged = correlator.logger.get(key) ?? { observed: 0 };
-    logged.observed++;
-    correlator.logger.set(key, logged);
-    // getSpamKey: the source, the involved object (without its fieldPath) and the type.
-    if (!this.tryAccept(correlator, this.flat(`${input.source}\u0000${input.host ?? ''}\u0000${input.object}\u0000${input.type}`), now)) return undefined;
+    const logged = correlator.observe(key);
+    // getSpamKey: the involved object (without its fieldPath) and the type.
+    if (!correlator.tryAccept(keyOf([input.object, input.type]), now)) return undefined;
     // The event key is a map lookup, O(1) per event, as the correlator's LRU cache is.
-    const same = logged.latest;
+    const same = logged.event;
     if (same) {
-      same.event.firstAt ??= same.event.at;
-      same.event.count = Math.max(same.event.count + 1, logged.observed);
-      same.event.at = toSeconds(now);
+      same.firstAt ??= same.at;
+      same.count = Math.max(same.count + 1, logged.observed);
+      same.at = toSeconds(now);
       // The logger's patch carries the message: an aggregate event shows its latest one.
-      same.event.message = ev.message;
-      this.changes.push(same.index);
-      return same.event;
+      same.message = ev.message;
+      this.changes.push(logged.index);
+      return same;
     }
     const recorded = sameShape(ev) as KubeEvent;
     // A container's fieldPath is the same for all its events: kept once.
@@ -193,7 +201,8 @@ export class Recorder {
     recorded.message = this.flat(ev.message);
     recorded.at = toSeconds(now);
     recorded.count = logged.observed;
-    logged.latest = { event: recorded, index: this.events.length };
+    logged.event = recorded;
+    logged.index = this.events.length;
     this.changes.push(this.events.length);
     this.events.push(recorded);
     return recorded;
@@ -203,30 +212,14 @@ export class Recorder {
    * correlatorOf is the event correlator of the component that sends the event: each kubelet, scheduler and controller
    * has its own (NewEventCorrelatorWithOptions), whose three caches each remember the latest 4096 keys.
    */
-  private correlatorOf(input: EventInput): Correlator {
+  private correlatorOf(input: EventInput): EventCorrelator<KubeEvent> {
     const component = `${input.source}\u0000${input.host ?? ''}`;
     let correlator = this.correlators.get(component);
     if (!correlator) {
-      correlator = { logger: new Lru(), aggregates: new Lru(), spam: new Lru() };
+      correlator = new EventCorrelator<KubeEvent>();
       this.correlators.set(component, correlator);
     }
     return correlator;
-  }
-
-  /**
-   * aggregate is EventAggregate's record of one aggregate key: the distinct messages seen since the last gap of more
-   * than 10 minutes. At 10 of them the event is aggregated, and one message leaves the set (PopAny: Go picks any;
-   * here the oldest), so every new message after it is aggregated too.
-   */
-  private aggregate(correlator: Correlator, source: string, message: string, now: Millis): boolean {
-    let record = correlator.aggregates.get(source);
-    if (!record || now - record.last > AGGREGATE_INTERVAL_MS) record = { messages: new Set(), last: now };
-    record.messages.add(message);
-    record.last = now;
-    correlator.aggregates.set(source, record);
-    if (record.messages.size < AGGREGATE_MAX_EVENTS) return false;
-    record.messages.delete(record.messages.values().next().value as string);
-    return true;
   }
 
   /**
@@ -244,76 +237,19 @@ export class Recorder {
     this.handedOn = 0;
     this.events.length = 0;
     // The logger's records point into the events: they go with them; its counts, like the spam budgets, stay.
-    for (const correlator of this.correlators.values()) for (const logged of correlator.logger.values()) delete logged.latest;
+    for (const correlator of this.correlators.values()) correlator.forgetEvents();
     this.changes.length = 0;
   }
 
   /** correlators are the event correlators by component: the source and its host. */
-  private readonly correlators = new Map<string, Correlator>();
+  private readonly correlators = new Map<string, EventCorrelator<KubeEvent>>();
   /** changes are the places of the events recorded or counted up, one per accepted event. */
   private readonly changes: number[] = [];
-
-  /** tryAccept takes a token from the source and object's bucket: 25 to start, refilled at one per 300 s. */
-  private tryAccept(correlator: Correlator, spamKey: string, now: Millis): boolean {
-    const bucket = correlator.spam.get(spamKey) ?? { tokens: EVENT_SPAM_BURST, at: now };
-    bucket.tokens = Math.min(EVENT_SPAM_BURST, bucket.tokens + ((now - bucket.at) / 1000) * EVENT_SPAM_QPS);
-    bucket.at = now;
-    correlator.spam.set(spamKey, bucket);
-    if (bucket.tokens < 1 - 1e-9) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
 }
 
-/** LRU_CACHE_ENTRIES is maxLruCacheEntries: how many keys each cache of a correlator remembers. */
-export const LRU_CACHE_ENTRIES = 4096;
-
-/**
- * Lru is golang-lru's Cache as the correlator uses it: a read or a write makes a key the newest, and a write past the
- * size forgets the oldest. A Map keeps its keys in insertion order: the first is the oldest.
- */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > LRU_CACHE_ENTRIES) this.map.delete(this.map.keys().next().value!);
-  }
-
-  values(): IterableIterator<V> {
-    return this.map.values();
-  }
-}
-
-/** Correlator is one component's EventCorrelator: the logger, the aggregator and the spam filter, each an LRU cache. */
-interface Correlator {
-  /** logger holds, by event key (getEventKey), how often it was seen and the Event it made with its place. */
-  logger: Lru<{ observed: number; latest?: { event: KubeEvent; index: number } }>;
-  aggregates: Lru<{ messages: Set<string>; last: Millis }>;
-  spam: Lru<{ tokens: number; at: Millis }>;
-}
-
-/** AGGREGATE_MAX_EVENTS is defaultAggregateMaxEvents: the distinct messages of one reason before they are combined. */
-export const AGGREGATE_MAX_EVENTS = 10;
-/** AGGREGATE_INTERVAL_MS is defaultAggregateIntervalInSeconds (600): a longer quiet spell starts the count again. */
-export const AGGREGATE_INTERVAL_MS = 600_000;
 /** AGGREGATE_PREFIX is EventAggregatorByReasonMessageFunc's prefix of a combined event's message. */
 export const AGGREGATE_PREFIX = '(combined from similar events): ';
 
-/** EVENT_SPAM_BURST is how many events a source may send about one object at once (defaultSpamBurst). */
-export const EVENT_SPAM_BURST = 25;
-/** EVENT_SPAM_QPS is the refill of that budget: one event every 5 minutes (defaultSpamQPS). */
-export const EVENT_SPAM_QPS = 1 / 300;
 
 /** toSeconds turns virtual milliseconds into seconds rounded to the millisecond. */
 export function toSeconds(ms: Millis): number {
