@@ -1,4 +1,4 @@
-// Holds the engine pure: no file under src/engine imports VS Code, the Debug Adapter Protocol or LSP packages.
+// Holds the engine pure: no file under src/engine imports VS Code, the Debug Adapter Protocol or LSP packages, nor the serve front.
 // It reads the TypeScript sources, so it needs no build of the engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,3 +81,12 @@ for (const file of files) {
     assert.deepEqual(found, []);
   });
 }
+
+const serve = join(root, 'src', 'serve');
+
+test('No engine file imports the serve front (src/serve imports the engine, never the other way)', () => {
+  const found = files.flatMap((file) => specifiers(readFileSync(file, 'utf8'))
+    .filter((specifier) => specifier.startsWith('.') && resolve(file, '..', specifier).startsWith(serve))
+    .map((specifier) => `${relative(root, file)}: ${specifier}`));
+  assert.deepEqual(found, []);
+});
