@@ -1,7 +1,7 @@
 // Bundles the extension, the debug adapter, the language server and the CLI into dist/ with esbuild.
 // Usage: node scripts/build.mjs — exits non-zero when any bundle fails.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 /** shared holds the options every bundle has: one CommonJS file for Node 20, minified, source map beside it. */
 const shared = {
@@ -28,6 +28,8 @@ const bundles = [
 ];
 
 mkdirSync('dist', { recursive: true });
+// serve's OpenAPI documents are read from beside the CLI when it starts serving, not bundled into every start.
+copyFileSync('src/serve/openapi/v3.json.gz', 'dist/openapi-v3.json.gz');
 const results = await Promise.allSettled(bundles.map((options) => build({ ...shared, ...options })));
 if (results[bundles.findIndex((b) => b.outfile === 'dist/cli.js')].status === 'fulfilled') chmodSync('dist/cli.js', 0o755);
 const failed = results.filter((result) => result.status === 'rejected');

@@ -1,6 +1,7 @@
 // The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report
 // (`run`), or the explanation of each pod built from the engine's trace (`explain`).
 import { readInputFile } from '../host/read-file';
+import { runServe } from './serve';
 import { InputError } from '../engine/cluster/inputs';
 import { loadRunFiles, readInput } from '../engine/cluster/files';
 import { KubectlNotSimulated, kubectlLines, loadKubectlRun } from '../engine/kubectl/generate/load';
@@ -150,6 +151,16 @@ function terminalWidth(env: NodeJS.ProcessEnv): number | undefined {
 }
 
 function main(): void {
+  // serve runs until it is stopped: its own, asynchronous command.
+  if (process.argv[2] === 'serve') {
+    runServe(process.argv.slice(3), (s) => process.stdout.write(s), (s) => process.stderr.write(s)).then((code) => {
+      process.exitCode = code;
+    }, (e: unknown) => {
+      process.stderr.write(`error: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+      process.exitCode = EXIT.badInput;
+    });
+    return;
+  }
   try {
     // On a terminal, its width is the width to fit (a shell does not always export COLUMNS).
     const tty = process.stdout.isTTY === true;

@@ -68,6 +68,13 @@ export interface SimulationOptions {
    * the run starts from it instead of storing every object again. An image of another cluster or seed is ignored.
    */
   bootstrapped?: BootstrapImage;
+  /**
+   * live keeps the cluster running for its clients (serve): nothing is applied, the run never ends, and time passes as
+   * far as advanceTo lets it. Its trace should go to a sink.
+   */
+  live?: boolean;
+  /** epoch is the wall-clock instant virtual time 0 stands for (a live cluster's start); 2026-01-01 by default. */
+  epoch?: Date;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }

@@ -35,7 +35,7 @@ type Stage = 'create' | 'delete' | 'done';
 
 /** Simulation runs one manifest on one simulated cluster. */
 export class Simulation {
-  readonly clock = new VirtualClock();
+  readonly clock: VirtualClock;
   readonly store = new Store();
   readonly recorder: Recorder;
   readonly rng: Random;
@@ -67,6 +67,7 @@ export class Simulation {
   private deleteStartedAt: Millis | undefined;
 
   constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
+    this.clock = new VirtualClock(options.epoch);
     this.rng = new Random(options.seed ?? 1);
     this.furtherDeletes = new FurtherDeletes(options.delete ? options.thenDelete : []);
     this.recorder = new Recorder(() => this.clock.now - this.origin);
@@ -106,7 +107,8 @@ export class Simulation {
     if (options.traceSink) this.recorder.spillTo(options.traceSink);
     // Stepping back reads the store as it was after any entry: from here on, every write is kept.
     if (options.snapshots) this.store.keepHistory();
-    this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
+    // A live cluster applies nothing of its own: its clients send what they send (submit).
+    if (!options.live) this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
     // Later applies (kubectl apply -f again, with another file: a rollout paused or resumed, a new image).
     for (const later of options.thenApply ?? []) {
       this.laterApplies++;
@@ -180,6 +182,11 @@ export class Simulation {
           this.advanceStage();
         }
         if (this.finished) return undefined;
+        // A live cluster runs what is due by its horizon and then waits for time to pass (advanceTo).
+        if (this.options.live && !this.warming && (this.queue.peek()?.at ?? Infinity) > this.horizon) {
+          this.clock.now = Math.max(this.clock.now, this.horizon);
+          return undefined;
+        }
         // The warm-up starts no task past its time: a cluster's workload that never settles (no node for its pods) is
         // left where it stands, not retried to the step budget.
         if (this.warming && !((this.queue.peek()?.at ?? Infinity) <= DEFAULT_MAX_MS)) return undefined;
@@ -219,6 +226,29 @@ export class Simulation {
       return entry;
     }
     return undefined;
+  }
+
+  /** horizon is how far a live cluster's virtual time may go (advanceTo); a run that is not live ignores it. */
+  private horizon = 0;
+
+  /** advanceTo lets a live cluster's virtual time run to `at` (virtual milliseconds): step then runs what is due by then. */
+  advanceTo(at: Millis): void {
+    this.horizon = Math.max(this.horizon, at);
+  }
+
+  /** nextDue is the virtual time of the next task, if one is queued. */
+  get nextDue(): Millis | undefined {
+    return this.queue.peek()?.at;
+  }
+
+  /** submit queues a task now: a live cluster's client request, run in turn with what else is due. */
+  submit(label: string, task: Task): void {
+    this.queue.push(this.clock.now, label, task);
+  }
+
+  /** virtualNow is the current virtual time in milliseconds (clock.now): a live cluster's front maps it to the wall clock. */
+  get virtualNow(): Millis {
+    return this.clock.now;
   }
 
   /** runUntil steps until `stop` accepts an entry (returned) or the run ends (undefined). */
@@ -278,6 +308,8 @@ export class Simulation {
   /** checkBudget ends the run once it has taken its budget of steps or the store its budget of objects. */
   private checkBudget(steps: number): void {
     const budget = this.options.budget ?? DEFAULT_BUDGET;
+    // A live cluster runs for as long as it serves: its trace goes to a sink, and what it stores is its clients' doing.
+    if (this.options.live) return;
     if (steps >= budget.steps) this.stopped = { budget: 'steps', limit: budget.steps };
     else if (this.store.size > budget.objects) this.stopped = { budget: 'objects', limit: budget.objects };
     if (!this.stopped) return;
@@ -415,6 +447,7 @@ export class Simulation {
 
   /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
   private advanceStage(): void {
+    if (this.options.live) return;
     const next = this.queue.peek();
     // --for bounds the create stage; the deletion runs to its end (at most maxMs).
     const limit = this.stage === 'create' ? this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS : this.options.maxMs ?? DEFAULT_MAX_MS;

@@ -41,7 +41,15 @@ export function readInput(path: string, read: ReadFile): InputFile {
 
 /** loadRunFiles reads and parses everything a run needs. Errors are InputErrors naming file and line. */
 export function loadRunFiles(files: RunFiles, read: ReadFile): SimulationInputs {
-  const manifest = readInput(files.manifest, read);
+  return loadWith(readInput(files.manifest, read), files, read);
+}
+
+/** loadClusterFiles reads the clusters and the behavior of a live cluster (serve): no manifest, the default identity. */
+export function loadClusterFiles(files: Pick<RunFiles, 'clusters' | 'behavior'>, read: ReadFile): SimulationInputs {
+  return loadWith({ file: '', text: '' }, { ...files, identity: { kind: 'default' } }, read);
+}
+
+function loadWith(manifest: InputFile, files: Omit<RunFiles, 'manifest'>, read: ReadFile): SimulationInputs {
   const clusters = files.clusters.map((f) => readInput(f, read));
   const behavior = files.behavior ? readInput(files.behavior, read) : undefined;
   const identity = resolveIdentity(files.identity, read);

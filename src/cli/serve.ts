@@ -1,0 +1,114 @@
+// `pod-lifecycle serve`: the engine behind an HTTPS Kubernetes API on 127.0.0.1, with its own CA and the kubeconfig
+// it writes, for a real kubectl or client library. Virtual time follows the wall clock times --speed.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADMIN_USER } from '../engine/apiserver/authn/x509';
+import { loadClusterFiles } from '../engine/cluster/files';
+import { InputError } from '../engine/cluster/inputs';
+import { readInputFile } from '../host/read-file';
+import { ApiHandler } from '../serve/api-handler';
+import { buildKubeconfig, serveUsers } from '../serve/kubeconfig';
+import { LiveCluster } from '../serve/live-cluster';
+import { createServePki, withClientCA } from '../serve/pki';
+import { startHttps } from '../serve/tls-server';
+
+/** SERVE_USAGE is the synopsis of serve. */
+export const SERVE_USAGE = 'Usage: pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]';
+
+/** ServeArgs are serve's flags. */
+export interface ServeArgs {
+  clusters: string[];
+  behavior?: string;
+  port: number;
+  speed: number;
+  kubeconfigOut?: string;
+  seed?: number;
+}
+
+/** parseServeArgs reads serve's flags; a bad one throws an Error whose message is the usage error. */
+export function parseServeArgs(argv: readonly string[]): ServeArgs | 'help' {
+  const args: ServeArgs = { clusters: [], port: 0, speed: 1 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h' || arg === '--help') return 'help';
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      const v = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : argv[++i];
+      if (v === undefined || v === '') throw new Error(`flag needs an argument: ${flag}`);
+      return v;
+    };
+    const number = (min: number, max: number): number => {
+      const text = value();
+      const n = Number(text);
+      if (!Number.isFinite(n) || n < min || n > max) throw new Error(`invalid value "${text}" for ${flag}: a number from ${min} to ${max}`);
+      return n;
+    };
+    switch (flag) {
+      case '--cluster': args.clusters.push(value()); break;
+      case '--behavior': args.behavior = value(); break;
+      case '--port': args.port = Math.trunc(number(0, 65535)); break;
+      case '--speed': args.speed = number(0.001, 1000); break;
+      case '--kubeconfig-out': args.kubeconfigOut = value(); break;
+      case '--seed': args.seed = Math.trunc(number(0, 2 ** 31)); break;
+      default: throw new Error(arg.startsWith('-') ? `unknown flag: ${flag}` : `serve takes no argument: "${arg}"`);
+    }
+  }
+  return args;
+}
+
+/** runServe starts serving; it resolves with the exit code once the server stops (SIGINT, SIGTERM). */
+export async function runServe(argv: readonly string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  let args: ServeArgs;
+  try {
+    const parsed = parseServeArgs(argv);
+    if (parsed === 'help') {
+      out(`${SERVE_USAGE}\n`);
+      return 0;
+    }
+    args = parsed;
+  } catch (e) {
+    err(`error: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+    return 2;
+  }
+  let cluster: LiveCluster;
+  const pki = createServePki(ADMIN_USER);
+  try {
+    const inputs = loadClusterFiles({ clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}) }, (p) => readInputFile(p));
+    // The engine's x509 authenticator trusts our CA beside any the cluster file names.
+    const auth = inputs.cluster.profile.authentication;
+    auth.clientCA = withClientCA(auth.clientCA, pki.ca.certificatePem);
+    cluster = new LiveCluster(inputs, { speed: args.speed, ...(args.seed !== undefined ? { seed: args.seed } : {}) });
+  } catch (e) {
+    if (e instanceof InputError) {
+      err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const handler = new ApiHandler(cluster);
+  let server;
+  try {
+    server = await startHttps({ port: args.port, pki, handler: handler.handle });
+  } catch (e) {
+    err(`error: cannot listen on 127.0.0.1:${args.port}: ${(e as Error).message}\n`);
+    cluster.close();
+    return 1;
+  }
+  const kubeconfig = buildKubeconfig({ port: server.port, ca: pki.ca, admin: pki.admin, users: serveUsers(cluster.sim.inputs.cluster.profile) });
+  const file = args.kubeconfigOut ?? join(mkdtempSync(join(tmpdir(), 'pod-lifecycle-serve-')), 'kubeconfig');
+  writeFileSync(file, kubeconfig.yaml, { mode: 0o600 });
+  out(`Serving the simulated cluster (Kubernetes v1.36) on ${server.url}${args.speed !== 1 ? ` at ${args.speed}× speed` : ''}\n`);
+  out(`export KUBECONFIG=${file}\n`);
+  out(`Contexts: ${kubeconfig.contexts.join(', ')}\n`);
+  return new Promise<number>((resolve) => {
+    const stop = (): void => {
+      handler.close();
+      cluster.close();
+      void server.close().then(() => resolve(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,77 @@
+// Discovery as kube-apiserver serves it to kubectl: /version, the legacy group (/api, /api/v1), the named groups
+// (/apis, /apis/GROUP/VERSION) with each resource's verbs, short names and categories. The aggregated discovery
+// documents are not served: a client asking for them gets the legacy lists, as from a server without them.
+// See staging/src/k8s.io/apiserver/pkg/endpoints/discovery and pkg/registry/*/rest/storage_*.go (ShortNames, Categories).
+import { type ResourceInfo, servedResources, VERSIONS } from './request-info';
+
+/** SERVER_VERSION is /version: the release the engine follows. See staging/src/k8s.io/apimachinery/pkg/version/types.go (Info). */
+export const SERVER_VERSION = {
+  major: '1', minor: '36', emulationMajor: '1', emulationMinor: '36', minCompatibilityMajor: '1', minCompatibilityMinor: '35',
+  gitVersion: 'v1.36.0', gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.26.0', compiler: 'gc', platform: 'linux/amd64',
+} as const;
+
+/** SHORT_NAMES are the resources' short names, as each registry's ShortNames returns them. */
+const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  pods: ['po'], nodes: ['no'], namespaces: ['ns'], serviceaccounts: ['sa'], services: ['svc'], endpoints: ['ep'],
+  replicationcontrollers: ['rc'], configmaps: ['cm'], resourcequotas: ['quota'], limitranges: ['limits'],
+  persistentvolumes: ['pv'], persistentvolumeclaims: ['pvc'], events: ['ev'], deployments: ['deploy'], replicasets: ['rs'],
+  statefulsets: ['sts'], daemonsets: ['ds'], cronjobs: ['cj'], horizontalpodautoscalers: ['hpa'], poddisruptionbudgets: ['pdb'],
+  priorityclasses: ['pc'], storageclasses: ['sc'],
+};
+
+/** ALL are the resources in the `all` category (`kubectl get all`), as their registries' Categories say. */
+const ALL = new Set(['pods', 'services', 'replicationcontrollers', 'deployments', 'replicasets', 'statefulsets', 'daemonsets', 'jobs', 'cronjobs', 'horizontalpodautoscalers']);
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** SUBRESOURCES are the subresources served, by resource: their kind (and group/version when not the parent's) and verbs. */
+const SUBRESOURCES: Readonly<Record<string, readonly { name: string; kind: string; verbs: string[]; group?: string; version?: string }[]>> = {
+  pods: [
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'eviction', kind: 'Eviction', verbs: ['create'], group: 'policy', version: 'v1' },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+  ],
+  deployments: [{ name: 'scale', kind: 'Scale', verbs: ['get', 'patch', 'update'], group: 'autoscaling', version: 'v1' }, { name: 'status', kind: 'Deployment', verbs: ['get', 'patch', 'update'] }],
+  replicasets: [{ name: 'scale', kind: 'Scale', verbs: ['get', 'patch', 'update'], group: 'autoscaling', version: 'v1' }, { name: 'status', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] }],
+  statefulsets: [{ name: 'scale', kind: 'Scale', verbs: ['get', 'patch', 'update'], group: 'autoscaling', version: 'v1' }, { name: 'status', kind: 'StatefulSet', verbs: ['get', 'patch', 'update'] }],
+  nodes: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
+};
+
+/** apiVersions is /api: the legacy group's versions. */
+export function apiVersions(): object {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '192.168.49.2:6443' }] };
+}
+
+/** apiGroupList is /apis: every named group with its versions, the first preferred. */
+export function apiGroupList(): object {
+  const groups = Object.entries(VERSIONS).filter(([g]) => g !== '').map(([name, versions]) => {
+    const list = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+    return { name, versions: list, preferredVersion: list[0] };
+  });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** apiResourceList is /api/v1 or /apis/GROUP/VERSION: the group's resources and subresources; undefined for a version not served. */
+export function apiResourceList(group: string, version: string): object | undefined {
+  if (!(VERSIONS[group] ?? []).includes(version)) return undefined;
+  const resources: object[] = [];
+  for (const r of servedResources(group).sort((a, b) => a.resource.localeCompare(b.resource))) {
+    resources.push(resourceEntry(r));
+    for (const sub of SUBRESOURCES[r.resource] ?? []) {
+      resources.push({ name: `${r.resource}/${sub.name}`, singularName: '', namespaced: r.namespaced, ...(sub.group ? { group: sub.group, version: sub.version } : {}), kind: sub.kind, verbs: sub.verbs });
+    }
+  }
+  if (group === 'authorization.k8s.io') {
+    resources.push({ name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] });
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}
+
+function resourceEntry(r: ResourceInfo): object {
+  return {
+    name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: VERBS,
+    ...(SHORT_NAMES[r.resource] ? { shortNames: SHORT_NAMES[r.resource] } : {}),
+    ...(ALL.has(r.resource) ? { categories: ['all'] } : {}),
+  };
+}
