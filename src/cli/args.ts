@@ -35,7 +35,7 @@ export interface RunArgs {
   /** budget is --max-steps and --max-objects, where given. */
   budget?: { steps?: number; objects?: number };
   json: boolean;
-  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a ReplicationController the engine does not run. */
+  /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a kind whose controller it does not run (none is left). */
   allowUnsimulated?: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;

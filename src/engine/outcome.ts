@@ -17,15 +17,15 @@ export const OUTCOMES: readonly Outcome[] = ['Running', 'Succeeded', 'Failed', '
 
 /**
  * NOT_SIMULATED names, by kind, the controller a real cluster runs for objects of that kind and the engine does not:
- * such an object is stored and validated as kube-apiserver does, and nothing more happens to it. A PodDisruptionBudget
+ * such an object is stored and validated as kube-apiserver does, and nothing more happens to it. None is left: the
+ * ReplicationController, the last, is run by the ReplicaSet controller's code as kube-controller-manager runs it
+ * (controllers/replication.ts), and judged as a ReplicaSet is. A PodDisruptionBudget
  * is not among them: the disruption controller runs, and a budget is no workload (it runs no pod), so the outcome
  * speaks of the workloads beside it (a budget alone is Succeeded once stored, as a ConfigMap is). A
  * HorizontalPodAutoscaler is the same: the autoscaler runs, and the outcome speaks of its target (the Deployment,
  * ReplicaSet or StatefulSet beside it, with the pods it scaled to).
  */
-export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map([
-  ['ReplicationController', 'the ReplicationController controller'],
-]);
+export const NOT_SIMULATED: ReadonlyMap<string, string> = new Map<string, string>();
 
 /** WorkloadOutcome is the verdict on one workload the manifest applied. */
 export interface WorkloadOutcome {
@@ -44,7 +44,7 @@ export interface Rejection {
   object?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'Job', 'CronJob', 'StatefulSet', 'DaemonSet']);
+const WORKLOAD_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'StatefulSet', 'DaemonSet']);
 
 /** jobOutcome reads a Job's terminal condition: Succeeded when Complete, Failed when Failed, else undefined. */
 export function jobOutcome(job: KubeObject): 'Succeeded' | 'Failed' | undefined {
@@ -82,7 +82,7 @@ function cronJobPods(store: Store, cj: KubeObject): Pod[] {
   return store.byIndex('controller', cj.metadata?.uid ?? '', 'Job').flatMap((j) => store.byIndex<Pod>('controller', j.metadata?.uid ?? '', 'Pod'));
 }
 
-/** workloadPods lists the live pods the applied objects stand for: themselves, or those their ReplicaSets own. */
+/** workloadPods lists the live pods the applied objects stand for: themselves, or those their ReplicaSets (or they, as ReplicationControllers) own. */
 export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
   const out: Pod[] = [];
   for (const obj of applied) {
@@ -95,8 +95,8 @@ export function workloadPods(store: Store, applied: KubeObject[]): Pod[] {
       out.push(...store.byIndex<Pod>('controller', uid, 'Pod'));
     } else if (obj.kind === 'CronJob') {
       out.push(...cronJobPods(store, obj));
-    } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet') {
-      const sets = obj.kind === 'ReplicaSet' ? [obj] : store.byIndex('owner', uid, 'ReplicaSet');
+    } else if (obj.kind === 'Deployment' || obj.kind === 'ReplicaSet' || obj.kind === 'ReplicationController') {
+      const sets = obj.kind === 'Deployment' ? store.byIndex('owner', uid, 'ReplicaSet') : [obj];
       for (const rs of sets) out.push(...store.byIndex<Pod>('owner', rs.metadata?.uid ?? '', 'Pod'));
     }
   }
@@ -117,6 +117,7 @@ export function isWorkloadPod(store: Store, applied: ReadonlyMap<string, KubeObj
       const job = store.byIndex('uid', ref.uid)[0];
       if (job && (job.metadata?.ownerReferences ?? []).some((r) => r.controller && r.kind === 'CronJob' && appliedUids.has(r.uid))) return true;
     }
+    if (ref.kind === 'ReplicationController' && appliedUids.has(ref.uid)) return true;
     if (ref.kind !== 'ReplicaSet') continue;
     if (appliedUids.has(ref.uid)) return true;
     const rs = store.byIndex('uid', ref.uid)[0];

@@ -11,9 +11,9 @@ import { currentDaemonSetHash } from './controllers/daemonset-history';
 import { isPodUpdated } from './controllers/daemonset-update';
 import { templateGeneration } from './controllers/daemonset-pods';
 
-/** clusterSettled: every ReplicaSet has its replicas ready and every Deployment has observed its generation. */
+/** clusterSettled: every ReplicaSet and ReplicationController has its replicas ready and every Deployment has observed its generation. */
 export function clusterSettled(store: Store): boolean {
-  const sets = store.list('ReplicaSet') as unknown as { spec?: { replicas?: number }; status?: { readyReplicas?: number; replicas?: number } }[];
+  const sets = [...store.list('ReplicaSet'), ...store.list('ReplicationController')] as unknown as { spec?: { replicas?: number }; status?: { readyReplicas?: number; replicas?: number } }[];
   const deployments = store.list('Deployment') as unknown as { metadata?: { generation?: number }; spec?: { replicas?: number }; status?: { observedGeneration?: number; updatedReplicas?: number; availableReplicas?: number } }[];
   return sets.every((rs) => (rs.status?.readyReplicas ?? 0) === (rs.spec?.replicas ?? 1) && (rs.status?.replicas ?? 0) === (rs.spec?.replicas ?? 1))
     && deployments.every((d) => (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && (d.status?.updatedReplicas ?? 0) === (d.spec?.replicas ?? 1));

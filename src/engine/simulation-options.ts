@@ -60,7 +60,7 @@ export interface SimulationOptions {
   traceSink?: TraceSink;
   /**
    * allowUnsimulated judges the run by the workloads the engine runs, when the manifest also holds objects whose
-   * controller it does not run (a ReplicationController, ...): without it the outcome is NotSimulated.
+   * controller it does not run (none is left since ReplicationControllers run): without it the outcome is NotSimulated.
    */
   allowUnsimulated?: boolean;
   /**

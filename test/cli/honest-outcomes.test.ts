@@ -1,7 +1,7 @@
 // No run reports a success it did not have: a PodDisruptionBudget is no workload (the disruption controller runs, and a
 // budget runs no pod), so the run is judged by the workloads beside it; a manifest of several workloads says what became
-// of each; a crash-looping pod is CrashLoopBackOff. A kind whose controller the engine does not run is NotSimulated
-// (test/engine/outcome.test.ts: no such kind can be applied through the simulated kubectl yet).
+// of each; a crash-looping pod is CrashLoopBackOff; a ReplicationController, once NotSimulated, is run and judged as a
+// ReplicaSet is. No stored kind is NotSimulated any more (test/engine/outcome.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import test from 'node:test';
@@ -61,12 +61,14 @@ test('honest outcome: a crash-looping pod is CrashLoopBackOff, as kubectl get po
   assert.match(r.stdout, /\nOUTCOME CrashLoopBackOff\n$/);
 });
 
-test('honest outcome: a ReplicationController is mapped, stored and NotSimulated, exit 1', () => {
+test('honest outcome: a ReplicationController is run as a ReplicaSet is: its pods Running, the outcome Running, exit 0', () => {
   const { status, report } = runJson('run', 'test/fixtures/outcomes/replication-controller.yaml');
+  const r = report as typeof report & { workloads?: Workload[] };
   // kubectl maps replicationcontrollers (core v1) through discovery as the real one does: the apply succeeds.
   assert.equal(report.kubectl, 'replicationcontroller/web created');
-  assert.equal(report.outcome, 'NotSimulated');
-  assert.equal(status, 1);
-  assert.ok(report.objects.some((o) => o.kind === 'ReplicationController' && o.metadata.name === 'web'));
-  assert.equal(report.objects.filter((o) => o.kind === 'Pod').length, 0, 'no controller made its pods');
+  assert.equal(report.outcome, 'Running');
+  assert.equal(r.workloads, undefined);
+  assert.equal(status, 0);
+  const pods = report.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('web-'));
+  assert.equal(pods.length, 2, 'its controller made its two pods');
 });

@@ -1,5 +1,6 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
 import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
+import { defaultReplicationController } from '../api/replication-controller';
 import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
 
@@ -12,6 +13,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultDeployment(obj as Deployment) as Defaulted<KubeObject>;
     case 'ReplicaSet':
       return defaultReplicaSet(obj as ReplicaSet) as Defaulted<KubeObject>;
+    case 'ReplicationController':
+      return defaultReplicationController(obj);
     case 'StatefulSet':
       return defaultStatefulSet(obj) as Defaulted<KubeObject>;
     case 'DaemonSet':

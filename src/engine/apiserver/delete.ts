@@ -3,7 +3,7 @@
 // (CheckGracefulDelete) and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
 // updateForGracefulDeletionAndFinalizers, markAsDeleting).
 import type { KubeObject, Pod } from '../api/types';
-import { gcFinalizers } from './gc-finalizers';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, gcFinalizers, type PropagationPolicy } from './gc-finalizers';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
@@ -140,7 +140,8 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   const kind = String(current.kind);
   const ns = current.metadata?.namespace;
   const name = current.metadata?.name ?? '';
-  const propagation = options.propagationPolicy ?? 'Background';
+  const policy = options.propagationPolicy ?? (phase === 'apiserver.delete' ? defaultGarbageCollectionPolicy(current) : undefined);
+  const propagation = policy ?? 'Background';
   const plan = planDelete(ctx, current, options.gracePeriodSeconds);
   const requested = options.gracePeriodSeconds ?? null;
   if (plan.action === 'pending') {
@@ -181,9 +182,21 @@ function* applyDelete(ctx: EngineContext, current: KubeObject, ref: string, opti
   }
   // The registry adds the orphan or foregroundDeletion finalizer the propagation policy asks for.
   // See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (deletionFinalizersForGarbageCollection).
-  const withGc = gcFinalizers(obj, options.propagationPolicy);
+  const withGc = gcFinalizers(obj, policy);
   if (withGc) obj = ctx.store.update<KubeObject>(kind, ns, name, (o) => { o.metadata = { ...o.metadata, finalizers: withGc }; }) ?? obj;
   return yield* removeUnlessFinalized(ctx, obj, ref, propagation);
+}
+
+/**
+ * defaultGarbageCollectionPolicy is the policy a delete with neither propagationPolicy nor orphanDependents gets when
+ * the object carries no GC finalizer already: a v1 ReplicationController orphans its pods "for back compatibility"
+ * (rcStrategy.DefaultGarbageCollectionPolicy, pkg/registry/core/replicationcontroller/strategy.go, v1.36.3); the other
+ * kinds delete dependents in the background, which needs no finalizer. kubectl always sends a policy.
+ */
+function defaultGarbageCollectionPolicy(obj: KubeObject): PropagationPolicy | undefined {
+  const finalizers = obj.metadata?.finalizers ?? [];
+  if (finalizers.includes(FINALIZER_ORPHAN) || finalizers.includes(FINALIZER_FOREGROUND)) return undefined;
+  return obj.kind === 'ReplicationController' ? 'Orphan' : undefined;
 }
 
 /**

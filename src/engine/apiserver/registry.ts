@@ -40,6 +40,9 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
     };
   }
   if (named.kind === 'Job') return prepareJobForCreate(withMeta);
+  // A ReplicationController starts at generation 1 with an empty status, which serializes as {replicas: 0} (replicas
+  // is not omitempty). See pkg/registry/core/replicationcontroller/strategy.go (PrepareForCreate), v1.36.3.
+  if (named.kind === 'ReplicationController') return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: { replicas: 0 } };
   // A PodDisruptionBudget starts at generation 1 and its status is cleared: the four counts without omitempty are
   // written as 0. See pkg/registry/policy/poddisruptionbudget/strategy.go (PrepareForCreate) and k8s.io/api policy/v1
   // PodDisruptionBudgetStatus, v1.36.3.

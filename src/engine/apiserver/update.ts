@@ -29,6 +29,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * prepareForUpdate is the strategies' PrepareForUpdate: the status cannot change through the main resource, the
  * system fields stay, and the generation grows when the spec changes (a Deployment's also when its annotations
  * do, since they are copied to its ReplicaSets). See pkg/registry/apps/deployment/strategy.go, replicaset/strategy.go,
+ * core/replicationcontroller/strategy.go,
  * batch/job/strategy.go and policy/poddisruptionbudget/strategy.go (PrepareForUpdate) and rest/update.go (BeforeUpdate).
  */
 export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject {
@@ -51,7 +52,7 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
   if (out.metadata?.finalizers?.length === 0) delete (out.metadata as { finalizers?: unknown }).finalizers;
   if ('status' in old) out['status'] = old['status'];
   else delete out['status'];
-  const bumps = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'Pod', 'PodDisruptionBudget'].includes(String(next.kind));
+  const bumps = ['Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'StatefulSet', 'DaemonSet', 'Pod', 'PodDisruptionBudget'].includes(String(next.kind));
   const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
   if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),

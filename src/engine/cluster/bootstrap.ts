@@ -12,7 +12,7 @@ import { defaultService } from '../api/service-defaults';
 import type { ClusterInput, SourceDocument } from './inputs';
 import { Store, type StoreImage } from './store';
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet']);
+const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'ReplicationController']);
 
 /**
  * withClusterIP gives a Service of the cluster file written without its cluster IP what the API server gave it when it
@@ -30,7 +30,14 @@ function withClusterIP(obj: KubeObject, store: Store): KubeObject {
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
  * act as (--use-service-account-credentials, as kubeadm runs it). See cmd/kube-controller-manager/app.
  */
-export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller', 'cronjob-controller'];
+export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller', 'cronjob-controller', 'replication-controller'];
+
+/**
+ * ACCOUNTS_SINCE_SEEDED are the controller service accounts whose uids come from a generator of their own (the
+ * ReplicationController controller's): a seed then gives the same pod names, uids and node tie breaks with or without
+ * them. Which account has which uid means nothing to any controller.
+ */
+const ACCOUNTS_SINCE_SEEDED: ReadonlySet<string> = new Set(['replication-controller']);
 
 /** bootstrapCluster stores the cluster's objects and the service accounts every namespace has. */
 export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: VirtualClock, rng: Random, sources: SourceIndex): void {
@@ -45,12 +52,14 @@ export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: Vir
     sources.add(refOf(obj), doc);
   }
   const accounts = (ns: string): string[] => (ns === 'kube-system' ? ['default', ...CONTROLLER_SERVICE_ACCOUNTS] : ['default']);
+  // A generator of their own for the accounts added since, seeded from the run's without advancing it.
+  const apart = new Random((rng.state[0] ?? 0) ^ 0x5eed);
   for (const ns of store.list('Namespace')) {
     const nsName = ns.metadata?.name ?? '';
     for (const name of accounts(nsName)) {
       if (store.get('ServiceAccount', nsName, name)) continue;
       const sa: ServiceAccount = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: nsName } };
-      store.put(withSystemFields(sa as unknown as KubeObject, rng, created));
+      store.put(withSystemFields(sa as unknown as KubeObject, ACCOUNTS_SINCE_SEEDED.has(name) ? apart : rng, created));
     }
   }
   publishRootCA(store, rng, created);

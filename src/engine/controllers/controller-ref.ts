@@ -90,7 +90,9 @@ export function* claimObjects<T extends KubeObject>(c: ClaimContext, objects: re
 }
 
 /** RESOURCE_NAMES are the qualified resources of the claiming kinds, as a NotFound names them. */
-const RESOURCE_NAMES: Readonly<Record<string, string>> = { Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps', StatefulSet: 'statefulsets.apps' };
+const RESOURCE_NAMES: Readonly<Record<string, string>> = {
+  Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps', StatefulSet: 'statefulsets.apps', ReplicationController: 'replicationcontrollers',
+};
 
 /** recheckDeletionTimestamp is the canAdopt function: why adoption is refused, or undefined. */
 function recheckDeletionTimestamp(c: ClaimContext): string | undefined {

@@ -1,6 +1,6 @@
 // kube-controller-manager: the controllers' informers, turning watch events into controller syncs through work queues.
 import type { KubeObject, Node, Pod } from '../api/types';
-import { podKey, refOf } from '../api/types';
+import { refOf } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
@@ -18,10 +18,9 @@ import type { CronJob } from './cronjob-utils';
 import { selectingControllers } from './controller-ref';
 import { controllerOf, deploymentOf } from './owner';
 import { PersistentVolumeController } from './persistentvolume';
-import { type ReplicaSetController, syncReplicaSet } from './replicaset';
-import { ControllerExpectations } from './expectations';
-import { ReplicaSetTallies } from './replicaset-tally';
-import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
+import { REPLICA_SET } from './replicaset';
+import { ReplicaSetQueue } from './replicaset-queue';
+import { podReplicationControllers, REPLICATION_CONTROLLER_KIND } from './replication';
 import { syncStatefulSet } from './statefulset';
 import { HPA_SYNC_PERIOD_MS, syncHpa } from './hpa';
 import type { HpaMemory } from './hpa-calc';
@@ -83,17 +82,16 @@ function nodeChanged(obj: KubeObject, old: KubeObject | undefined): boolean {
   return labelsChanged(obj, old) || JSON.stringify(taints(obj)) !== JSON.stringify(taints(old)) || ready(obj) !== ready(old);
 }
 
-/** Controllers routes store changes to the deployment, replicaset, statefulset, daemonset, job, cronjob, disruption, horizontal pod autoscaler, endpointslice and garbage collector controllers. */
+/** Controllers routes store changes to the deployment, replicaset, replicationcontroller, statefulset, daemonset, job, cronjob, disruption, horizontal pod autoscaler, endpointslice and garbage collector controllers. */
 export class Controllers {
   private readonly deployments: WorkQueue;
-  private readonly replicaSets: WorkQueue;
+  private readonly replicaSets: ReplicaSetQueue;
+  private readonly replicationControllers: ReplicaSetQueue;
   private readonly jobs: WorkQueue;
   private readonly ttl: WorkQueue;
   private readonly services: WorkQueue;
   private readonly gc: WorkQueue;
   private readonly persistentVolumes: PersistentVolumeController;
-  private readonly replicaSetController: ReplicaSetController;
-  private readonly replicaSetLimiter = new ControllerRateLimiter();
   private readonly statefulSets: PodOwnerQueue;
   private readonly daemonSets: PodOwnerQueue;
   private readonly cronJobs: CronJobQueue;
@@ -104,7 +102,9 @@ export class Controllers {
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
-    this.replicaSets = new WorkQueue(ctx, 'replicaset-controller');
+    this.replicaSets = new ReplicaSetQueue(ctx, api, new WorkQueue(ctx, 'replicaset-controller'), REPLICA_SET, (pod) => selectingControllers(ctx, 'ReplicaSet', pod).map((rs) => rs.metadata?.name ?? ''));
+    // replication_controller.go: the ReplicaSet controller again, its queue named "replicationmanager".
+    this.replicationControllers = new ReplicaSetQueue(ctx, api, new WorkQueue(ctx, 'replicationmanager'), REPLICATION_CONTROLLER_KIND, (pod) => podReplicationControllers(ctx, pod));
     this.statefulSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'statefulset-controller'), 'StatefulSet', 'controllers.statefulset', (ns, name) => syncStatefulSet(ctx, api, ns, name));
     this.daemonSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'daemonset-controller'), 'DaemonSet', 'controllers.daemonset', (ns, name) => syncDaemonSet(ctx, api, ns, name));
     this.jobs = new WorkQueue(ctx, 'job-controller');
@@ -116,13 +116,13 @@ export class Controllers {
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
-    this.replicaSetController = { tallies: new ReplicaSetTallies(ctx.store), expectations: new ControllerExpectations(ctx.clock) };
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */
   onChange(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
     if (obj.kind === 'Deployment' && type !== 'DELETED') this.enqueueDeployment(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'ReplicaSet') this.onReplicaSet(type, obj, old);
+    if (obj.kind === 'ReplicationController') this.replicationControllers.onOwner(type, obj);
     // stateful_set.go: the set informer's add, update and delete handlers all enqueue the set.
     if (obj.kind === 'StatefulSet') this.statefulSets.enqueue(obj.metadata?.namespace, obj.metadata?.name);
     // daemon_controller.go: addDaemonset / updateDaemonset enqueue the set (deleteDaemonset too, whose sync finds it gone).
@@ -145,7 +145,8 @@ export class Controllers {
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
     if (obj.kind === 'Pod') {
-      this.replicaSetController.tallies.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.replicaSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
+      this.replicationControllers.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.statefulSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.daemonSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
@@ -161,7 +162,8 @@ export class Controllers {
    */
   resync(): void {
     for (const d of this.ctx.store.list('Deployment')) this.enqueueDeployment(d.metadata?.namespace, d.metadata?.name);
-    for (const rs of this.ctx.store.list('ReplicaSet')) this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
+    for (const rs of this.ctx.store.list('ReplicaSet')) this.replicaSets.enqueue(rs.metadata?.namespace, rs.metadata?.name);
+    for (const rc of this.ctx.store.list('ReplicationController')) this.replicationControllers.enqueue(rc.metadata?.namespace, rc.metadata?.name);
     for (const j of this.ctx.store.list('Job')) this.enqueueJob(j.metadata?.namespace, j.metadata?.name);
     for (const s of this.ctx.store.list('StatefulSet')) this.statefulSets.enqueue(s.metadata?.namespace, s.metadata?.name);
     for (const d of this.ctx.store.list('DaemonSet')) this.daemonSets.enqueue(d.metadata?.namespace, d.metadata?.name);
@@ -192,26 +194,6 @@ export class Controllers {
     this.deployments.add(`${ns}/${name}`, () => syncDeployment(this.ctx, this.api, ns ?? 'default', name));
   }
 
-  private enqueueReplicaSet(ns: string | undefined, name: string | undefined): void {
-    if (!name) return;
-    const ctx = this.ctx;
-    const api = this.api;
-    const rsc = this.replicaSetController;
-    const limiter = this.replicaSetLimiter;
-    const key = `${ns}/${name}`;
-    this.replicaSets.add(key, function* () {
-      const r = yield* syncReplicaSet(ctx, api, rsc, ns ?? 'default', name);
-      // processNextWorkItem: an error is AddRateLimited, a success Forget.
-      if (r.error === undefined) {
-        limiter.forget(key);
-        return r.requeueAfterMs;
-      }
-      const delay = limiter.when(key, ctx.clock.now);
-      yield requeuedEntry('controllers.replicaset', `ReplicaSet/${key}`, r.error, delay);
-      return delay;
-    });
-  }
-
   private enqueueJob(ns: string | undefined, name: string | undefined, after = 0): void {
     if (!name) return;
     const ctx = this.ctx;
@@ -226,12 +208,7 @@ export class Controllers {
   }
 
   private onReplicaSet(type: WatchEventType, rs: KubeObject, old: KubeObject | undefined): void {
-    if (type !== 'DELETED') this.enqueueReplicaSet(rs.metadata?.namespace, rs.metadata?.name);
-    else {
-      // replica_set.go deleteRS: DeleteExpectations; the counts of its pods go with it.
-      this.replicaSetController.expectations.forget(`${rs.metadata?.namespace}/${rs.metadata?.name}`);
-      this.replicaSetController.tallies.drop(rs.metadata?.uid ?? '');
-    }
+    this.replicaSets.onOwner(type, rs);
     const d = deploymentOf(rs);
     if (d) this.enqueueDeployment(rs.metadata?.namespace, d);
     // deployment_controller.go addReplicaSet / updateReplicaSet: a former controller syncs (it may re-adopt), and the
@@ -247,24 +224,11 @@ export class Controllers {
     const ctx = this.ctx;
     const ns = pod.metadata?.namespace;
     const owner = controllerOf(pod as unknown as KubeObject);
-    if (owner?.kind === 'ReplicaSet') {
-      // replica_set.go addPod / updatePod / deletePod: a pod added is an expected creation seen; one given a
-      // deletionTimestamp, or gone, an expected deletion seen.
-      const key = `${ns}/${owner.name}`;
-      if (type === 'ADDED' && !pod.metadata?.deletionTimestamp) this.replicaSetController.expectations.creationObserved(key);
-      if (type === 'DELETED' || (pod.metadata?.deletionTimestamp && !old?.metadata?.deletionTimestamp)) this.replicaSetController.expectations.deletionObserved(key, podKey(pod));
-      this.enqueueReplicaSet(ns, owner.name);
-      // The deployment controller watches pod deletions, which a Recreate rollout waits for.
+    // The deployment controller watches pod deletions, which a Recreate rollout waits for.
+    if (owner?.kind === 'ReplicaSet' && type === 'DELETED') {
       const rs = ctx.store.get<KubeObject>('ReplicaSet', ns, owner.name);
       const d = rs && deploymentOf(rs);
-      if (d && type === 'DELETED') this.enqueueDeployment(ns, d);
-    }
-    // replica_set.go addPod / updatePod: the former controller syncs when the controller reference changed; an
-    // orphan added, relabelled or released makes every ReplicaSet selecting it sync, to see if one adopts it.
-    const was = old && type !== 'ADDED' ? controllerOf(old as unknown as KubeObject) : undefined;
-    if (was?.kind === 'ReplicaSet' && was.uid !== owner?.uid) this.enqueueReplicaSet(ns, was.name);
-    if (!owner && type !== 'DELETED' && (type === 'ADDED' || labelsChanged(pod as unknown as KubeObject, old as unknown as KubeObject | undefined) || was)) {
-      for (const rs of selectingControllers(ctx, 'ReplicaSet', pod as unknown as KubeObject)) this.enqueueReplicaSet(ns, rs.metadata?.name);
+      if (d) this.enqueueDeployment(ns, d);
     }
     // The job controller batches pod events: syncJobBatchPeriod, 1 s (pkg/controller/job/job_controller.go).
     if (owner?.kind === 'Job') this.enqueueJob(ns, owner.name, JOB_SYNC_BATCH_PERIOD_MS);

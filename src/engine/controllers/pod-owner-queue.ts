@@ -12,7 +12,7 @@ import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
 import { selectingControllers } from './controller-ref';
 import { controllerOf } from './owner';
-import { ControllerRateLimiter, requeuedEntry } from './rate-limiter';
+import { ControllerRateLimiter, rateLimited, type SyncOutcome } from './rate-limiter';
 
 /** Queue is what the owner queue needs of a work queue: add a keyed sync, now or after a delay. */
 export interface Queue {
@@ -20,10 +20,7 @@ export interface Queue {
 }
 
 /** SyncResult is a sync's error (requeued rate-limited) or a later resync it asks for. */
-export interface SyncResult {
-  error?: string;
-  requeueAfterMs?: number;
-}
+export type SyncResult = SyncOutcome;
 
 export class PodOwnerQueue {
   private readonly limiter = new ControllerRateLimiter();
@@ -38,16 +35,7 @@ export class PodOwnerQueue {
     if (!name) return;
     const { ctx, limiter, phase, kind, sync } = this;
     const key = `${ns}/${name}`;
-    this.queue.add(key, function* () {
-      const r = yield* sync(ns ?? 'default', name);
-      if (r.error === undefined) {
-        limiter.forget(key);
-        return r.requeueAfterMs;
-      }
-      const delay = limiter.when(key, ctx.clock.now);
-      yield requeuedEntry(phase, `${kind}/${key}`, r.error, delay);
-      return delay;
-    }, after);
+    this.queue.add(key, () => rateLimited(ctx.clock, limiter, key, phase, `${kind}/${key}`, () => sync(ns ?? 'default', name)), after);
   }
 
   /** onPod wakes the owners a pod's change concerns. */

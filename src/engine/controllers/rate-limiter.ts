@@ -2,9 +2,10 @@
 // (at most 1000 s) until a sync of it succeeds, and never faster than the queue's bucket of 10 per second, 100 at
 // once allows. See k8s.io/client-go v0.36.0 util/workqueue/default_rate_limiters.go (DefaultTypedControllerRateLimiter:
 // MaxOf(ItemExponentialFailureRateLimiter(5ms, 1000s), BucketRateLimiter(10 qps, 100 burst))).
-import type { Millis } from '../runtime/clock';
+import type { Millis, VirtualClock } from '../runtime/clock';
 import type { PhaseName } from '../runtime/phases';
 import type { TraceInput } from '../runtime/recorder';
+import type { Steps } from '../runtime/step';
 
 /** BASE_DELAY_MS and MAX_DELAY_MS are the item exponential failure rate limiter's bounds. */
 export const BASE_DELAY_MS = 5;
@@ -47,4 +48,25 @@ export function requeuedEntry(phase: PhaseName, object: string, error: string, d
     result: `sync failed (${error}): requeued rate-limited, the next sync in ${delay < 1000 ? `${delay}ms` : `${delay / 1000}s`}`,
     detail: { error, requeueAfterMs: delay },
   };
+}
+
+/** SyncOutcome is a keyed sync's answer: its error (requeued rate-limited) or a later resync it asks for. */
+export interface SyncOutcome {
+  error?: string;
+  requeueAfterMs?: number;
+}
+
+/**
+ * rateLimited runs a keyed sync as processNextWorkItem does: a success is Forget (and the resync it asks for is
+ * returned), an error is AddRateLimited, recorded as a step of `phase` about `object`, its delay returned.
+ */
+export function* rateLimited(clock: VirtualClock, limiter: ControllerRateLimiter, key: string, phase: PhaseName, object: string, sync: () => Steps<SyncOutcome>): Steps<Millis | void> {
+  const r = yield* sync();
+  if (r.error === undefined) {
+    limiter.forget(key);
+    return r.requeueAfterMs;
+  }
+  const delay = limiter.when(key, clock.now);
+  yield requeuedEntry(phase, object, r.error, delay);
+  return delay;
 }

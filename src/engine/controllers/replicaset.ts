@@ -1,5 +1,6 @@
 // The ReplicaSet controller: it creates the pods a ReplicaSet is missing in slow-start batches, deletes the surplus
-// in getPodsToDelete's order, and reports the ReplicaSet's status.
+// in getPodsToDelete's order, and reports the ReplicaSet's status. The same code runs ReplicationControllers, through
+// the kind adapter of replication.ts (pkg/controller/replication is this controller behind a conversion layer).
 // See pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas, getPodsToDelete) and replica_set_utils.go.
 import { podGenerateName } from '../api/naming';
 import { deepClone, type KubeObject, type Pod, podKey, type ReplicaSet } from '../api/types';
@@ -102,8 +103,57 @@ export function* deletePods(
   }
 }
 
-/** ReplicaSetController is what the ReplicaSet controller keeps between syncs: its pods' counts and its expectations. */
+/**
+ * ReplicaSetKind is what one instance of the ReplicaSet controller is run for (NewBaseController's arguments): the kind
+ * it syncs, its event source, the service account it acts as, how it reads a stored object as a ReplicaSet, and
+ * whether its status has terminatingReplicas. kube-controller-manager runs one instance for ReplicaSets and one for
+ * ReplicationControllers (pkg/controller/replication/replication_controller.go, v1.36.3).
+ */
+export interface ReplicaSetKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  source: string;
+  serviceAccount: string;
+  /** read returns the stored object and the ReplicaSet it reads as (itself for a ReplicaSet). */
+  read(ctx: EngineContext, namespace: string, name: string): { owner: KubeObject; rs: ReplicaSet } | undefined;
+  /** writeStatus orders the status counts and conditions as the kind's API type serializes them. */
+  writeStatus(counts: ReplicaSetStatusCounts, conditions: ReplicaSetCondition[], observedGeneration: number): Record<string, unknown>;
+}
+
+/** ReplicaSetStatusCounts are calculateStatus' counts. */
+export interface ReplicaSetStatusCounts {
+  replicas: number;
+  fullyLabeledReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  terminatingReplicas: number;
+}
+
+/** REPLICA_SET is the ReplicaSet controller's own instance (NewReplicaSetController). */
+export const REPLICA_SET: ReplicaSetKind = {
+  kind: 'ReplicaSet', source: REPLICASET_CONTROLLER, serviceAccount: REPLICASET_CONTROLLER,
+  read: (ctx, namespace, name) => {
+    const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
+    return rs && { owner: asObject(rs), rs };
+  },
+  writeStatus: (counts, conditions, observedGeneration) => {
+    const status: Record<string, unknown> = {};
+    const { terminatingReplicas, ...rest } = counts;
+    // Zero counts are omitted, as the API's omitempty fields are.
+    for (const [k, v] of Object.entries(rest)) if (v) status[k] = v;
+    if (conditions.length) status['conditions'] = conditions;
+    // replicas is not omitempty in ReplicaSetStatus.
+    status['replicas'] = counts.replicas;
+    // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
+    // 1.35): the pods being deleted that are not yet Succeeded or Failed (controller.FilterTerminatingPods).
+    status['terminatingReplicas'] = terminatingReplicas;
+    status['observedGeneration'] = observedGeneration;
+    return status;
+  },
+};
+
+/** ReplicaSetController is what one instance of the ReplicaSet controller keeps between syncs: its pods' counts and its expectations. */
 export interface ReplicaSetController {
+  kind: ReplicaSetKind;
   tallies: ReplicaSetTallies;
   expectations: ControllerExpectations;
 }
@@ -120,14 +170,15 @@ export interface ReplicaSetSyncResult {
 /** syncReplicaSet brings a ReplicaSet's pods to its replicas and writes its status (phase controllers.replicaset). */
 export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: ReplicaSetController, namespace: string, name: string): Steps<ReplicaSetSyncResult> {
   const key = `${namespace}/${name}`;
-  const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
-  if (!rs) {
+  const read = rsc.kind.read(ctx, namespace, name);
+  if (!read) {
     rsc.expectations.forget(key);
     return {};
   }
-  const { tallies, expectations } = rsc;
-  const ref = `ReplicaSet/${namespace}/${name}`;
-  const client = new ControllerClient(api, REPLICASET_CONTROLLER);
+  const { owner, rs } = read;
+  const { tallies, expectations, kind } = rsc;
+  const ref = `${kind.kind}/${namespace}/${name}`;
+  const client = new ControllerClient(api, kind.serviceAccount);
   // replica_set.go syncReplicaSet: every active pod of the namespace goes through claimPods, which adopts the
   // matching orphans and releases owned pods that stopped matching; the claimed ones are counted. The pods it
   // controls that still match are claimed as they are: only the orphans and the mismatched ones need a decision.
@@ -136,7 +187,7 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
   const ownedMatching = counts.active - mismatched.size;
   const toRelease = [...mismatched].map((k) => ctx.store.getByKey<Pod>(k)).filter((p): p is Pod => p !== undefined).sort(byName);
   const candidates = mergeByName(toRelease, ctx.store.byIndex<Pod>('orphan', `Pod/${namespace}`, 'Pod').filter(isPodActive));
-  const claim = { ctx, client, controller: asObject(rs), selector: rs.spec?.selector, phase: 'controllers.replicaset' as const, ref };
+  const claim = { ctx, client, controller: owner, selector: rs.spec?.selector, phase: 'controllers.replicaset' as const, ref };
   const adopted = (yield* claimObjects(claim, candidates.map(asObject))) as unknown as Pod[];
   const active = ownedMatching + adopted.length;
   const want = rs.spec?.replicas ?? 1;
@@ -155,7 +206,7 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       // or failed are observed at once, since the informer will never see them.
       const count = Math.min(-diff, BURST_REPLICAS);
       expectations.expectCreations(key, count);
-      const created = yield* createPods(ctx, client, asObject(rs), count, () => podFromTemplate(asObject(rs), rs.spec?.template as never), 'controllers.replicaset', REPLICASET_CONTROLLER);
+      const created = yield* createPods(ctx, client, owner, count, () => podFromTemplate(owner, rs.spec?.template as never), 'controllers.replicaset', kind.source);
       // "Any skipped pods that we never attempted to start shouldn't be expected": diff - successfulCreations.
       for (let i = created.successes; i < count; i++) expectations.creationObserved(key);
       error = created.error;
@@ -168,13 +219,13 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       const victims = rankPodsForDeletion(ctx.clock, claimed, claimed).slice(0, Math.min(diff, BURST_REPLICAS));
       // The deletions are expected by pod; one that fails is observed at once (manageReplicas).
       expectations.expectDeletions(key, victims.map(podKey));
-      yield* deletePods(ctx, client, asObject(rs), victims, 'controllers.replicaset', REPLICASET_CONTROLLER, `the ReplicaSet wants ${want}`, (pod, message) => {
+      yield* deletePods(ctx, client, owner, victims, 'controllers.replicaset', kind.source, `the ${kind.kind} wants ${want}`, (pod, message) => {
         expectations.deletionObserved(key, podKey(pod));
         if (message !== undefined) error ??= message;
       });
     }
   }
-  const result = yield* updateReplicaSetStatus(ctx, tallies, namespace, name, error === undefined ? undefined : { message: error, reason: diff < 0 ? 'FailedCreate' : 'FailedDelete' });
+  const result = yield* updateReplicaSetStatus(ctx, rsc, namespace, name, error === undefined ? undefined : { message: error, reason: diff < 0 ? 'FailedCreate' : 'FailedDelete' });
   return error === undefined ? result : { error };
 }
 
@@ -186,35 +237,28 @@ function byName(a: Pod, b: Pod): number {
 
 /**
  * updateReplicaSetStatus writes the status calculateStatus computes, when it changed: replicas, fullyLabeledReplicas,
- * readyReplicas, availableReplicas (pods Ready for minReadySeconds), observedGeneration. Zero counts are omitted, as
- * the API's omitempty fields are. Asks for a resync after minReadySeconds while ready pods are not yet available.
+ * readyReplicas, availableReplicas (pods Ready for minReadySeconds), observedGeneration, in the kind's own form.
+ * Asks for a resync after minReadySeconds while ready pods are not yet available.
  */
 function* updateReplicaSetStatus(
-  ctx: EngineContext, tallies: ReplicaSetTallies, namespace: string, name: string, failure?: { message: string; reason: 'FailedCreate' | 'FailedDelete' },
+  ctx: EngineContext, rsc: ReplicaSetController, namespace: string, name: string, failure?: { message: string; reason: 'FailedCreate' | 'FailedDelete' },
 ): Steps<ReplicaSetSyncResult> {
-  const rs = ctx.store.get<ReplicaSet>('ReplicaSet', namespace, name);
-  if (!rs) return {};
-  const tally = tallies.counts(rs);
+  const read = rsc.kind.read(ctx, namespace, name);
+  if (!read) return {};
+  const { owner, rs } = read;
+  const tally = rsc.tallies.counts(rs);
   const minReady = rs.spec?.minReadySeconds ?? 0;
   // Available is Ready for minReadySeconds: the same as Ready without it, else a matter of each pod's time.
   const available = minReady === 0 ? tally.ready
     : ctx.store.byIndex<Pod>('controller', rs.metadata?.uid ?? '', 'Pod').filter((p) => isPodActive(p) && isPodAvailable(ctx.clock, p, minReady)).length;
-  const counts = { replicas: tally.active, fullyLabeledReplicas: tally.fullyLabeled, readyReplicas: tally.ready, availableReplicas: available };
-  const status: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(counts)) if (v) status[k] = v;
+  const counts = { replicas: tally.active, fullyLabeledReplicas: tally.fullyLabeled, readyReplicas: tally.ready, availableReplicas: available, terminatingReplicas: tally.terminating };
   // calculateStatus: a failed manageReplicas adds the ReplicaFailure condition (once); a sync without one removes it.
   const conditions = replicaFailure(ctx, rs.status?.conditions ?? [], failure);
-  if (conditions.length) status['conditions'] = conditions;
-  // replicas is not omitempty in ReplicaSetStatus.
-  status['replicas'] = counts.replicas;
-  // terminatingReplicas, a pointer always set while DeploymentReplicaSetTerminatingReplicas is on (beta and on since
-  // 1.35): the pods being deleted that are not yet Succeeded or Failed (controller.FilterTerminatingPods).
-  status['terminatingReplicas'] = tally.terminating;
-  status['observedGeneration'] = rs.metadata?.generation ?? 1;
-  if (!k8sEqual(status, rs.status ?? {})) {
-    ctx.store.update<ReplicaSet>('ReplicaSet', namespace, name, (o) => { o.status = status as typeof o.status; });
+  const status = rsc.kind.writeStatus(counts, conditions, rs.metadata?.generation ?? 1);
+  if (!k8sEqual(status, owner['status'] ?? {})) {
+    ctx.store.update<KubeObject>(rsc.kind.kind, namespace, name, (o) => { o['status'] = status; });
     yield {
-      phase: 'controllers.replicaset', object: `ReplicaSet/${namespace}/${name}`,
+      phase: 'controllers.replicaset', object: `${rsc.kind.kind}/${namespace}/${name}`,
       result: `status: ${counts.replicas} replicas, ${counts.readyReplicas} ready, ${counts.availableReplicas} available`,
       detail: { status },
     };
@@ -224,7 +268,8 @@ function* updateReplicaSetStatus(
   return {};
 }
 
-type ReplicaSetCondition = NonNullable<NonNullable<ReplicaSet['status']>['conditions']>[number];
+/** ReplicaSetCondition is one condition of a ReplicaSet's status (a ReplicationController's has the same fields). */
+export type ReplicaSetCondition = NonNullable<NonNullable<ReplicaSet['status']>['conditions']>[number];
 
 /**
  * replicaFailure is calculateStatus' ReplicaFailure rule (pkg/controller/replicaset/replica_set_utils.go, v1.36.3):

@@ -141,9 +141,23 @@ test('disruption controller: an eviction recorded over 2 minutes ago whose pod i
 });
 
 test('disruption controller: a selector that does not parse fails the sync: Warning NoPods "Failed to get pods", and SyncFailed', () => {
-  const sim = simulate(budget('  minAvailable: 1\n  selector: {matchExpressions: [{key: app, operator: Within, values: [web]}]}\n').replace(/^---\n/, ''));
+  // The API server refuses such a budget (ValidateLabelSelector, pkg/apis/policy/validation): one can only be met
+  // stored from before, as here, written to the store past validation.
+  const sim = simulate(budget(`  minAvailable: 1\n${selectWeb}`).replace(/^---\n/, ''));
+  sim.store.update<PodDisruptionBudget>('PodDisruptionBudget', 'default', 'web', (o) => {
+    o.spec = { ...o.spec, selector: { matchExpressions: [{ key: 'app', operator: 'Within', values: ['web'] }] } };
+  });
+  drive(syncPodDisruptionBudget(sim.ctx, 'default', 'web'));
   assert.deepEqual(sim.events.filter((e) => e.type === 'Warning').map((e) => [e.reason, e.message])[0], ['NoPods', 'Failed to get pods: "Within" is not a valid label selector operator']);
-  assert.deepEqual(statusOf(sim).conditions, [{ type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message: '"Within" is not a valid label selector operator' }]);
+  // failSafe keeps the observedGeneration of the budget's last good sync.
+  assert.deepEqual(statusOf(sim).conditions, [{ type: 'DisruptionAllowed', status: 'False', observedGeneration: 1, reason: 'SyncFailed', message: '"Within" is not a valid label selector operator' }]);
+});
+
+test('disruption controller: the API server refuses a budget whose selector operator is not one', () => {
+  const sim = simulate(budget('  minAvailable: 1\n  selector: {matchExpressions: [{key: app, operator: Within, values: [web]}]}\n').replace(/^---\n/, ''));
+  const result = sim.result();
+  assert.equal(result.outcome, 'Rejected');
+  assert.equal(result.rejection?.message, 'PodDisruptionBudget.policy "web" is invalid: spec.selector.matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator');
 });
 
 test('disruption controller: with two budgets over the same pods, only the first is synced on their changes; kubectl get pdb shows both', () => {

@@ -14,7 +14,7 @@ import { validateLabelSelector } from './pod-label-selectors';
  * IntOrString is intstr.IntOrString as JSON carries it: a number (Type Int) or a string (Type String). A bad one
  * prints as its MarshalJSON writes it: the int bare, the string JSON-quoted.
  */
-type IntOrString = number | string;
+export type IntOrString = number | string;
 
 /** validateDeployment is ValidateDeployment: the metadata (name a DNS subdomain, ValidateDeploymentName), then the spec. */
 export function validateDeployment(deployment: Deployment): FieldError[] {
@@ -103,12 +103,22 @@ export function validatePodTemplateSpecForReplicaSet(template: PodTemplateSpec, 
   if (!selectorIsEmpty && !selectorMatches(selector, labels ?? {})) {
     errs.push(invalidShown(`${path}.metadata.labels`, goJSONMap(labels), '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplateSpec(template, path));
+  return [...errs, ...validateReplicaTemplate(template, path, 'ReplicaSet')];
+}
+
+/**
+ * validateReplicaTemplate is the part ValidatePodTemplateSpecForReplicaSet and ValidatePodTemplateSpecForRC share after
+ * the selector check: ValidatePodTemplateSpec, restartPolicy Always, no activeDeadlineSeconds ("... in ReplicaSet is
+ * not Supported", "... in ReplicationController is not Supported"). See pkg/apis/apps/validation/validation.go and
+ * pkg/apis/core/validation/validation.go, v1.36.3.
+ */
+export function validateReplicaTemplate(template: PodTemplateSpec, path: string, kind: 'ReplicaSet' | 'ReplicationController'): FieldError[] {
+  const errs = validatePodTemplateSpec(template, path);
   const spec: Partial<PodSpec> = template.spec ?? {};
   // restartPolicy has been first-order validated by the pod spec rules already; a RestartPolicy prints as JSON.
   if (spec.restartPolicy !== 'Always') errs.push(notSupported(`${path}.spec.restartPolicy`, asJSON(spec.restartPolicy ?? ''), ['Always']));
   if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
-    errs.push(forbidden(`${path}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errs.push(forbidden(`${path}.spec.activeDeadlineSeconds`, `activeDeadlineSeconds in ${kind} is not Supported`));
   }
   return errs;
 }
@@ -161,11 +171,13 @@ export function validateRollingUpdateDeployment(maxUnavailable: IntOrString, max
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
     errs.push(invalidValue(`${path}.maxUnavailable`, asJSON(maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
   }
-  const percent = percentValue(maxUnavailable);
-  if (percent !== undefined && percent > 100) {
-    errs.push(invalidValue(`${path}.maxUnavailable`, asJSON(maxUnavailable), 'must not be greater than 100%'));
-  }
-  return errs;
+  return [...errs, ...isNotMoreThan100Percent(maxUnavailable, `${path}.maxUnavailable`)];
+}
+
+/** isNotMoreThan100Percent is IsNotMoreThan100Percent: a valid percent string above 100% is refused; anything else passes. */
+export function isNotMoreThan100Percent(value: IntOrString, path: string): FieldError[] {
+  const percent = percentValue(value);
+  return percent !== undefined && percent > 100 ? [invalidValue(path, asJSON(value), 'must not be greater than 100%')] : [];
 }
 
 const PERCENT_FMT = '[0-9]+%';
@@ -177,7 +189,7 @@ function isValidPercent(value: string): string[] {
 }
 
 /** validatePositiveIntOrPercent is ValidatePositiveIntOrPercent: a string must be a percent, an int not negative. */
-function validatePositiveIntOrPercent(value: IntOrString, path: string): FieldError[] {
+export function validatePositiveIntOrPercent(value: IntOrString, path: string): FieldError[] {
   if (typeof value === 'string') return isValidPercent(value).map((msg) => invalidValue(path, asJSON(value), msg));
   return nonNegative(value, path);
 }

@@ -1,6 +1,7 @@
-// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, Jobs, CronJobs and Nodes get
-// their full rules (Nodes but for a few status fields, see node.ts), HorizontalPodAutoscalers their replica bounds and
-// scale target (autoscaling.ts); other kinds get their metadata checked with the name rule their own validation uses.
+// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets,
+// ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
+// node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
+// spec (policy.ts); other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
@@ -11,6 +12,8 @@ import type { FieldError } from './field-errors';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validateNode } from './node';
 import { validatePod } from './pod';
+import { validatePodDisruptionBudget } from './policy';
+import { validateReplicationController } from './replication-controller';
 
 /**
  * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
@@ -38,6 +41,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateDeployment(obj as Deployment);
     case 'ReplicaSet':
       return validateReplicaSet(obj as ReplicaSet);
+    case 'ReplicationController':
+      return validateReplicationController(obj);
     case 'Job':
       return validateJob(obj);
     case 'CronJob':
@@ -46,6 +51,8 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateNode(obj);
     case 'HorizontalPodAutoscaler':
       return validateHorizontalPodAutoscaler(obj);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);

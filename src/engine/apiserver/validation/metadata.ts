@@ -88,6 +88,19 @@ export function validateObjectMeta(obj: Meta, namespaced: boolean, nameRule: Nam
   return [...errs, ...validateObjectMetaCommon(meta, namespaced, path)];
 }
 
+/**
+ * validateObjectMetaWithOpts is ValidateObjectMetaWithOpts on create: generateName is not validated (the name it
+ * generated is), then the name with `nameRule`, then what validateObjectMeta checks after it.
+ * Why: ValidateObjectMetaAccessorWithOpts in staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go.
+ */
+export function validateObjectMetaWithOpts(obj: Meta, namespaced: boolean, nameRule: NameRule, path = 'metadata'): FieldError[] {
+  const meta: ObjectMeta = obj.metadata ?? {};
+  const errs: FieldError[] = [];
+  if (!meta.name) errs.push(required(`${path}.name`, 'name or generateName is required'));
+  else for (const msg of nameRule(meta.name, false)) errs.push(invalidValue(`${path}.name`, meta.name, msg));
+  return [...errs, ...validateObjectMetaCommon(meta, namespaced, path)];
+}
+
 /** validateObjectMetaCommon is validateObjectMetaAccessorWithOptsCommon: everything after the name. */
 function validateObjectMetaCommon(meta: ObjectMeta, namespaced: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];

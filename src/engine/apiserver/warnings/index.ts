@@ -1,7 +1,7 @@
 // The warnings each kind's registry strategy gives on create (WarningsOnCreate), which kube-apiserver sends with the
 // created object and kubectl prints as `Warning: ...`. See pkg/registry/core/pod/strategy.go,
 // pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}/strategy.go, pkg/registry/batch/{job,cronjob}/strategy.go,
-// pkg/registry/core/podtemplate/strategy.go and pkg/api/job/warnings.go (WarningsForJobSpec), v1.36.3.
+// pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go and pkg/api/job/warnings.go (WarningsForJobSpec), v1.36.3.
 import { isObject, type KubeObject } from '../../api/types';
 import { isDNS1123Label } from '../validation/names';
 import { fractional, podSpecWarnings } from './pod';
@@ -36,7 +36,8 @@ export function warningsOnCreate(obj: KubeObject): string[] {
   switch (obj.kind) {
     case 'Pod': return [...nameWarning(name, "the Pod's hostname"), ...podSpecWarnings(null, spec, rec(obj.metadata))];
     case 'Deployment':
-    case 'ReplicaSet': return [...nameWarning(name, 'Pod names and hostnames'), ...templateWarnings('spec.template', spec['template'])];
+    case 'ReplicaSet':
+    case 'ReplicationController': return [...nameWarning(name, 'Pod names and hostnames'), ...templateWarnings('spec.template', spec['template'])];
     case 'DaemonSet': return templateWarnings('spec.template', spec['template']);
     case 'StatefulSet': {
       const out = templateWarnings('spec.template', spec['template']);
