@@ -4,9 +4,10 @@
 // kubectl printed; for accepted ones the stored objects after defaulting and admission, the node the scheduler chose
 // or its FailedScheduling message, and what the controllers made (ReplicaSets, pods, their events; EndpointSlices;
 // what the garbage collector, the pod garbage collector, the node lifecycle and the CronJob controllers did).
-// Two families follow the manifest cases on the embedded cluster: `fields` (oracle/fields/: manifest variants of every
-// PodSpec field, created on both API servers directly) and `kubectl` (oracle/kubectl/: the real kubectl's apply, get
-// pods -o wide, describe pod and get events beside the engine's Debug Console).
+// Three families follow the manifest cases on the embedded cluster: `fields` (oracle/fields/: manifest variants of every
+// PodSpec field, created on both API servers directly), `kubectl` (oracle/kubectl/: the real kubectl's apply, get
+// pods -o wide, describe pod and get events beside the engine's Debug Console) and `tables` (oracle/tables.mjs: the
+// server's Tables of every printed kind beside the engine's printers, and kubectl get's text beside the console's).
 // Usage: node scripts/oracle.mjs [--only SUBSTRING] [--swagger FILE] [--fields-limit N] [--fields-seed N]
 // (build first: npm run build, npm run oracle:build). ORACLE_OUT=DIR writes elsewhere than .cache/oracle, ORACLE_BIN=FILE
 // takes another refcluster. Writes OUT/report.json. Exits 0 whatever the differences; 1 only when the reference cluster cannot start.
@@ -18,6 +19,7 @@ import { compareCase, runEngine } from './oracle/compare.mjs';
 import { loadEngine } from './oracle/engine-bundle.mjs';
 import { fieldsCases, runFields } from './oracle/fields/run.mjs';
 import { KUBECTL_CASES, runKubectlFamily } from './oracle/kubectl/family.mjs';
+import { TABLES_CASES, runTablesFamily } from './oracle/tables.mjs';
 import { printFields, summarize } from './oracle/fields/summary.mjs';
 import { RefCluster } from './oracle/refcluster.mjs';
 
@@ -48,7 +50,7 @@ async function runManifestCase(ref, c, results) {
 
 /**
  * families lists the case families beside the manifest cases, each on the embedded cluster: `kubectl`
- * (oracle/kubectl/) and `fields` (the manifest variants of oracle/fields/), each with its cases for this run (those
+ * (oracle/kubectl/), `tables` (oracle/tables.mjs) and `fields` (the manifest variants of oracle/fields/), each with its cases for this run (those
  * whose label holds `--only`'s text).
  */
 function families(argv, only) {
@@ -56,6 +58,8 @@ function families(argv, only) {
   // kubectl first: it reads the cluster's events, which the thousands of pods of `fields` would still be adding to.
   const kubectlCases = KUBECTL_CASES.filter((c) => !only || c.label.includes(only));
   if (kubectlCases.length) out.push({ name: 'kubectl', count: kubectlCases.length, run: async (ref) => runKubectlFamily(ref, await loadEngine(ROOT, OUT), kubectlCases) });
+  const tablesCases = TABLES_CASES.filter((c) => !only || c.label.includes(only));
+  if (tablesCases.length) out.push({ name: 'tables', count: tablesCases.length, run: async (ref) => runTablesFamily(ref, await loadEngine(ROOT, OUT), tablesCases) });
   const fields = fieldsCases(argv, only);
   if (fields.error) { if (!only || 'fields'.includes(only) || only.startsWith('fields')) console.error(fields.error); }
   else if (fields.cases.length) {

@@ -26,12 +26,12 @@ export function apiClient(kubeconfig) {
   const b64 = (s) => (s ? Buffer.from(s, 'base64') : undefined);
   const server = new URL(cluster.server);
   const agent = new Agent({ keepAlive: true, maxSockets: 4, ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) });
-  /** send makes one request; resolves to `{ code, body, warnings }` (the body parsed as JSON when it is). */
-  const send = (method, path, body) => new Promise((resolve, reject) => {
+  /** send makes one request (`headers` added to its own); resolves to `{ code, body, warnings }` (the body parsed as JSON when it is). */
+  const send = (method, path, body, headers = {}) => new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request({
       agent, method, hostname: server.hostname, port: server.port, path,
-      headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {}) },
+      headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {}), ...headers },
     }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));

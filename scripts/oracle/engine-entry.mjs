@@ -1,13 +1,25 @@
 // The engine's side of the request-level oracle families, bundled by esbuild (engine-bundle.mjs) from the engine's
 // sources: one create request at a time served by the engine's kube-apiserver on the embedded cluster, as kubectl
 // create sends it (POST with fieldValidation=Strict), with the answer as the HTTP layer would give it; and a run of a
-// manifest without kubelets, as the reference cluster has none, with the Debug Console's kubectl commands after it.
+// manifest without kubelets, as the reference cluster has none, with the Debug Console's kubectl commands after it;
+// and the server's Tables and the console's text tables of given objects.
 import { deepClone } from '../../src/engine/api/types';
 import { DEFAULT_CREDENTIALS } from '../../src/engine/apiserver/authn/x509';
 import { embeddedCluster } from '../../src/engine/cluster/files';
 import { loadInputs } from '../../src/engine/cluster/loader';
 import { Simulation } from '../../src/engine/simulation';
 import { evaluateConsole } from '../../src/engine/console';
+import { printTable } from '../../src/engine/console/tables';
+import { GET_TABWRITER, tabwrite } from '../../src/engine/console/tabwriter';
+
+/** tableFor is the engine's TableConvertor (src/engine/printers/registry.ts), for the `tables` family. */
+export { tableFor } from '../../src/engine/printers/registry';
+
+/** consoleTable is the text `kubectl get` prints in the Debug Console for these objects of one kind (-o wide when `wide`). */
+export function consoleTable(kind, objects, nowMs, wide) {
+  const t = printTable(kind, objects, nowMs, wide);
+  return tabwrite([t.header, ...t.rows].map((cells) => cells.join('\t')).join('\n'), GET_TABWRITER);
+}
 
 /**
  * drain runs a request's generator to its end and returns its answer: its trace entries are dropped and a wait (a

@@ -8,7 +8,7 @@ import { checkAccess, credentialsOf, requestUser } from './auth';
 import { PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, quantityString } from './describe-common';
 import { rfc1123z, since } from './duration';
 import { type CoreEvent, withEvents } from './events';
-import { nodeRoles } from './tables';
+import { nodeRoles } from '../printers/core';
 
 /** describeNode prints a node as kubectl describe node does, with the pods on it and its events. */
 export function describeNode(sim: Simulation, node: Node, events: readonly CoreEvent[], nowMs: number): string {

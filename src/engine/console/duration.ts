@@ -1,17 +1,13 @@
 // Ages as kubectl prints them: the time since a timestamp, read at the simulation's virtual now.
-import { humanDuration } from '../kubectl/printer';
+import { translateTimestampSince } from '../printers/format';
 
 export { humanDuration } from '../kubectl/printer';
 
 /**
- * since is translateTimestampSince: `<unknown>` for no timestamp, else the human duration from it to `nowMs`.
- * See staging/src/k8s.io/kubectl/pkg/describe/describe.go and pkg/printers/internalversion/printers.go.
+ * since is translateTimestampSince (printers/format.ts): `<unknown>` for no timestamp, else the human duration from
+ * it to `nowMs`. See pkg/printers/internalversion/printers.go.
  */
-export function since(timestamp: string | undefined | null, nowMs: number): string {
-  if (!timestamp) return '<unknown>';
-  const t = Date.parse(timestamp);
-  return Number.isNaN(t) ? '<unknown>' : humanDuration(nowMs - t);
-}
+export const since: (timestamp: string | undefined | null, nowMs: number) => string = translateTimestampSince;
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

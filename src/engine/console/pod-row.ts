@@ -1,9 +1,7 @@
-// The row `kubectl get pods` prints for a pod: READY, STATUS, RESTARTS as printPod computes them (kubectl/printer.ts),
-// and the -o wide cells.
-// See pkg/printers/internalversion/printers.go (printPod).
-import type { Pod } from '../api/types';
-import { podColumns } from '../kubectl/printer';
-import { since } from './duration';
+// The row `kubectl get pods` prints for a pod, cell by cell: printPod's row of the server's Table (printers/core.ts),
+// named. See pkg/printers/internalversion/printers.go (printPod).
+import type { KubeObject, Pod } from '../api/types';
+import { tableFor } from '../printers/registry';
 
 /** PodRow is printPod's cells: the plain columns and the -o wide ones. */
 export interface PodRow {
@@ -20,29 +18,6 @@ export interface PodRow {
 
 /** podRow computes printPod's cells for a pod at the virtual time `nowMs` (wall-clock milliseconds). */
 export function podRow(pod: Pod, nowMs: number): PodRow {
-  const spec = pod.spec;
-  const status = pod.status ?? {};
-  const { ready, status: reason, restarts: restartsText } = podColumns(pod, nowMs);
-  let readinessGates = '<none>';
-  const gates = spec?.readinessGates ?? [];
-  if (gates.length > 0) {
-    let trueConditions = 0;
-    for (const g of gates) {
-      const c = (status.conditions ?? []).find((x) => x.type === g.conditionType);
-      if (c?.status === 'True') trueConditions++;
-    }
-    readinessGates = `${trueConditions}/${gates.length}`;
-  }
-
-  return {
-    name: pod.metadata?.name ?? '',
-    ready,
-    status: reason,
-    restarts: restartsText,
-    age: since(pod.metadata?.creationTimestamp, nowMs),
-    ip: status.podIPs?.[0]?.ip || '<none>',
-    node: spec?.nodeName || '<none>',
-    nominatedNode: status.nominatedNodeName || '<none>',
-    readinessGates,
-  };
+  const [name, ready, status, restarts, age, ip, node, nominatedNode, readinessGates] = tableFor('Pod', [pod as KubeObject], nowMs, { includeObject: 'None' }).rows![0]!.cells.map(String);
+  return { name: name!, ready: ready!, status: status!, restarts: restarts!, age: age!, ip: ip!, node: node!, nominatedNode: nominatedNode!, readinessGates: readinessGates! };
 }

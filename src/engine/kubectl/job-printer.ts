@@ -17,7 +17,7 @@ interface PrintedJob {
 
 /**
  * jobColumns is printJob: COMPLETIONS "succeeded/completions", or without completions "succeeded/1" (with " of
- * parallelism" above 1); STATUS Complete, Failed, Terminating, Suspended, FailureTarget, else Running (the first that
+ * parallelism" above 1); STATUS Complete, Failed, Terminating, Suspended, FailureTarget, SuccessCriteriaMet, else Running (the first that
  * holds; hasJobCondition looks at True conditions); DURATION from startTime to completionTime, or to now.
  */
 export function jobColumns(job: KubeObject, now: number, epoch = 0): JobColumns {
@@ -26,13 +26,15 @@ export function jobColumns(job: KubeObject, now: number, epoch = 0): JobColumns 
   let completions: string;
   if (spec.completions !== undefined && spec.completions !== null) completions = `${succeeded}/${spec.completions}`;
   else completions = (spec.parallelism ?? 0) > 1 ? `${succeeded}/1 of ${spec.parallelism}` : `${succeeded}/1`;
-  const has = (type: string) => (status.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+  // hasJobCondition: the first condition of the type decides.
+  const has = (type: string) => (status.conditions ?? []).find((c) => c.type === type)?.status === 'True';
   let state = 'Running';
   if (has('Complete')) state = 'Complete';
   else if (has('Failed')) state = 'Failed';
   else if (job.metadata?.deletionTimestamp) state = 'Terminating';
   else if (has('Suspended')) state = 'Suspended';
   else if (has('FailureTarget')) state = 'FailureTarget';
+  else if (has('SuccessCriteriaMet')) state = 'SuccessCriteriaMet';
   const at = (t: string | undefined) => (t ? Date.parse(t) - epoch : undefined);
   const start = at(status.startTime);
   const end = at(status.completionTime) ?? now;

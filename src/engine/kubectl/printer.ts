@@ -98,10 +98,12 @@ export function podColumns(pod: Pod, now: number): PodColumns {
     break;
   }
 
-  if (!initializing || conditionTrue(pod, 'Initialized')) {
+  // isPodInitializedConditionTrue reads the first Initialized condition only.
+  if (!initializing || status.conditions?.find((c) => c.type === 'Initialized')?.status === 'True') {
     restarts = sidecarRestarts;
     lastRestart = lastSidecarRestart;
     let hasRunning = false;
+    let errorReason = '';
     const statuses = status.containerStatuses ?? [];
     for (let i = statuses.length - 1; i >= 0; i--) {
       const c = statuses[i]!;
@@ -110,15 +112,22 @@ export function podColumns(pod: Pod, now: number): PodColumns {
       if (c.lastState?.terminated && lastRestart < finished) lastRestart = finished;
       const terminated = c.state?.terminated;
       if (c.state?.waiting && c.state.waiting.reason) reason = c.state.waiting.reason;
-      else if (terminated && terminated.reason) reason = terminated.reason;
-      else if (terminated && !terminated.reason) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
-      else if (c.ready && c.state?.running) {
+      else if (terminated) {
+        if (terminated.reason) reason = terminated.reason;
+        else reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
+        if (terminated.exitCode !== 0) errorReason = reason;
+      } else if (c.ready && c.state?.running) {
         hasRunning = true;
         readyContainers++;
       }
     }
-    // Back to Running while a container still runs (and NotReady when the pod is not Ready).
-    if (reason === 'Completed' && hasRunning) reason = conditionTrue(pod, 'Ready') ? 'Running' : 'NotReady';
+    // Back to Running while a container still runs and the pod is Ready; else a failed container's reason; else
+    // NotReady while one still runs (printers.go printPod, v1.36.3).
+    if (reason === 'Completed') {
+      if (hasRunning && conditionTrue(pod, 'Ready')) reason = 'Running';
+      else if (errorReason !== '') reason = errorReason;
+      else if (hasRunning) reason = 'NotReady';
+    }
   }
 
   const terminalPhase = status.phase === 'Succeeded' || status.phase === 'Failed';
