@@ -11,6 +11,8 @@ import { apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './di
 import { readJson, sendError, sendJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
+import { listEvents } from '../engine/console/events';
+import { type IncludeObject, tableFor } from '../engine/printers/registry';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
 import type { ServeRequest } from './tls-server';
@@ -78,13 +80,18 @@ export class ApiHandler {
     if (!r) return sendStatus(res, status(404, 'NotFound', 'the server could not find the requested resource'));
     const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     const namespace = r.namespaced ? info.namespace : undefined;
-    if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials);
+    if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')));
     const base = { path: `${url.pathname}${url.search}`, apiVersion, kind: r.kind, group: r.group, resource: r.resource, credentials,
       ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(info.subresource ? { subresource: info.subresource } : {}),
       ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) };
     switch (method) {
-      case 'GET':
-        return this.answer(res, await this.serve({ ...base, verb: 'get', method: 'GET' }));
+      case 'GET': {
+        const out = await this.serve({ ...base, verb: 'get', method: 'GET' });
+        if (out.ok && out.object && wantsTable(String(req.headers.accept ?? '')) && !info.subresource) {
+          return sendJson(res, 200, tableFor(r.kind, [out.object], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: out.object.metadata?.resourceVersion ?? '' }));
+        }
+        return this.answer(res, out);
+      }
       case 'POST': {
         const object = await readJson(req) as KubeObject;
         if (info.name && !info.subresource) throw status405();
@@ -117,24 +124,42 @@ export class ApiHandler {
   }
 
   /** list answers a LIST (or a watch) of one resource, after authorization of the verb on it. */
-  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: Extract<RequestInfo, { resourceRequest: true }>, url: URL, credentials: Credentials): Promise<void> {
+  /** wallNow is the wall-clock instant the cluster's virtual time stands at (the tables' ages count from it). */
+  private wallNow(): number {
+    const clock = this.cluster.sim.clock;
+    return clock.epoch.getTime() + clock.now;
+  }
+
+  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: Extract<RequestInfo, { resourceRequest: true }>, url: URL, credentials: Credentials, table: boolean): Promise<void> {
     const q = url.searchParams;
     const watch = q.get('watch') === 'true' || q.get('watch') === '1';
     const filter = listFilter(r.kind, q);
     const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: watch ? 'watch' : 'list', group: r.group, version: info.version, resource: r.resource, ...(namespace !== undefined ? { namespace } : {}) }, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
     const store = this.cluster.sim.store;
+    const includeObject = includeObjectOf(q);
     if (watch) {
       const timeout = Number(q.get('timeoutSeconds'));
+      // As a Table, the first event carries the column definitions and the others only their row (watchEmbeddedEncoder).
+      let headers = true;
+      const render = table ? (o: KubeObject): unknown => {
+        const t = tableFor(r.kind, [o], this.wallNow(), { includeObject, noHeaders: !headers, resourceVersion: o.metadata?.resourceVersion ?? '' });
+        headers = false;
+        return t;
+      } : (o: KubeObject): unknown => o;
       this.watches.open({
         kind: r.kind, apiVersion, ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '',
         bookmarks: q.get('allowWatchBookmarks') === 'true', ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
-        render: (o) => o,
+        render,
       }, res);
       return;
     }
-    const items = store.list(r.kind, namespace).filter((o) => matches(filter, o)).map(withoutTypeMeta);
-    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion: String(store.resourceVersion) }, items });
+    // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written.
+    const stored = r.kind === 'Event' ? listEvents(this.cluster.sim, namespace) as unknown as KubeObject[] : store.list(r.kind, namespace);
+    const objects = stored.filter((o) => matches(filter, o));
+    const resourceVersion = String(store.resourceVersion);
+    if (table) return sendJson(res, 200, tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }));
+    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: objects.map(withoutTypeMeta) });
   }
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
@@ -156,6 +181,20 @@ export class ApiHandler {
     if (out.object) return sendJson(res, code, out.object, out.warnings);
     return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }, out.warnings);
   }
+}
+
+/** wantsTable tells whether the client asks for server-side printing (`application/json;as=Table;v=v1;g=meta.k8s.io`). */
+function wantsTable(accept: string): boolean {
+  return accept.split(',').some((type) => {
+    const params = type.split(';').map((p) => p.trim());
+    return params.includes('as=Table') && params.includes('g=meta.k8s.io') && (params.includes('v=v1') || params.includes('v=v1beta1'));
+  });
+}
+
+/** includeObjectOf reads ?includeObject= (None, Metadata, Object); Metadata when absent. */
+function includeObjectOf(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
 /** discoveryOf is the discovery document of a path, if it names one. */

@@ -69,6 +69,16 @@ test('kubectl apply creates a pod that the simulated cluster schedules and start
   const pod = JSON.parse((await kubectl('get', 'pod', 'web', '-o', 'json')).stdout);
   assert.equal(pod.status.phase, 'Running');
   assert.match(pod.spec.nodeName, /^big-/);
+  // kubectl get prints the server's Table: the real columns, the pod's status as the server computed it.
+  const table = await kubectl('get', 'pods');
+  assert.equal(table.code, 0, table.stderr);
+  const [header, row] = table.stdout.trim().split('\n');
+  assert.match(header!, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+  assert.match(row!, /^web\s+1\/1\s+Running\s+0\s+\d+s$/);
+  const events = await kubectl('get', 'events', '--field-selector', 'involvedObject.name=web', '-o', 'jsonpath={.items[*].reason}');
+  assert.deepEqual(events.stdout.split(' '), ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']);
+  const described = await kubectl('describe', 'pod', 'web');
+  assert.match(described.stdout, /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/web to big-\d/);
   const again = await kubectl('apply', '-f', join(dir, 'pod.yaml'));
   assert.equal(again.stdout.trim(), 'pod/web unchanged');
 });
