@@ -31,43 +31,41 @@ const DEPLOYMENT: PrintHandler = {
   },
 };
 
+/** ReplicaCounts is what printReplicaSet and printReplicationController read: the spec's replicas and selector, the status' counts. */
+interface ReplicaCounts {
+  spec?: { replicas?: number; template?: { spec?: { containers?: Parameters<typeof layoutContainerCells>[0] } } };
+  status?: { replicas?: number; readyReplicas?: number };
+}
+
+/**
+ * replicaPrinter is printReplicaSet's and printReplicationController's table: DESIRED, CURRENT and READY from the
+ * spec and status of `type` (their OpenAPI types), the containers, and SELECTOR as `selector` formats it.
+ */
+function replicaPrinter<S extends 'appsv1.ReplicaSet' | 'corev1.ReplicationController'>(type: S, selector: (o: KubeObject) => string): PrintHandler {
+  return {
+    columns: columns(
+      NAME_COLUMN,
+      { name: 'Desired', type: 'integer', doc: `${type}Spec.replicas` },
+      { name: 'Current', type: 'integer', doc: `${type}Status.replicas` },
+      { name: 'Ready', type: 'integer', doc: `${type}Status.readyReplicas` },
+      AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN,
+      { name: 'Selector', priority: 1, doc: `${type}Spec.selector` },
+    ),
+    print: (o, nowMs) => {
+      const r = o as unknown as ReplicaCounts;
+      return {
+        cells: [name(o), int64(r.spec?.replicas), int64(r.status?.replicas), int64(r.status?.readyReplicas), age(o, nowMs),
+          ...layoutContainerCells(r.spec?.template?.spec?.containers), selector(o)],
+      };
+    },
+  };
+}
+
 // printReplicaSet: SELECTOR is FormatLabelSelector.
-const REPLICA_SET: PrintHandler = {
-  columns: columns(
-    NAME_COLUMN,
-    { name: 'Desired', type: 'integer', doc: 'appsv1.ReplicaSetSpec.replicas' },
-    { name: 'Current', type: 'integer', doc: 'appsv1.ReplicaSetStatus.replicas' },
-    { name: 'Ready', type: 'integer', doc: 'appsv1.ReplicaSetStatus.readyReplicas' },
-    AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN,
-    { name: 'Selector', priority: 1, doc: 'appsv1.ReplicaSetSpec.selector' },
-  ),
-  print: (o, nowMs) => {
-    const rs = o as unknown as ReplicaSet;
-    return {
-      cells: [name(o), int64(rs.spec?.replicas), int64(rs.status?.replicas), int64(rs.status?.readyReplicas), age(o, nowMs),
-        ...layoutContainerCells(rs.spec?.template?.spec?.containers), formatSelector(rs.spec?.selector)],
-    };
-  },
-};
+const REPLICA_SET = replicaPrinter('appsv1.ReplicaSet', (o) => formatSelector((o as unknown as ReplicaSet).spec?.selector));
 
 /** printReplicationController: SELECTOR is a label set (labels.FormatLabels). */
-const REPLICATION_CONTROLLER: PrintHandler = {
-  columns: columns(
-    NAME_COLUMN,
-    { name: 'Desired', type: 'integer', doc: 'corev1.ReplicationControllerSpec.replicas' },
-    { name: 'Current', type: 'integer', doc: 'corev1.ReplicationControllerStatus.replicas' },
-    { name: 'Ready', type: 'integer', doc: 'corev1.ReplicationControllerStatus.readyReplicas' },
-    AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN,
-    { name: 'Selector', priority: 1, doc: 'corev1.ReplicationControllerSpec.selector' },
-  ),
-  print: (o, nowMs) => {
-    const rc = o as unknown as ReplicationController;
-    return {
-      cells: [name(o), int64(rc.spec?.replicas), int64(rc.status?.replicas), int64(rc.status?.readyReplicas), age(o, nowMs),
-        ...layoutContainerCells(rc.spec?.template?.spec?.containers), formatLabels(rc.spec?.selector)],
-    };
-  },
-};
+const REPLICATION_CONTROLLER = replicaPrinter('corev1.ReplicationController', (o) => formatLabels((o as unknown as ReplicationController).spec?.selector));
 
 // printStatefulSet: READY ready/desired, no selector.
 const STATEFUL_SET: PrintHandler = {

@@ -1,6 +1,7 @@
 // A tiny certificate authority for tests: keys from node:crypto, certificates encoded with a small DER writer and
 // signed with the issuer's key (ECDSA P-256 or RSA, SHA-256), so tests hold real PEM certificates.
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { boolean, explicit, integer, objectIdentifier, octetString, sequence, set, time, tlv, utf8String } from '../../../../src/serve/der';
 
 /** KeyPair is a generated key pair. */
 export interface KeyPair {
@@ -13,46 +14,13 @@ export function newKey(type: 'ec' | 'rsa' = 'ec'): KeyPair {
   return type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
 }
 
-const len = (n: number): Buffer => {
-  if (n < 0x80) return Buffer.from([n]);
-  const bytes: number[] = [];
-  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
-};
-const tlv = (tag: number, value: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), len(value.length), value]);
-const seq = (...items: Buffer[]): Buffer => tlv(0x30, Buffer.concat(items));
-const set = (...items: Buffer[]): Buffer => tlv(0x31, Buffer.concat(items));
-const explicit = (n: number, value: Buffer): Buffer => tlv(0xa0 + n, value);
-const bool = (v: boolean): Buffer => tlv(0x01, Buffer.from([v ? 0xff : 0]));
-const octets = (b: Buffer): Buffer => tlv(0x04, b);
-const utf8 = (s: string): Buffer => tlv(0x0c, Buffer.from(s, 'utf8'));
+// The DER writer is serve's (src/serve/der.ts): the same encoder signs these test certificates.
+const seq = sequence;
+const octets = octetString;
+const utf8 = utf8String;
+const oid = objectIdentifier;
+const bool = boolean;
 const nil = (): Buffer => Buffer.from([0x05, 0x00]);
-
-function integer(v: bigint): Buffer {
-  let hex = v.toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
-  let b = Buffer.from(hex, 'hex');
-  if (b[0]! & 0x80) b = Buffer.concat([Buffer.from([0]), b]);
-  return tlv(0x02, b);
-}
-
-function oid(dotted: string): Buffer {
-  const parts = dotted.split('.').map(Number);
-  const out: number[] = [40 * parts[0]! + parts[1]!];
-  for (const p of parts.slice(2)) {
-    const bytes: number[] = [p & 0x7f];
-    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) bytes.unshift((v & 0x7f) | 0x80);
-    out.push(...bytes);
-  }
-  return tlv(0x06, Buffer.from(out));
-}
-
-function time(d: Date): Buffer {
-  const p = (n: number): string => String(n).padStart(2, '0');
-  const body = `${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`;
-  const y = d.getUTCFullYear();
-  return y >= 1950 && y < 2050 ? tlv(0x17, Buffer.from(`${p(y % 100)}${body}`)) : tlv(0x18, Buffer.from(`${y}${body}`));
-}
 
 /** Name is a subject or issuer: a CommonName and Organization values. */
 export interface Name {
