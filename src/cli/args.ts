@@ -41,6 +41,17 @@ export interface RunArgs {
   trace: TraceDetail;
 }
 
+/** LiveArgs are the parsed flags of `pod-lifecycle explain --live pod/NAME`: the pod of a real cluster, read through kubectl. */
+export interface LiveArgs {
+  command: 'explain-live';
+  /** name is the pod's name (from `pod/NAME`). */
+  name: string;
+  namespace?: string;
+  context?: string;
+  kubeconfig?: string;
+  json: boolean;
+}
+
 /** UsageError is a command line the program cannot run: its message is printed after `error: `. */
 export class UsageError extends Error {}
 
@@ -55,14 +66,49 @@ export const USAGE = `Usage: pod-lifecycle run (MANIFEST | [options] -- kubectl 
          [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
        pod-lifecycle explain (MANIFEST | [options] -- kubectl ARGS...) [the flags of run]
        pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]
+       pod-lifecycle explain --live pod/NAME [-n NAMESPACE] [--context NAME] [--kubeconfig FILE] [--json]
 kubectl ARGS: run NAME --image=IMAGE [flags] [-- ARGS...] | create deployment NAME --image=IMAGE [flags] [-- COMMAND...]
               | create job NAME --image=IMAGE [flags] [-- COMMAND...] | create -f FILE [flags] | apply -f FILE [flags]`;
 
 const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--then-drain', '--then-cordon', '--then-uncordon', '--trace', '--max-steps', '--max-objects']);
 const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated']);
 
+const LIVE_VALUE_FLAGS = new Set(['--live', '-n', '--namespace', '--context', '--kubeconfig']);
+
+/** parseLiveArgs reads the flags of `explain --live pod/NAME` (after the command): kubectl's connection flags and --json. */
+export function parseLiveArgs(rest: readonly string[]): LiveArgs {
+  const values = new Map<string, string>();
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === '--json' && eq < 0) {
+      json = true;
+      continue;
+    }
+    if (!LIVE_VALUE_FLAGS.has(flag)) throw new UsageError(arg.startsWith('-') ? `flag ${flag} does not go with --live` : `explain --live takes no MANIFEST: ${arg}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
+    if (value === undefined || value === '') throw new UsageError(`flag needs an argument: ${flag}`);
+    const key = flag === '--namespace' ? '-n' : flag;
+    if (values.has(key)) throw new UsageError(`flag ${flag} given more than once`);
+    values.set(key, value);
+  }
+  const target = values.get('--live')!;
+  const slash = target.indexOf('/');
+  const kind = slash < 0 ? 'pod' : target.slice(0, slash).toLowerCase();
+  const name = slash < 0 ? target : target.slice(slash + 1);
+  if (!['pod', 'pods', 'po'].includes(kind) || !name || name.includes('/')) throw new UsageError(`--live takes pod/NAME, got "${target}"`);
+  const out: LiveArgs = { command: 'explain-live', name, json };
+  for (const [flag, key] of [['-n', 'namespace'], ['--context', 'context'], ['--kubeconfig', 'kubeconfig']] as const) {
+    const v = values.get(flag);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
 /** parseArgs reads argv (without node and the script). `help` is returned for -h/--help. */
-export function parseArgs(argv: string[]): RunArgs | 'help' {
+export function parseArgs(argv: string[]): RunArgs | LiveArgs | 'help' {
   // Everything after the first `--` is kubectl's command line, flags and all: it is not read here.
   const dash = argv.indexOf('--');
   const own = dash < 0 ? argv : argv.slice(0, dash);
@@ -70,6 +116,10 @@ export function parseArgs(argv: string[]): RunArgs | 'help' {
   if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return 'help';
   const [command, ...rest] = own;
   if (!COMMANDS.includes(command as Command)) throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+  if (command === 'explain' && rest.some((a) => a === '--live' || a.startsWith('--live='))) {
+    if (kubectl !== undefined) throw new UsageError('explain --live reads a pod of a cluster: it takes no kubectl command line after --');
+    return parseLiveArgs(rest);
+  }
   const values = new Map<string, string[]>();
   const bools = new Set<string>();
   const positional: string[] = [];

@@ -10,7 +10,10 @@ import { parseDocuments } from '../engine/cluster/loader';
 import { explainRun, runForExplanation } from '../engine/explain/report';
 import { budgetReached, DEFAULT_BUDGET, Simulation, type BudgetStop, type SimulationResult } from '../engine/simulation';
 import { SUMMARY_LIMIT, writeResultJson } from '../engine/report/json';
-import { parseArgs, type RunArgs, USAGE, UsageError } from './args';
+import { parseArgs, type LiveArgs, type RunArgs, USAGE, UsageError } from './args';
+import { kubectlProcess, LiveSourceError, readLiveState } from './live-source';
+import { explainLive } from '../engine/explain/live';
+import { renderLive } from '../engine/report/live-text';
 import { renderExplain } from '../engine/report/explain-text';
 import { renderHuman, style, type Style } from '../engine/report/human';
 import { useColor } from './color';
@@ -48,6 +51,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
       out(`${USAGE}\n`);
       return EXIT.completed;
     }
+    if (parsed.command === 'explain-live') return explainLivePod(parsed, out, err, env, isTTY);
     args = parsed;
   } catch (e) {
     if (e instanceof UsageError) {
@@ -140,6 +144,26 @@ function explain(sim: Simulation, args: RunArgs, out: (s: string) => void, st: S
   if (args.json) out(`${JSON.stringify(report, null, 2)}\n`);
   else out(`${renderExplain(report, result.kubectl, args.manifest, st, kubectlLines(sim.inputs), result.commands)}\n`);
   return result;
+}
+
+/**
+ * explainLivePod reads a pod of a real cluster through kubectl and prints its explanation. Exit status: 0 when the pod
+ * is Running and Ready (or Succeeded) with nothing wrong, 1 when it is not, 2 when kubectl could not read it.
+ */
+function explainLivePod(args: LiveArgs, out: (s: string) => void, err: (s: string) => void, env: NodeJS.ProcessEnv, isTTY: boolean): number {
+  let state;
+  try {
+    state = readLiveState({ name: args.name, ...(args.namespace ? { namespace: args.namespace } : {}), ...(args.context ? { context: args.context } : {}), ...(args.kubeconfig ? { kubeconfig: args.kubeconfig } : {}) },
+      kubectlProcess(env), () => new Date());
+  } catch (e) {
+    if (!(e instanceof LiveSourceError)) throw e;
+    err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
+    return EXIT.badInput;
+  }
+  const report = explainLive(state);
+  if (args.json) out(`${JSON.stringify(report, null, 2)}\n`);
+  else out(`${renderLive(report, style(useColor(env, isTTY)))}\n`);
+  return report.diagnosis?.question === 'none' ? EXIT.completed : EXIT.stoppedShort;
 }
 
 /**

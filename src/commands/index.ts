@@ -1,5 +1,5 @@
-// The command palette's Pod Lifecycle commands beyond debugging: explain a manifest's pod, import a cluster file
-// from kubectl, create a sample cluster file. Each shows progress on long work and says plainly why it failed.
+// The command palette's Pod Lifecycle commands beyond debugging: explain a manifest's pod or a live pod, import a
+// cluster file from kubectl, create a sample cluster file. Each shows progress on long work and says plainly why it failed.
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -32,6 +32,7 @@ export function registerCommands(context: vscode.ExtensionContext): vscode.Dispo
     vscode.commands.registerCommand('podLifecycle.explainPending', (uri?: vscode.Uri) => explain(context, uri, false)),
     vscode.commands.registerCommand('podLifecycle.explainTerminating', (uri?: vscode.Uri) => explain(context, uri, true)),
     vscode.commands.registerCommand('podLifecycle.importCluster', () => importFromKubectl()),
+    vscode.commands.registerCommand('podLifecycle.explainLivePod', (target?: string) => explainLivePod(context, target)),
     vscode.commands.registerCommand('podLifecycle.createSampleCluster', () => createSampleCluster(context)),
     vscode.commands.registerCommand('podLifecycle.openExample', (name?: string) => openExample(context, name)),
     { dispose: () => { channel?.dispose(); channel = undefined; } },
@@ -66,12 +67,20 @@ async function explain(context: vscode.ExtensionContext, uri: vscode.Uri | undef
   // The command runs in the extension host: a smaller budget than the CLI's keeps a runaway workload from holding it.
   const args = ['explain', manifest.fsPath, ...clusterFiles().flatMap((c) => ['--cluster', c]), ...(terminating ? ['--delete'] : []), '--max-steps', String(EXPLAIN_MAX_STEPS)];
   const title = terminating ? vscode.l10n.t('Explaining why {0} would stay Terminating…', path.basename(manifest.fsPath)) : vscode.l10n.t('Explaining why {0} would stay Pending…', path.basename(manifest.fsPath));
+  await runIntoOutput(context, args, { NO_COLOR: '1' }, title, (error) => vscode.l10n.t('Pod Lifecycle could not read the input: {0}', error));
+}
+
+/**
+ * runIntoOutput runs the CLI in the extension host under a progress notification, shows what it printed in the output
+ * channel, and on unusable input (exit 2) an error message made from its first error line.
+ */
+async function runIntoOutput(context: vscode.ExtensionContext, args: string[], env: NodeJS.ProcessEnv, title: string, badInput: (error: string) => string): Promise<void> {
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async () => {
     const chunks: string[] = [];
     const errors: string[] = [];
     let code: number;
     try {
-      code = loadCli(context).runCli(args, (s) => chunks.push(s), (s) => errors.push(s), { NO_COLOR: '1' }, false);
+      code = loadCli(context).runCli(args, (s) => chunks.push(s), (s) => errors.push(s), env, false);
     } catch (err) {
       code = 2;
       errors.push(`error: ${(err as Error)?.message ?? String(err)}`);
@@ -81,8 +90,27 @@ async function explain(context: vscode.ExtensionContext, uri: vscode.Uri | undef
     out.append(chunks.join(''));
     if (errors.length) out.append(errors.join(''));
     out.show(true);
-    if (code === 2) void vscode.window.showErrorMessage(vscode.l10n.t('Pod Lifecycle could not read the input: {0}', errors.join(' ').replace(/^error: /, '').trim()));
+    if (code === 2) void vscode.window.showErrorMessage(badInput(errors.join(' ').split('\n')[0]!.replace(/^error: /, '').trim()));
   });
+}
+
+/**
+ * explainLivePod asks for `pod/NAME [-n NAMESPACE] [--context NAME]` and shows `pod-lifecycle explain --live` of it in
+ * the output channel; only in a trusted workspace, since it runs kubectl (the podLifecycle.kubectlPath one).
+ */
+async function explainLivePod(context: vscode.ExtensionContext, given?: string): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Explaining a pod of a cluster runs kubectl with your credentials: trust this workspace first.'));
+    return;
+  }
+  const target = given ?? await vscode.window.showInputBox({
+    title: vscode.l10n.t('The pod to explain, as kubectl names it'), placeHolder: vscode.l10n.t('pod/NAME [-n NAMESPACE] [--context NAME]'), value: 'pod/',
+  });
+  const words = target?.trim().split(/\s+/).filter(Boolean) ?? [];
+  if (words.length === 0) return;
+  const kubectl = vscode.workspace.getConfiguration('podLifecycle').get<string>('kubectlPath') || 'kubectl';
+  const env = { ...process.env, NO_COLOR: '1', KUBECTL: kubectl };
+  await runIntoOutput(context, ['explain', '--live', ...words], env, vscode.l10n.t('Reading {0} with kubectl…', words[0]!), (error) => vscode.l10n.t('Could not explain the pod: {0}', error));
 }
 
 /** importFromKubectl writes a cluster file from the current kubectl context; only in a trusted workspace. */

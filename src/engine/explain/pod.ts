@@ -27,7 +27,8 @@ export interface SchedulingExplanation {
 
 const SCHEDULING_GATES_SOURCE = 'pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go';
 
-function emptyExplanation(why: string, advice: Advice[] = []): SchedulingExplanation {
+/** emptyExplanation is the explanation of a pod no scheduling cycle was seen for: why, and any advice. */
+export function emptyExplanation(why: string, advice: Advice[] = []): SchedulingExplanation {
   return {
     attempts: 0, filter: { plugins: [], preFilter: [], nodes: {}, feasible: [] }, scores: { plugins: [], nodes: {}, totals: {} },
     why, whyNot: {}, advice,

@@ -126,8 +126,8 @@ export function renderDiagnosis(d: PodDiagnosis, st: Style): string[] {
   return out;
 }
 
-/** renderPod prints one pod's explanation. */
-export function renderPod(p: PodReport, st: Style): string[] {
+/** renderPod prints one pod's explanation; `schedulingNote` replaces the attempt count after SCHEDULING. */
+export function renderPod(p: PodReport, st: Style, schedulingNote?: string): string[] {
   const s = p.scheduling;
   const out = ['', podHeadline(p, st)];
   if (p.last && p.last.result !== s.message) out.push(st.dim(`last step: ${p.last.phase}: ${p.last.result}`));
@@ -137,7 +137,8 @@ export function renderPod(p: PodReport, st: Style): string[] {
     if (p.traffic.advice) out.push(`  fix:     ${p.traffic.advice}`);
     out.push(st.dim(`  source:  ${p.traffic.source}`));
   }
-  out.push('', st.bold(`SCHEDULING`) + (s.attempts > 0 ? st.dim(` (last of ${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`) : ''));
+  const note = schedulingNote ?? (s.attempts > 0 ? `last of ${s.attempts} attempt${s.attempts === 1 ? '' : 's'}` : '');
+  out.push('', st.bold(`SCHEDULING`) + (note ? st.dim(` (${note})`) : ''));
   if (s.attempts > 0) out.push(...renderFilter(s, st), ...renderScores(s, st));
   out.push(...renderWhy(s, st), ...renderAdvice('WHAT WOULD MAKE IT SCHEDULE', s.advice, st));
   return out;
