@@ -1,17 +1,11 @@
 // `pod-lifecycle serve`: the engine behind an HTTPS Kubernetes API on 127.0.0.1, with its own CA and the kubeconfig
 // it writes, for a real kubectl or client library. Virtual time follows the wall clock times --speed.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ADMIN_USER } from '../engine/apiserver/authn/x509';
 import { loadClusterFiles } from '../engine/cluster/files';
 import { InputError } from '../engine/cluster/inputs';
 import { readInputFile } from '../host/read-file';
-import { ApiHandler } from '../serve/api-handler';
-import { buildKubeconfig, serveUsers } from '../serve/kubeconfig';
 import { LiveCluster } from '../serve/live-cluster';
-import { createServePki, withClientCA } from '../serve/pki';
-import { startHttps } from '../serve/tls-server';
+import type { ServePki } from '../serve/pki';
+import { type Served, serveCluster, trustServePki } from '../serve/serving';
 
 /** SERVE_USAGE is the synopsis of serve. */
 export const SERVE_USAGE = 'Usage: pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]';
@@ -73,13 +67,11 @@ export async function runServe(argv: readonly string[], out: (s: string) => void
     return 2;
   }
   let cluster: LiveCluster;
-  const pki = createServePki(ADMIN_USER);
+  let pki: ServePki;
   try {
     const inputs = loadClusterFiles({ clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}) }, (p) => readInputFile(p));
-    // The engine's x509 authenticator trusts our CA beside any the cluster file names.
-    const auth = inputs.cluster.profile.authentication;
-    auth.clientCA = withClientCA(auth.clientCA, pki.ca.certificatePem);
-    cluster = new LiveCluster(inputs, { speed: args.speed, ...(args.seed !== undefined ? { seed: args.seed } : {}) });
+    pki = trustServePki(inputs);
+    cluster = LiveCluster.start(inputs, { speed: args.speed, ...(args.seed !== undefined ? { seed: args.seed } : {}) });
   } catch (e) {
     if (e instanceof InputError) {
       err(`error: ${e.message.replace(/\n/g, ' ')}\n`);
@@ -87,27 +79,19 @@ export async function runServe(argv: readonly string[], out: (s: string) => void
     }
     throw e;
   }
-  const handler = new ApiHandler(cluster);
-  let server;
+  let served: Served;
   try {
-    server = await startHttps({ port: args.port, pki, handler: handler.handle });
+    served = await serveCluster(cluster, pki, { port: args.port, ...(args.kubeconfigOut ? { kubeconfigOut: args.kubeconfigOut } : {}) });
   } catch (e) {
     err(`error: cannot listen on 127.0.0.1:${args.port}: ${(e as Error).message}\n`);
     cluster.close();
     return 1;
   }
-  const kubeconfig = buildKubeconfig({ port: server.port, ca: pki.ca, admin: pki.admin, users: serveUsers(cluster.sim.inputs.cluster.profile) });
-  const file = args.kubeconfigOut ?? join(mkdtempSync(join(tmpdir(), 'pod-lifecycle-serve-')), 'kubeconfig');
-  writeFileSync(file, kubeconfig.yaml, { mode: 0o600 });
-  out(`Serving the simulated cluster (Kubernetes v1.36) on ${server.url}${args.speed !== 1 ? ` at ${args.speed}× speed` : ''}\n`);
-  out(`export KUBECONFIG=${file}\n`);
-  out(`Contexts: ${kubeconfig.contexts.join(', ')}\n`);
+  out(`Serving the simulated cluster (Kubernetes v1.36) on ${served.url}${args.speed !== 1 ? ` at ${args.speed}× speed` : ''}\n`);
+  out(`export KUBECONFIG=${served.kubeconfigFile}\n`);
+  out(`Contexts: ${served.contexts.join(', ')}\n`);
   return new Promise<number>((resolve) => {
-    const stop = (): void => {
-      handler.close();
-      cluster.close();
-      void server.close().then(() => resolve(0));
-    };
+    const stop = (): void => void served.close().then(() => resolve(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -1,46 +1,68 @@
 // The simulated cluster behind serve: a live Simulation whose virtual time follows the wall clock times a speed, to
-// which each client request is handed as a task and answered when its task ends.
+// which each client request is handed as a task and answered when its task ends. It runs itself (the CLI), or a
+// driver runs it (the debugger, which steps it and stops on breakpoints: a pause holds its time).
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { Millis } from '../engine/runtime/clock';
 import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
 import type { Steps } from '../engine/runtime/step';
-import { Simulation } from '../engine/simulation';
+import { Simulation, type SimulationOptions } from '../engine/simulation';
 
 /** STEPS_PER_TURN bounds the steps run before the event loop gets a turn (other requests, other connections). */
 const STEPS_PER_TURN = 2000;
 
-/** LiveClusterOptions: the speed of virtual time against the wall clock, the seed, and who hears each trace entry. */
+/** LiveClusterOptions: the speed of virtual time against the wall clock, and the driver that steps it, if not itself. */
 export interface LiveClusterOptions {
   speed?: number;
-  seed?: number;
-  /** onTrace hears the trace entries as they are handed on (in batches, a little behind). */
-  onTrace?: (entries: readonly TraceEntry[]) => void;
+  /** drive is called when there is something to run (a request, a task come due); without it the cluster steps itself. */
+  drive?: () => void;
+}
+
+/** liveOptions are the options of a live Simulation: virtual time 0 is now (to the second), the trace to `onTrace` if given. */
+export function liveOptions(seed?: number, onTrace?: (entries: readonly TraceEntry[]) => void): SimulationOptions {
+  const sink: TraceSink = { accept: (entries) => onTrace?.(entries) };
+  return { live: true, epoch: new Date(Math.floor(Date.now() / 1000) * 1000), ...(seed !== undefined ? { seed } : {}), ...(onTrace !== undefined ? { traceSink: sink } : {}) };
 }
 
 /** LiveCluster runs a live Simulation against the wall clock. */
 export class LiveCluster {
-  readonly sim: Simulation;
   readonly speed: number;
   private readonly wallStart: number;
   private readonly virtualStart: Millis;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private held = false;
+  /** heldSince is when a hold began; heldFor is how long the holds that ended lasted (wall milliseconds). */
+  private heldSince: number | undefined;
+  private heldFor = 0;
 
-  constructor(inputs: SimulationInputs, options: LiveClusterOptions = {}) {
+  constructor(readonly sim: Simulation, private readonly options: LiveClusterOptions = {}) {
     this.speed = options.speed && options.speed > 0 ? options.speed : 1;
-    const sink: TraceSink = { accept: (entries) => options.onTrace?.(entries) };
-    // Virtual time 0 is now (to the second), so kubectl's AGE of a new object reads as on a real cluster.
-    const epoch = new Date(Math.floor(Date.now() / 1000) * 1000);
-    this.sim = new Simulation(inputs, { live: true, epoch, traceSink: sink, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-    this.wallStart = epoch.getTime();
-    this.virtualStart = this.sim.virtualNow;
-    this.pump();
+    this.wallStart = sim.clock.epoch.getTime();
+    this.virtualStart = sim.virtualNow;
   }
 
-  /** now is the virtual time the wall clock stands at. */
+  /** start makes a live cluster of the inputs that runs itself, its trace handed on and dropped. */
+  static start(inputs: SimulationInputs, options: { speed?: number; seed?: number } = {}): LiveCluster {
+    const cluster = new LiveCluster(new Simulation(inputs, liveOptions(options.seed, () => undefined)), { ...(options.speed !== undefined ? { speed: options.speed } : {}) });
+    cluster.pump();
+    return cluster;
+  }
+
+  /** target is the virtual time the wall clock stands at, less the time held. */
   private target(): Millis {
-    return this.virtualStart + (Date.now() - this.wallStart) * this.speed;
+    const now = Date.now();
+    const held = this.heldFor + (this.heldSince !== undefined ? now - this.heldSince : 0);
+    return this.virtualStart + (now - this.wallStart - held) * this.speed;
+  }
+
+  /** tick lets the simulation's time run up to the wall clock's. */
+  tick(): void {
+    this.sim.advanceTo(this.target());
+  }
+
+  /** wait is how long (wall milliseconds) until the next task is due; undefined when none is queued. */
+  wait(): number | undefined {
+    const next = this.sim.nextDue;
+    return next === undefined ? undefined : Math.min(Math.max(0, (next - this.target()) / this.speed), 2_000_000_000);
   }
 
   /** request runs a task in the cluster and resolves with what it returns, once it has run. */
@@ -53,32 +75,40 @@ export class LiveCluster {
           reject(e);
         }
       });
-      this.pump();
+      this.wake();
     });
   }
 
-  /** hold stops virtual time (a debugger pause); release lets it go on from where the wall clock is. */
+  /** hold stops virtual time (a debugger pause); release lets it go on from where it stood. */
   hold(held: boolean): void {
-    this.held = held;
-    if (!held) this.pump();
+    if (held && this.heldSince === undefined) this.heldSince = Date.now();
+    if (!held && this.heldSince !== undefined) {
+      this.heldFor += Date.now() - this.heldSince;
+      this.heldSince = undefined;
+    }
   }
 
-  /** pump runs every task due by now, then sleeps until the next one is due. */
-  pump(): void {
-    if (this.closed || this.held) return;
+  /** wake runs what is due: the driver's turn, or the cluster's own pump. */
+  private wake(): void {
+    if (this.closed) return;
+    if (this.options.drive) this.options.drive();
+    else this.pump();
+  }
+
+  /** pump runs every task due by now, then sleeps until the next one is due (a cluster without a driver). */
+  private pump(): void {
+    if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.sim.advanceTo(this.target());
+    this.tick();
     for (let n = 0; this.sim.step(); n++) {
       if (n >= STEPS_PER_TURN) {
         this.timer = setTimeout(() => this.pump(), 0);
         return;
       }
     }
-    const next = this.sim.nextDue;
-    if (next === undefined) return;
-    const wait = Math.max(0, (next - this.target()) / this.speed);
-    this.timer = setTimeout(() => this.pump(), Math.min(wait, 2_000_000_000));
+    const wait = this.wait();
+    if (wait !== undefined) this.timer = setTimeout(() => this.pump(), wait);
   }
 
   /** close stops the clock: nothing more runs. */
