@@ -90,6 +90,10 @@ const optionCases: { name: string; type: string | string[]; default?: unknown }[
   { name: 'gracePeriod', type: 'integer' },
   { name: 'force', type: 'boolean' },
   { name: 'trace', type: 'boolean' },
+  { name: 'serve', type: 'boolean', default: true },
+  { name: 'port', type: 'integer', default: 0 },
+  { name: 'speed', type: 'number', default: 1 },
+  { name: 'kubeconfigOut', type: 'string' },
 ];
 
 for (const option of optionCases) {
@@ -146,9 +150,9 @@ test('The snippet "Pod Lifecycle: Debug a kubectl command line" starts from kube
   assert.deepEqual(options, { kubectl: 'kubectl run ${1:web} --image=${2:nginx:1.27}', stopOnEntry: true });
 });
 
-test('A launch configuration needs a manifest or a kubectl command line', () => {
+test('A launch configuration needs a manifest, a kubectl command line, or serve', () => {
   const launch = podDebugger?.configurationAttributes.launch as { anyOf?: unknown; required?: unknown };
-  assert.deepEqual(launch.anyOf, [{ required: ['manifest'] }, { required: ['kubectl'] }]);
+  assert.deepEqual(launch.anyOf, [{ required: ['manifest'] }, { required: ['kubectl'] }, { required: ['serve'] }]);
   assert.equal(launch.required, undefined);
 });
 

@@ -23,6 +23,8 @@ import { isNodeCommand } from '../engine/console/node-command';
 import { runNodeCommand } from './node-command';
 import { kubectlLines } from '../engine/kubectl/generate/load';
 import { LifecycleRun, type ThreadChanges } from './run';
+import { ServedSession, servedOptions } from './serving';
+import type { ServePki } from '../serve/pki';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { SessionHandles, VariableStore } from './variables';
 import { buildStateView, type StateView } from '../webview/state';
@@ -41,9 +43,15 @@ type StepMode = 'continue' | 'next' | 'stepIn' | 'stepOut';
  */
 const QUIET_REQUESTS = new Set(['evaluate', 'completions', 'stackTrace', 'scopes', 'variables', 'exceptionInfo', 'stepInTargets', 'dataBreakpointInfo']);
 
+/** SERVED_NO_REPLAY is why a served session cannot go back or try a what-if: it would replay the run from its start. */
+export const SERVED_NO_REPLAY = 'Not on a served cluster: going back (or trying a what-if) replays the run from its start, and the requests your kubectl sent cannot be replayed.';
+
 /** ControlSession is the part of the session that drives the run; PodLifecycleSession answers the requests. */
 export abstract class ControlSession extends LoggingDebugSession {
   protected run: LifecycleRun | undefined;
+  /** serving is the served side of a session launched with `serve`: the user's kubectl drives it. */
+  protected serving: ServedSession | undefined;
+  private servePki: ServePki | undefined;
   protected plan: LaunchPlan | undefined;
   protected launched = false;
   protected disconnected = false;
@@ -77,7 +85,9 @@ export abstract class ControlSession extends LoggingDebugSession {
     }
     let run: LifecycleRun;
     try {
-      run = new LifecycleRun(inputs, { ...plan.options, snapshots: !plan.noDebug }, plan.files);
+      const served = plan.serve ? servedOptions(inputs, plan) : undefined;
+      this.servePki = served?.pki;
+      run = new LifecycleRun(inputs, served ? served.options : { ...plan.options, snapshots: !plan.noDebug }, plan.files);
     } catch (err) {
       return void this.fail(response, ErrorId.engineFailure, `Cannot start the simulation: ${describeError(err)}`);
     }
@@ -92,6 +102,7 @@ export abstract class ControlSession extends LoggingDebugSession {
 
   /** begin starts a loaded run: to the end without debugging, paused on entry, or running to the first breakpoint. */
   protected begin(run: LifecycleRun): void {
+    if (this.plan?.serve && this.servePki) return void this.beginServing(run, this.plan.serve, this.servePki);
     if (this.plan?.noDebug) return this.runToEnd(run);
     // The command the run stands for comes first, as at a terminal; what kubectl prints follows as it prints it.
     this.output([applyCommand(run.files.manifest, kubectlLines(run.inputs))]);
@@ -108,6 +119,21 @@ export abstract class ControlSession extends LoggingDebugSession {
     this.resume(run, mode, targetSeq);
   }
 
+  /** beginServing starts the API the user's kubectl talks to, then runs the cluster as requests come. */
+  private async beginServing(run: LifecycleRun, serve: NonNullable<LaunchPlan['serve']>, pki: ServePki): Promise<void> {
+    const serving = new ServedSession(run, serve.speed);
+    this.serving = serving;
+    try {
+      this.output(await serving.listen(pki, serve));
+    } catch (err) {
+      this.output([{ text: `Cannot serve the cluster on 127.0.0.1:${serve.port}: ${describeError(err)}\n`, category: 'stderr' }]);
+      run.state = 'ended';
+      return void this.sendEvent(new TerminatedEvent());
+    }
+    if (this.plan?.stopOnEntry) this.stopAt(run, undefined, run.entryThread, 'entry');
+    else this.resume(run, 'continue');
+  }
+
   /**
    * resume advances the simulation entry by entry: `continue` to the next breakpoint, `next` and `stepOut` to the
    * next phase-level entry (one without a sub-step) of any thread, `stepIn` to the next entry of any level (or to the
@@ -117,9 +143,12 @@ export abstract class ControlSession extends LoggingDebugSession {
   protected resume(run: LifecycleRun, mode: StepMode, targetSeq?: number): void {
     run.state = 'running';
     this.pauseRequested = false;
+    this.serving?.cluster.hold(false);
     const token = ++this.resumeToken;
     const loop = (): void => {
       if (token !== this.resumeToken || this.run !== run || run.state !== 'running') return;
+      // A served cluster's time runs up to the wall clock's (less the time it was held).
+      this.serving?.cluster.tick();
       try {
         for (let i = 0; i < CHUNK; i++) if (!this.advance(run, mode, targetSeq)) return;
       } catch (err) {
@@ -138,6 +167,11 @@ export abstract class ControlSession extends LoggingDebugSession {
     const previous = run.current;
     const stepped = run.step();
     if (!stepped) {
+      // A served cluster has nothing due before the wall clock: it waits for a request or for its next task.
+      if (this.serving && !run.sim.finished) {
+        this.serving.idle(() => this.resume(run, mode, targetSeq));
+        return false;
+      }
       this.end(run);
       return false;
     }
@@ -163,6 +197,7 @@ export abstract class ControlSession extends LoggingDebugSession {
   protected reverse(response: DebugProtocol.Response, kind: 'stepBack' | 'reverseContinue'): void {
     const run = this.requireStopped(response);
     if (!run) return;
+    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
     const goal = this.breakpoints.backward(run, kind);
     this.sendResponse(response);
     this.moveTo(run, goal ? (e) => e.seq === goal.seq : undefined);
@@ -190,6 +225,9 @@ export abstract class ControlSession extends LoggingDebugSession {
 
   protected stopAt(run: LifecycleRun, entry: TraceEntry | undefined, threadId: number, reason: string, hitIds: number[] = [], exception?: ExceptionStop): false {
     run.state = 'stopped';
+    // A stop holds a served cluster's time: the request it stopped on waits for the user.
+    this.serving?.cancel();
+    this.serving?.cluster.hold(true);
     this.variables.reset();
     this.frames.reset();
     this.stopped = { targets: new Map(), threadId, ...(exception ? { exception } : {}) };
@@ -317,6 +355,7 @@ export abstract class ControlSession extends LoggingDebugSession {
    */
   protected replayWith(response: DebugProtocol.EvaluateResponse, run: LifecycleRun, what: string, answer: () => Redelete | string): void {
     if (run.state !== 'stopped') return this.fail(response, ErrorId.notStopped, `The lifecycle has ended: ${what} replays a paused run.`);
+    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
     const outcome = answer();
     if (typeof outcome === 'string') return this.fail(response, ErrorId.badExpression, outcome);
     response.body = { result: outcome.lines.join('\n'), variablesReference: 0 };

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { readInputFile } from '../host/read-file';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
-import { loadRunFiles } from '../engine/cluster/files';
+import { loadClusterFiles, loadRunFiles } from '../engine/cluster/files';
 import { InputError, type SimulationInputs } from '../engine/cluster/inputs';
 import { parseDuration } from '../engine/runtime/durations';
 import { GENERATED_FILE, KubectlNotSimulated, loadKubectlRun } from '../engine/kubectl/generate/load';
@@ -82,6 +82,12 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   force?: unknown;
   /** trace logs the Debug Adapter Protocol traffic to the Debug Console (as mock-debug's `trace`). */
   trace?: unknown;
+  /** serve runs no manifest: the cluster is served on 127.0.0.1 for the user's own kubectl (`pod-lifecycle serve`). */
+  serve?: unknown;
+  /** port, speed and kubeconfigOut are serve's --port, --speed and --kubeconfig-out. */
+  port?: unknown;
+  speed?: unknown;
+  kubeconfigOut?: unknown;
 }
 
 /** LaunchPlan is a checked launch: which files to read, how to run the simulation and how to start the session. */
@@ -93,10 +99,13 @@ export interface LaunchPlan {
   options: SimulationOptions;
   stopOnEntry: boolean;
   noDebug: boolean;
+  /** serve: the session serves the cluster to the user's kubectl instead of running a manifest. */
+  serve?: { port: number; speed: number; kubeconfigOut?: string };
 }
 
 /** planLaunch checks the launch attributes and returns the plan; it throws a LaunchError naming the first bad attribute. */
 export function planLaunch(args: LaunchArguments): LaunchPlan {
+  if (optionalBoolean(args, 'serve') === true) return planServe(args);
   const manifest = optionalString(args, 'manifest');
   const kubectl = kubectlWords(args.kubectl);
   if (manifest !== undefined && kubectl !== undefined) throw invalid('"manifest" and "kubectl" cannot be used together: the run starts from a manifest or from a kubectl command line');
@@ -129,6 +138,28 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   };
 }
 
+/**
+ * planServe checks a served session's attributes: the cluster and behavior files, the port, the speed and where the
+ * kubeconfig goes. A manifest or a kubectl command line has no place in it: the user's kubectl sends what it sends.
+ */
+function planServe(args: LaunchArguments): LaunchPlan {
+  if (args.manifest !== undefined || args.kubectl !== undefined) throw invalid('"serve" runs no manifest: the user\'s own kubectl sends the requests. Leave out "manifest" and "kubectl"');
+  const behavior = optionalString(args, 'behavior');
+  const port = optionalInteger(args, 'port') ?? 0;
+  if (port < 0 || port > 65535) throw invalid(`"port" must be from 0 (any free port) to 65535, not ${port}`);
+  const speed = args.speed === undefined ? 1 : args.speed;
+  if (typeof speed !== 'number' || !(speed >= 0.001 && speed <= 1000)) throw invalid(`"speed" must be a number from 0.001 to 1000, not ${describe(speed)}`);
+  const kubeconfigOut = optionalString(args, 'kubeconfigOut');
+  const seed = optionalInteger(args, 'seed');
+  return {
+    files: { manifest: '', clusters: clusterList(args.cluster), identity: { kind: 'default' }, ...(behavior !== undefined ? { behavior } : {}) },
+    options: { snapshots: false, ...(seed !== undefined ? { seed } : {}) },
+    stopOnEntry: optionalBoolean(args, 'stopOnEntry') ?? false,
+    noDebug: false,
+    serve: { port, speed, ...(kubeconfigOut !== undefined ? { kubeconfigOut } : {}) },
+  };
+}
+
 /** deleteOf reads `delete` (true, or `{gracePeriod, force}`) with the top-level `gracePeriod` and `force`. */
 function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
   const value = args.delete;
@@ -152,7 +183,7 @@ function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
 /** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
 const KNOWN_ATTRIBUTES = new Set([
   'manifest', 'kubectl', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
-  'maxSteps', 'maxObjects', 'allowUnsimulated', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
+  'maxSteps', 'maxObjects', 'allowUnsimulated', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'serve', 'port', 'speed', 'kubeconfigOut', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
   'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
 ]);
 
@@ -169,6 +200,7 @@ export function loadLaunch(plan: LaunchPlan): SimulationInputs {
       const { manifest: _generated, ...files } = plan.files;
       return loadKubectlRun(plan.kubectl, files, read, plan.options.seed);
     }
+    if (plan.serve) return loadClusterFiles(plan.files, read);
     return loadRunFiles(plan.files, read);
   } catch (err) {
     if (err instanceof InputError) throw inputProblem(plan.files, err);

@@ -8,7 +8,7 @@ import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import { argumentProblem } from './arguments';
 import { liveReader } from './breakpoint-set';
 import { CAPABILITIES } from './capabilities';
-import { ControlSession, describeError } from './control';
+import { ControlSession, describeError, SERVED_NO_REPLAY } from './control';
 import { dataBreakpointInfo } from './data';
 import { exceptionInfo } from './exceptions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, GENERATED_SOURCE, sourceOfFile } from './frames';
@@ -79,6 +79,7 @@ export class PodLifecycleSession extends ControlSession {
 
   protected override restartRequest(response: DebugProtocol.RestartResponse, args: DebugProtocol.RestartArguments): void {
     if (!this.plan || !this.run) return this.fail(response, ErrorId.notLaunched, 'No lifecycle is running yet: "restart" needs a launch first.');
+    if (this.serving) return this.fail(response, ErrorId.unsupported, 'A served cluster is not restarted in place: stop the session and start it again (its kubeconfig changes).');
     const old = this.run;
     const next = this.load(response, (args?.arguments as LaunchArguments | undefined) ?? undefined);
     if (!next) return;
@@ -188,9 +189,12 @@ export class PodLifecycleSession extends ControlSession {
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
     const run = this.requireRun(response);
     if (!run) return;
-    // A running lifecycle stops at its next chunk boundary; a paused or ended one has nothing to pause.
-    if (run.state === 'running') this.pauseRequested = true;
+    // A running lifecycle stops at its next chunk boundary; a paused or ended one has nothing to pause. A served
+    // cluster waiting for work stops at once, where it stands.
+    const waiting = run.state === 'running' && this.serving?.idleNow === true;
+    if (run.state === 'running' && !waiting) this.pauseRequested = true;
     this.sendResponse(response);
+    if (waiting) this.stopAt(run, run.current, this.threadOf(run, run.current), 'pause');
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
@@ -236,6 +240,7 @@ export class PodLifecycleSession extends ControlSession {
   protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
     const run = this.requireStopped(response);
     if (!run) return;
+    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
     if (!this.variables.has(args.variablesReference)) return this.fail(response, ErrorId.unknownReference, `There are no variables ${args.variablesReference}: the run has moved on since.`);
     const owner = this.variables.ownerOf(args.variablesReference, args.name);
     if (!owner) return this.fail(response, ErrorId.readOnlyVariable, `${args.name} is read-only: it is what the engine decided or recorded. Change an input instead: a field in the Pod, Node or Cluster scope.`);
@@ -265,6 +270,7 @@ export class PodLifecycleSession extends ControlSession {
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
     this.resumeToken++;
+    void this.serving?.close();
     this.sendResponse(response);
     if (this.run?.state === 'ended') return;
     if (this.run) this.run.state = 'ended';
@@ -273,6 +279,7 @@ export class PodLifecycleSession extends ControlSession {
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): void {
     this.resumeToken++;
+    void this.serving?.close();
     if (this.run) this.run.state = 'ended';
     this.disconnected = true;
     this.markConfigured();
