@@ -24,6 +24,8 @@ export interface EngineContext {
   sources: SourceIndex;
   /** tableLimit is the most nodes a scheduling cycle keeps its per-node tables for (SimulationOptions.tableLimit). */
   tableLimit?: number;
+  /** pastInvalid lets an invalid object go on past validation (SimulationOptions.pastInvalid): diagnostics only. */
+  pastInvalid?: boolean;
 }
 
 /** SourceIndex maps objects to the documents they were read from, so trace fields map to file ranges. */

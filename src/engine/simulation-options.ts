@@ -73,6 +73,12 @@ export interface SimulationOptions {
    * far as advanceTo lets it. Its trace should go to a sink.
    */
   live?: boolean;
+  /**
+   * pastInvalid lets an object the API server finds invalid go on as if it were valid (its validation step still
+   * says what is wrong): the language server's checks report the validation errors themselves, and with this see what
+   * admission and the scheduler would say of the rest at once, not only once the errors are fixed. Never for a run.
+   */
+  pastInvalid?: boolean;
   /** epoch is the wall-clock instant virtual time 0 stands for (a live cluster's start); 2026-01-01 by default. */
   epoch?: Date;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */

@@ -75,6 +75,7 @@ export class Simulation {
       clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
       behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
       ...(options.tableLimit !== undefined ? { tableLimit: options.tableLimit } : {}),
+      ...(options.pastInvalid ? { pastInvalid: true } : {}),
       schedule: (delay, label, task) => this.queue.push(this.clock.now + delay, label, task),
     };
     // Component configuration is read once, as kube-apiserver reads its files at start.

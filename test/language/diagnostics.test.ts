@@ -63,6 +63,26 @@ const cases: { name: string; text: string; settings?: Settings; want: Want[] }[]
     ],
   },
   {
+    // Every stage at once, in the API server's order: the validation error (validateContainerCommon) and what the
+    // scheduler would say of the rest (nodeaffinity), not the second only once the first is fixed.
+    name: 'a validation error and a scheduling problem of the same pod show at once, each tagged with its stage',
+    text: pod(['containers:', '  - name: app', '    resources: {requests: {cpu: 100m}}', '    readinessProbe: {tcpSocket: {port: 80}}', 'nodeSelector:', '  disk: ssd']),
+    want: [
+      { code: 'validation', line: 6, character: 6, message: 'Pod "web" is invalid: spec.containers[0].image: Required value' },
+      { code: 'scheduling', line: 9, character: 2, message: /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 node\(s\) didn't match Pod's node affinity\/selector\..*\n\(the pod would stay Pending: no node fits it at scheduler\.filter\)$/s },
+    ],
+  },
+  {
+    // PodSecurity (validating admission, after validation) on a pod with a validation error: both at once.
+    name: 'a validation error and an admission refusal of the same pod show at once',
+    text: pod(['containers:', '  - name: app', '    resources: {requests: {cpu: 100m}}', '    readinessProbe: {tcpSocket: {port: 80}}'], ['namespace: secure']),
+    settings: { ...DEFAULT_SETTINGS, cluster: [join(ROOT, 'test', 'fixtures', 'podsecurity', 'cluster.yaml')] },
+    want: [
+      { code: 'validation', line: 7, character: 6, message: 'Pod "web" is invalid: spec.containers[0].image: Required value' },
+      { code: 'admission', line: 7, character: 6, message: /^pods "web" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false/ },
+    ],
+  },
+  {
     // plugin/pkg/admission/serviceaccount/admission.go: the service account must exist.
     name: 'a ServiceAccount the namespace lacks is an admission warning',
     text: pod([...CONTAINER, 'serviceAccountName: robot']),

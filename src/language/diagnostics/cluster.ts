@@ -99,7 +99,7 @@ const SEED = 1;
 /** checkOnCluster runs one workload document on the file's cluster and returns what would stop it. */
 export function checkOnCluster(doc: SourceDocument, on: CheckCluster, maxSteps = MAX_STEPS): Finding[] {
   const run = firstPodOnly(doc);
-  const sim = new Simulation({ manifest: [run], cluster: on.cluster, behavior: on.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS, seed: SEED, bootstrapped: on.image });
+  const sim = new Simulation({ manifest: [run], cluster: on.cluster, behavior: on.behavior, identity: { kind: 'default' } }, { forMs: RUN_FOR_MS, seed: SEED, bootstrapped: on.image, pastInvalid: true });
   const complete = runToScheduling(sim, maxSteps);
   // What the check reads of the run, without the outcome and the object list a report computes.
   const result = { rejection: sim.rejection, kubectl: sim.kubectlOutput.join('\n'), events: sim.events, trace: sim.trace };
