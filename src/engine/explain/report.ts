@@ -12,6 +12,7 @@ import { notCreated, type NotCreated } from './not-created';
 import { adviseRejection, findRefusingEntry } from './rejection';
 import { trafficOnDelete, type TrafficOnDelete } from './traffic';
 import type { Advice } from './scheduling';
+import { type AutoscalerReport, explainAutoscalers } from './autoscaler';
 
 /** PodReport is where one pod ended and how it was scheduled. */
 export interface PodReport {
@@ -41,6 +42,8 @@ export interface ExplainReport {
   refused?: Rejection[];
   /** notCreated are the pods a StatefulSet should have and does not, with its controller's reason. */
   notCreated?: NotCreated[];
+  /** autoscalers explain each HorizontalPodAutoscaler: its metrics, its scalings, why it stands where it does. */
+  autoscalers?: AutoscalerReport[];
   /** advice answers the rejection and the refusals. */
   advice: Advice[];
 }
@@ -144,6 +147,8 @@ export function explainRun(sim: Simulation, result: SimulationResult, pods: read
     report.rejection = { ...result.rejection, kubectl: result.kubectl };
     report.advice.push(adviseRejection(result.rejection, entry));
   }
+  const autoscalers = explainAutoscalers(result.objects, result.trace);
+  if (autoscalers.length > 0) report.autoscalers = autoscalers;
   const missing = notCreated(result.objects, result.trace);
   if (missing.length > 0) report.notCreated = missing;
   const refused = refusedPods(result.trace, known);

@@ -2,6 +2,7 @@
 // or Failed, the causes with their evidence; the filter and score tables of its last scheduling attempt, why this node
 // and not the others, and what would make it schedule; then a refusal and its advice.
 import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnosis';
+import type { AutoscalerReport } from '../explain/autoscaler';
 import type { ExplainReport, PodReport } from '../explain/report';
 import type { SchedulingExplanation } from '../explain/pod';
 import type { Advice } from '../explain/scheduling';
@@ -144,6 +145,16 @@ export function renderPod(p: PodReport, st: Style, schedulingNote?: string): str
   return out;
 }
 
+/** renderAutoscaler is an autoscaler's section: replicas, metrics against targets, its scalings, conditions and why. */
+function renderAutoscaler(a: AutoscalerReport, st: Style): string[] {
+  const out = ['', `${st.bold('AUTOSCALER')} ${a.hpa} → ${a.target}: ${a.replicas.current} replicas (desired ${a.replicas.desired}; min ${a.replicas.min}, max ${a.replicas.max})`];
+  for (const m of a.metrics) out.push(`  ${m.name}: ${m.current} against a target of ${m.target}`);
+  for (const s of a.scaled) out.push(`  scaled ${s.from} → ${s.to} at ${s.at}s: ${s.reason}`);
+  for (const c of a.conditions) out.push(`  ${c.type} ${c.status} ${c.reason}: ${c.message}`);
+  out.push(`  ${st.bold('WHY')} ${a.why}`);
+  return out;
+}
+
 /** renderExplain prints the whole explanation for a person. */
 export function renderExplain(report: ExplainReport, kubectl: string, manifest: string, st: Style, command?: KubectlLines, commands?: SimulationResult['commands']): string {
   const { applyLines, deleteLines } = splitKubectl(withoutCommands(kubectl, commands));
@@ -154,6 +165,7 @@ export function renderExplain(report: ExplainReport, kubectl: string, manifest: 
   if (deleteLines.length > 0) out.push(st.bold(`$ ${headers.delete}`), ...deleteLines);
   for (const p of report.pods) out.push(...renderPod(p, st));
   if (report.pods.length === 0) out.push('', st.dim('no pod was made'));
+  for (const a of report.autoscalers ?? []) out.push(...renderAutoscaler(a, st));
   const r = report.rejection;
   if (r) out.push('', `${st.bold('REJECTED')} at ${st.phase(r.phase)}: ${st.bad(`${r.code} ${r.reason}`)}`, `  ${r.message}`);
   for (const n of report.notCreated ?? []) out.push('', `${st.bold('NOT CREATED')} ${n.missing.join(', ')} of StatefulSet ${n.object}`, `  ${n.why}`);

@@ -1,0 +1,94 @@
+// Why a HorizontalPodAutoscaler has the replica count it has: its metrics against their targets, the scalings it made,
+// its conditions (the controller's own words), and one sentence on why it did not scale further. Read from the
+// autoscaler's status and its controllers.hpa steps. See pkg/controller/podautoscaler/horizontal.go (v1.36.3).
+import type { KubeObject } from '../api/types';
+import type { TraceEntry } from '../runtime/recorder';
+
+/** HPA_TOLERANCE is --horizontal-pod-autoscaler-tolerance: a ratio within 0.1 of 1 changes nothing. */
+const HPA_TOLERANCE = 0.1;
+
+/** AutoscalerReport explains one autoscaler at the end of the run. */
+export interface AutoscalerReport {
+  /** hpa is `namespace/name`; target is `Kind/name` of its scaleTargetRef. */
+  hpa: string;
+  target: string;
+  replicas: { current: number; desired: number; min: number; max: number };
+  /** metrics are its metrics as it last read them, each against its target. */
+  metrics: { name: string; current: string; target: string; ratio?: number }[];
+  /** scaled are the scalings it made, in order (virtual seconds). */
+  scaled: { at: number; from: number; to: number; reason: string }[];
+  conditions: { type: string; status: string; reason: string; message: string }[];
+  /** why says why it stands where it does. */
+  why: string;
+}
+
+interface MetricSpec {
+  type?: string;
+  resource?: { name?: string; target?: { type?: string; averageUtilization?: number; averageValue?: string } };
+}
+
+interface MetricStatus {
+  type?: string;
+  resource?: { name?: string; current?: { averageUtilization?: number; averageValue?: string } };
+}
+
+interface Hpa extends KubeObject {
+  spec?: { minReplicas?: number; maxReplicas?: number; scaleTargetRef?: { kind?: string; name?: string }; metrics?: MetricSpec[] };
+  status?: { currentReplicas?: number; desiredReplicas?: number; currentMetrics?: MetricStatus[]; conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+}
+
+/** explainAutoscalers explains every autoscaler stored at the end of the run. */
+export function explainAutoscalers(objects: readonly KubeObject[], trace: readonly TraceEntry[]): AutoscalerReport[] {
+  return objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => explainAutoscaler(o as Hpa, trace));
+}
+
+function explainAutoscaler(hpa: Hpa, trace: readonly TraceEntry[]): AutoscalerReport {
+  const ref = `HorizontalPodAutoscaler/${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`;
+  const spec = hpa.spec ?? {};
+  const status = hpa.status ?? {};
+  const replicas = { current: status.currentReplicas ?? 0, desired: status.desiredReplicas ?? 0, min: spec.minReplicas ?? 1, max: spec.maxReplicas ?? 0 };
+  const metrics = (spec.metrics ?? []).map((m, i) => metricLine(m, status.currentMetrics?.[i]));
+  const scaled: AutoscalerReport['scaled'] = [];
+  let last: { proposed: number; stabilized: number; desired: number; currentReplicas: number } | undefined;
+  for (const e of trace) {
+    if (e.object !== ref || e.phase !== 'controllers.hpa') continue;
+    const d = e.detail as { from?: number; to?: number; reason?: string; proposed?: number; stabilized?: number; desired?: number; currentReplicas?: number };
+    if (typeof d.from === 'number' && typeof d.to === 'number') scaled.push({ at: e.at, from: d.from, to: d.to, reason: d.reason ?? '' });
+    if (typeof d.proposed === 'number' && typeof d.stabilized === 'number' && typeof d.desired === 'number') last = { proposed: d.proposed, stabilized: d.stabilized, desired: d.desired, currentReplicas: d.currentReplicas ?? 0 };
+  }
+  const conditions = (status.conditions ?? []).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' }));
+  return { hpa: `${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`, target: `${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`, replicas, metrics, scaled, conditions, why: whyOf(replicas, metrics, conditions, last) };
+}
+
+/** metricLine shows one metric's current value against its target; a Resource Utilization one with their ratio. */
+function metricLine(spec: MetricSpec, current: MetricStatus | undefined): AutoscalerReport['metrics'][number] {
+  const name = spec.resource?.name ?? spec.type ?? 'metric';
+  const target = spec.resource?.target;
+  const now = current?.resource?.current;
+  if (target?.type === 'Utilization' && target.averageUtilization !== undefined) {
+    const have = now?.averageUtilization;
+    return {
+      name, target: `${target.averageUtilization}% of requests`, current: have === undefined ? '<unknown>' : `${have}% of requests${now?.averageValue ? ` (${now.averageValue} a pod)` : ''}`,
+      ...(have !== undefined && target.averageUtilization > 0 ? { ratio: Math.round((have / target.averageUtilization) * 100) / 100 } : {}),
+    };
+  }
+  return { name, target: target?.averageValue ? `${target.averageValue} a pod` : '<unknown>', current: now?.averageValue ? `${now.averageValue} a pod` : '<unknown>' };
+}
+
+/** whyOf says why the autoscaler stands where it does, from the first condition that holds it, else its last sync. */
+function whyOf(replicas: AutoscalerReport['replicas'], metrics: AutoscalerReport['metrics'], conditions: AutoscalerReport['conditions'], last: { proposed: number; stabilized: number; desired: number; currentReplicas: number } | undefined): string {
+  const condition = (type: string) => conditions.find((c) => c.type === type);
+  if (conditions.length === 0) return 'it has not synced yet: its first sync comes 15 s after it is created, then every 15 s';
+  const active = condition('ScalingActive');
+  if (active?.status === 'False') return `it cannot compute a replica count (${active.reason}): ${active.message}`;
+  const able = condition('AbleToScale');
+  if (able?.status === 'False') return `it cannot scale its target (${able.reason}): ${able.message}`;
+  const limited = condition('ScalingLimited');
+  if (limited?.status === 'True') return `${limited.message} (${limited.reason}): it stays at ${replicas.desired}, between minReplicas ${replicas.min} and maxReplicas ${replicas.max}`;
+  if (last && last.stabilized !== last.proposed && able) return `its metrics propose ${last.proposed} replicas, but ${able.message} (${able.reason}): it keeps ${last.stabilized}`;
+  const within = metrics.filter((m) => m.ratio !== undefined && Math.abs(m.ratio - 1) <= HPA_TOLERANCE);
+  if (last && last.proposed === last.currentReplicas && within.length > 0) {
+    return `its metrics are within the ${HPA_TOLERANCE * 100}% tolerance of their targets (${within.map((m) => `${m.name} ${m.current} against ${m.target}, ratio ${m.ratio}`).join('; ')}): it keeps ${replicas.current}`;
+  }
+  return `its metrics propose ${last?.proposed ?? replicas.desired} replicas: it has ${replicas.current}`;
+}
