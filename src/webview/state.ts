@@ -21,7 +21,7 @@ export interface StateInput {
   timelineLimit?: number;
 }
 
-const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'Pod'];
+const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'StatefulSet', 'DaemonSet', 'Pod'];
 
 /** buildStateView builds the view at the end of `trace`. */
 export function buildStateView(input: StateInput): StateView {
@@ -38,11 +38,19 @@ export function buildStateView(input: StateInput): StateView {
     if (owner) children.set(owner.uid, [...(children.get(owner.uid) ?? []), o]);
     else roots.push(o);
   }
+  // An autoscaler stands beside its target, as its first child.
+  const autoscalers = new Map<string, KubeObject[]>();
+  for (const o of input.objects) {
+    if (o.kind !== 'HorizontalPodAutoscaler') continue;
+    const target = (o['spec'] as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
+    const key = `${target?.kind}/${o.metadata?.namespace ?? 'default'}/${target?.name}`;
+    autoscalers.set(key, [...(autoscalers.get(key) ?? []), o]);
+  }
   const claims = new Map<string, KubeObject>();
   for (const o of input.objects) if (o.kind === 'PersistentVolumeClaim') claims.set(`${o.metadata?.namespace}/${o.metadata?.name}`, o);
   const item = (o: KubeObject): TreeItem => {
     const ref = refOf(o);
-    const kids = (children.get(o.metadata?.uid ?? '') ?? []).sort(byName).map(item);
+    const kids = [...(autoscalers.get(ref) ?? []).map(autoscalerItem), ...(children.get(o.metadata?.uid ?? '') ?? []).sort(byName).map(item)];
     if (o.kind === 'Pod') kids.push(...claimItems(o as Pod, claims), ...containerItems(o as Pod, ref));
     const { status, tone } = o.kind === 'Pod' ? podStatus(o as Pod, statusOf) : workloadStatus(o);
     const phase = lastPhaseOf.get(ref);
@@ -61,6 +69,25 @@ export function buildStateView(input: StateInput): StateView {
   const decision = decisionOf(input.trace);
   if (decision) view.decision = decision;
   return view;
+}
+
+/**
+ * autoscalerItem is a HorizontalPodAutoscaler under its target: its metrics against their targets and its replicas, as
+ * `kubectl get hpa` shows TARGETS and REPLICAS (printers.go printHorizontalPodAutoscaler), warning when it cannot scale.
+ */
+function autoscalerItem(o: KubeObject): TreeItem {
+  const ref = refOf(o);
+  const spec = (o['spec'] ?? {}) as { minReplicas?: number; maxReplicas?: number; metrics?: { resource?: { name?: string; target?: { averageUtilization?: number; averageValue?: string } } }[] };
+  const status = (o['status'] ?? {}) as { currentReplicas?: number; currentMetrics?: { resource?: { current?: { averageUtilization?: number; averageValue?: string } } }[]; conditions?: { type: string; status: string; reason?: string }[] };
+  const targets = (spec.metrics ?? []).map((m, i) => {
+    const now = status.currentMetrics?.[i]?.resource?.current;
+    const want = m.resource?.target;
+    const current = want?.averageUtilization !== undefined ? (now?.averageUtilization !== undefined ? `${now.averageUtilization}%` : '<unknown>') : now?.averageValue ?? '<unknown>';
+    return `${m.resource?.name ?? 'metric'}: ${current}/${want?.averageUtilization !== undefined ? `${want.averageUtilization}%` : want?.averageValue ?? '?'}`;
+  });
+  const stuck = status.conditions?.find((c) => (c.type === 'ScalingActive' || c.type === 'AbleToScale') && c.status === 'False');
+  const text = `${targets.join(', ')}${targets.length ? ', ' : ''}${status.currentReplicas ?? 0} replicas (${spec.minReplicas ?? 1}–${spec.maxReplicas ?? 0})${stuck ? `, ${stuck.reason}` : ''}`;
+  return { id: ref, kind: 'HorizontalPodAutoscaler', name: o.metadata?.name ?? '', ref, status: text, tone: stuck ? 'warn' : 'ok', field: 'spec.metrics', children: [] };
 }
 
 /** byName orders by name with numbers as numbers: a StatefulSet's web-2 before web-10. */
@@ -114,6 +141,19 @@ function workloadStatus(o: KubeObject): { status: string; tone: TreeItem['tone']
     // kubectl get jobs: STATUS and COMPLETIONS (printers.go printJob).
     const cols = jobColumns(o, 0);
     return { status: `${cols.status} ${cols.completions}`, tone: cols.status === 'Failed' || cols.status === 'FailureTarget' ? 'error' : cols.status === 'Complete' ? 'idle' : 'warn' };
+  }
+  if (o.kind === 'DaemonSet') {
+    // One pod per node it fits: READY of DESIRED (printers.go printDaemonSet).
+    const ds = (o['status'] ?? {}) as { desiredNumberScheduled?: number; numberReady?: number };
+    const want = ds.desiredNumberScheduled ?? 0;
+    const ready = ds.numberReady ?? 0;
+    return { status: `${ready}/${want} ready`, tone: ready >= want ? 'ok' : 'warn' };
+  }
+  if (o.kind === 'CronJob') {
+    // SUSPEND, ACTIVE and LAST SCHEDULE (printers.go printCronJob).
+    const cj = (o['status'] ?? {}) as { active?: unknown[]; lastScheduleTime?: string };
+    const suspended = (o['spec'] as { suspend?: boolean } | undefined)?.suspend === true;
+    return { status: `${suspended ? 'suspended, ' : ''}${cj.active?.length ?? 0} active${cj.lastScheduleTime ? `, last scheduled ${cj.lastScheduleTime}` : ''}`, tone: suspended ? 'idle' : 'ok' };
   }
   const want = spec.replicas ?? 1;
   const ready = status.readyReplicas ?? 0;

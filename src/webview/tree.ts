@@ -20,7 +20,8 @@ const TONE_COLORS: Record<TreeItem['tone'], string> = {
 
 /** KIND_ICONS are the codicons of the kinds the tree holds. */
 const KIND_ICONS: Record<string, string> = {
-  Deployment: 'layers', ReplicaSet: 'copy', StatefulSet: 'list-ordered', DaemonSet: 'server', Job: 'run-all', CronJob: 'watch',
+  Deployment: 'layers', ReplicaSet: 'copy', ReplicationController: 'copy', StatefulSet: 'list-ordered', DaemonSet: 'server', Job: 'run-all', CronJob: 'watch',
+  HorizontalPodAutoscaler: 'graph-line',
   Pod: 'package', Container: 'symbol-constructor', InitContainer: 'debug-start', PersistentVolumeClaim: 'database',
 };
 

@@ -80,3 +80,16 @@ test('a StatefulSet shows its pods in ordinal order, each with its claim and con
     ['Container', 'nginx', 'Running, Ready', 'spec.containers[0]'],
   ]);
 });
+
+test('a DaemonSet shows its pod per node, a CronJob its Jobs and their pods, an autoscaler sits beside its target', () => {
+  const ds = viewOfFile('test/fixtures/daemonset/agent.yaml').workloads.find((w) => w.kind === 'DaemonSet');
+  assert.deepEqual([ds?.name, ds?.status, ds?.tone], ['agent', '2/2 ready', 'ok']);
+  assert.deepEqual(ds?.children.map((p) => [p.kind, p.status]), [['Pod', 'Running'], ['Pod', 'Running']]);
+  const cron = viewOfFile('test/fixtures/cronjob/every-minute.yaml').workloads.find((w) => w.kind === 'CronJob');
+  assert.match(cron?.status ?? '', /^\d+ active, last scheduled \d{4}-\d\d-\d\dT/);
+  assert.ok((cron?.children.length ?? 0) > 0 && cron!.children.every((j) => j.kind === 'Job' && j.children.some((p) => p.kind === 'Pod')));
+  // Without metrics from the Behavior the autoscaler cannot compute a count: it says so beside its Deployment.
+  const web = viewOfFile('test/fixtures/hpa/web.yaml').workloads.find((w) => w.kind === 'Deployment');
+  assert.deepEqual(web?.children.map((c) => c.kind), ['HorizontalPodAutoscaler', 'ReplicaSet']);
+  assert.deepEqual([web?.children[0]?.name, web?.children[0]?.status, web?.children[0]?.tone], ['web', 'cpu: <unknown>/50%, 2 replicas (1–10), FailedGetResourceMetric', 'warn']);
+});
