@@ -54,6 +54,10 @@ test('kubectl reads the server version and discovery', async () => {
   const v = await kubectl('version', '-o', 'json');
   assert.equal(v.code, 0, v.stderr);
   assert.equal(JSON.parse(v.stdout).serverVersion.gitVersion, 'v1.36.0');
+  // kubectl explain reads the OpenAPI v3 documents of the 1.36 specification.
+  const explained = await kubectl('explain', 'deployment.spec.replicas');
+  assert.equal(explained.code, 0, explained.stderr);
+  assert.match(explained.stdout, /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: replicas <integer>/);
   const resources = await kubectl('api-resources', '--api-group=apps', '-o', 'name');
   assert.equal(resources.code, 0, resources.stderr);
   assert.deepEqual(resources.stdout.trim().split('\n').sort(), ['controllerrevisions.apps', 'daemonsets.apps', 'deployments.apps', 'replicasets.apps', 'statefulsets.apps']);
