@@ -50,7 +50,7 @@ export function completeConsole(sim: Simulation, text: string, column: number, s
       // An expression is read as typed: its quotes belong to JSONPath, not to a shell.
       const raw: Word = { text: prefix.slice(current.start), start: current.start, end: cursor };
       if (/[.[{]/.test(raw.text) || /^[$@]/.test(raw.text)) return completeExpression(sim, scopePod(sim, scope?.podRef), raw);
-      return [...items(['kubectl', 'etcdctl', 'help'], 'keyword'), ...items([...ROOTS], 'variable'), ...items(schemaProperties('#core.v1.Pod') ?? [], 'property')];
+      return [...items(['kubectl', 'etcdctl', 'dig', 'help'], 'keyword'), ...items([...ROOTS], 'variable'), ...items(schemaProperties('#core.v1.Pod') ?? [], 'property')];
     }
     if (before[0] === 'etcdctl') {
       if (before.length === 1) return items(['get'], 'function');

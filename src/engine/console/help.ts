@@ -7,6 +7,8 @@ export const HELP_TEXT = `Commands (run against the simulated cluster as it is a
   kubectl describe (pod|node) [NAME...] [-n NAMESPACE]
   kubectl auth can-i VERB RESOURCE[/SUBRESOURCE] [NAME] [-n NAMESPACE | -A] [--as USER] [--as-group GROUP]...
   etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N]
+  dig NAME                          what the cluster's DNS answers for NAME, looked up as the current pod resolves it
+                                    (web, web.default, web-0.web, 10-244-1-5.default.pod, kubernetes.default.svc...)
   explain [POD]                     why the pod is where it is at this step: what kube-scheduler has decided so far,
                                     or why it is stuck Terminating, not Ready, restarting or Failed
   help

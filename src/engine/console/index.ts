@@ -1,9 +1,10 @@
-// The debug console: commands (kubectl get/describe/auth can-i, etcdctl get, help) and expressions over the
+// The debug console: commands (kubectl get/describe/auth can-i, etcdctl get, dig, help) and expressions over the
 // paused simulation, plus their completions. Pure: it reads the simulation and changes nothing.
 import type { Simulation } from '../simulation';
 import { FlagError, lastFlag, parseFlags, splitWords } from './args';
 import { canI } from './auth';
 import { kubectlDescribe } from './describe';
+import { dig } from './dns';
 import { etcdctlGet } from './etcdctl';
 import { ConsoleError, evaluateExpression, scopePod } from './expression';
 import { type CommandResult, kubectlGet } from './get';
@@ -34,6 +35,7 @@ export function evaluateConsole(sim: Simulation, text: string, scope?: ConsoleSc
     const [command, sub, ...rest] = words;
     if (command === 'help' || command === '?') return { output: HELP_TEXT };
     if (command === 'kubectl') return result(kubectl(sim, sub, rest));
+    if (command === 'dig') return result(dig(sim, scopePod(sim, scope?.podRef), [sub, ...rest].filter((w): w is string => w !== undefined)));
     if (command === 'etcdctl') {
       if (sub !== 'get') return { error: true, message: sub ? `Error: unknown command "${sub}" for "etcdctl"; the console runs "etcdctl get"` : 'Error: the console runs "etcdctl get KEY [--prefix] [--keys-only]"' };
       return result(etcdctlGet(sim, rest));

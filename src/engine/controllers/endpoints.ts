@@ -83,6 +83,9 @@ export function* syncService(ctx: EngineContext, namespace: string, name: string
     return {
       addresses: [pod.status?.podIP ?? pod.status?.podIPs?.[0]?.ip ?? ''],
       conditions: endpointConditions(pod, publish),
+      // A pod that names this Service as its subdomain gets its hostname on the endpoint: the DNS name
+      // <hostname>.<service>.<namespace>.svc. See k8s.io/endpointslice@v0.36.3 utils.go podToEndpoint, ShouldSetHostname.
+      ...(pod.spec?.hostname && pod.spec.subdomain === name ? { hostname: pod.spec.hostname } : {}),
       ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
       targetRef: { kind: 'Pod', namespace, name: pod.metadata?.name, uid: pod.metadata?.uid },
       ...(zone ? { zone } : {}),
