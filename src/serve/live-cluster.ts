@@ -26,6 +26,7 @@ export class LiveCluster {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private held = false;
+  private readonly advanced = new Set<() => void>();
 
   constructor(inputs: SimulationInputs, options: LiveClusterOptions = {}) {
     this.speed = options.speed && options.speed > 0 ? options.speed : 1;
@@ -63,6 +64,12 @@ export class LiveCluster {
     if (!held) this.pump();
   }
 
+  /** onAdvance calls `listener` after each run of steps (what the store does not hold, as events, may have changed); it returns the unsubscribe. */
+  onAdvance(listener: () => void): () => void {
+    this.advanced.add(listener);
+    return () => this.advanced.delete(listener);
+  }
+
   /** pump runs every task due by now, then sleeps until the next one is due. */
   pump(): void {
     if (this.closed || this.held) return;
@@ -71,14 +78,20 @@ export class LiveCluster {
     this.sim.advanceTo(this.target());
     for (let n = 0; this.sim.step(); n++) {
       if (n >= STEPS_PER_TURN) {
+        this.notify();
         this.timer = setTimeout(() => this.pump(), 0);
         return;
       }
     }
+    this.notify();
     const next = this.sim.nextDue;
     if (next === undefined) return;
     const wait = Math.max(0, (next - this.target()) / this.speed);
     this.timer = setTimeout(() => this.pump(), Math.min(wait, 2_000_000_000));
+  }
+
+  private notify(): void {
+    for (const listener of this.advanced) listener();
   }
 
   /** close stops the clock: nothing more runs. */
