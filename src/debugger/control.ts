@@ -150,12 +150,18 @@ export abstract class ControlSession extends LoggingDebugSession {
       // A served cluster's time runs up to the wall clock's (less the time it was held).
       this.serving?.cluster.tick();
       try {
-        for (let i = 0; i < CHUNK; i++) if (!this.advance(run, mode, targetSeq)) return;
+        for (let i = 0; i < CHUNK; i++) {
+          if (this.advance(run, mode, targetSeq)) continue;
+          // A served cluster's watchers of what the store does not hold (its events) hear of the steps that ran.
+          this.serving?.cluster.notify();
+          return;
+        }
       } catch (err) {
         this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);
         run.state = 'ended';
         return void this.sendEvent(new TerminatedEvent());
       }
+      this.serving?.cluster.notify();
       if (this.pauseRequested) return void this.stopAt(run, run.current, this.threadOf(run, run.current), 'pause');
       setImmediate(loop);
     };

@@ -7,28 +7,52 @@ import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
 import { type ApiRequest, badRequest, StatusError } from '../engine/apiserver/request';
 import type { ApiOutcome } from '../engine/apiserver/server';
-import { apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import type { UpdateOptions } from '../engine/apiserver/update';
+import { listEvents } from '../engine/console/events';
+import { tableFor } from '../engine/printers/registry';
+import { selfSubjectAccessReview, selfSubjectRulesReview } from './auth-review';
+import { SERVER_VERSION } from './discovery';
+import { EventWatchHub, eventsResourceVersion } from './event-watch';
 import { readJson, sendError, sendJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
-import { listEvents } from '../engine/console/events';
-import { type IncludeObject, tableFor } from '../engine/printers/registry';
+import { readPatch } from './patch';
+import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
+import { isRunning, notScalable, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
 import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
+
+/** ResourceRequestInfo is a request path that names a resource. */
+type ResourceRequestInfo = Extract<RequestInfo, { resourceRequest: true }>;
+
+/** REVIEWS are the authorization group's reviews, created and answered, never stored (pkg/registry/authorization). */
+const REVIEWS: Readonly<Record<string, { kind: string; create: typeof selfSubjectAccessReview }>> = {
+  selfsubjectaccessreviews: { kind: 'SelfSubjectAccessReview', create: selfSubjectAccessReview },
+  selfsubjectrulesreviews: { kind: 'SelfSubjectRulesReview', create: selfSubjectRulesReview },
+};
 
 /** ApiHandler answers the API requests of one live cluster. */
 export class ApiHandler {
   private readonly watches: WatchHub;
+  private readonly eventWatches: EventWatchHub;
+  private readonly unsubscribe: () => void;
+  /** follows are the followed logs still open. */
+  private readonly follows = new Set<ServerResponse>();
 
   constructor(private readonly cluster: LiveCluster, private readonly openapi: OpenApiV3 = OpenApiV3.load()) {
     this.watches = new WatchHub(cluster.sim.store);
+    this.eventWatches = new EventWatchHub(cluster.sim);
+    this.unsubscribe = cluster.onAdvance(() => this.eventWatches.poll());
   }
 
   /** close ends the open watches. */
   close(): void {
+    this.unsubscribe();
+    for (const res of this.follows) res.end();
     this.watches.closeAll();
+    this.eventWatches.closeAll();
   }
 
   /** handle answers one request. */
@@ -37,7 +61,7 @@ export class ApiHandler {
       // Every certificate presented goes to the engine's x509 authenticator, which refuses one our CA did not sign (401),
       // as kube-apiserver's does; the listener's own verdict is not the last word.
       const certificatePem = request.clientCertificate?.pem;
-      await this.route(req, res, { ...request.credentials, ...(certificatePem ? { certificatePem } : {}) });
+      await this.route(req, res, { ...request.credentials, ...(certificatePem ? { certificatePem } : {}), ...impersonationOf(req) });
     } catch (e) {
       sendError(res, e);
     }
@@ -56,6 +80,12 @@ export class ApiHandler {
     }
     const info = requestInfo(path);
     if (!info.resourceRequest) return this.nonResource(res, method, path, url, credentials);
+    const review = info.group === 'authorization.k8s.io' && info.version === 'v1' && !info.name && !info.namespace ? REVIEWS[info.resource] : undefined;
+    if (review) {
+      if (method !== 'POST') throw status405();
+      const body = await readJson(req, review.kind);
+      return this.answer(res, await review.create(this.cluster, body, credentials, `${path}${url.search}`));
+    }
     return this.resource(req, res, method, info, url, credentials);
   }
 
@@ -75,26 +105,31 @@ export class ApiHandler {
     return sendJson(res, 200, body);
   }
 
-  private async resource(req: IncomingMessage, res: ServerResponse, method: string, info: Extract<RequestInfo, { resourceRequest: true }>, url: URL, credentials: Credentials): Promise<void> {
+  private async resource(req: IncomingMessage, res: ServerResponse, method: string, info: ResourceRequestInfo, url: URL, credentials: Credentials): Promise<void> {
     const r = (VERSIONS[info.group] ?? []).includes(info.version) ? resourceInfo(info.group, info.resource) : undefined;
     if (!r) return sendStatus(res, status(404, 'NotFound', 'the server could not find the requested resource'));
     const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     const namespace = r.namespaced ? info.namespace : undefined;
     if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')));
-    const base = { path: `${url.pathname}${url.search}`, apiVersion, kind: r.kind, group: r.group, resource: r.resource, credentials,
+    const base: ApiRequest = { path: `${url.pathname}${url.search}`, apiVersion, kind: r.kind, group: r.group, resource: r.resource, credentials, verb: 'get', method: 'GET',
       ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(info.subresource ? { subresource: info.subresource } : {}),
       ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) };
+    if (info.subresource === 'scale') return this.scale(req, res, method, r, base);
+    if (info.subresource === 'log' && r.resource === 'pods') {
+      if (method !== 'GET') throw status405();
+      return this.log(res, base, url.searchParams);
+    }
     switch (method) {
       case 'GET': {
-        const out = await this.serve({ ...base, verb: 'get', method: 'GET' });
+        const out = await this.serve(base);
         if (out.ok && out.object && wantsTable(String(req.headers.accept ?? '')) && !info.subresource) {
           return sendJson(res, 200, tableFor(r.kind, [out.object], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: out.object.metadata?.resourceVersion ?? '' }));
         }
         return this.answer(res, out);
       }
       case 'POST': {
-        const object = await readJson(req) as KubeObject;
         if (info.name && !info.subresource) throw status405();
+        const object = await readJson(req, info.subresource === 'eviction' ? 'Eviction' : r.kind) as KubeObject;
         const objNs = object.metadata?.namespace;
         // The namespace of the body and of the path must agree (rest/create.go: EnsureObjectNamespaceMatchesRequestNamespace).
         if (namespace !== undefined && objNs !== undefined && objNs !== '' && objNs !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -103,19 +138,13 @@ export class ApiHandler {
         return this.answer(res, await this.serve({ ...base, verb: 'create', method: 'POST', kind, object: withNs as KubeObject }), 201);
       }
       case 'PUT': {
-        const object = await readJson(req) as KubeObject;
+        const object = await readJson(req, r.kind) as KubeObject;
         return this.answer(res, await this.serve({ ...base, verb: 'update', method: 'PUT', object }));
       }
-      case 'PATCH': {
-        const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
-        if (type !== 'application/strategic-merge-patch+json' && type !== 'application/merge-patch+json') {
-          return sendStatus(res, status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`));
-        }
-        const patch = await readJson(req);
-        return this.answer(res, await this.serve({ ...base, verb: 'patch', method: 'PATCH' }, {}, { patch: patch as never }));
-      }
+      case 'PATCH':
+        return this.answer(res, await this.serve({ ...base, verb: 'patch', method: 'PATCH' }, {}, await readPatch(req)));
       case 'DELETE': {
-        const body = req.headers['content-length'] && req.headers['content-length'] !== '0' ? await readJson(req) : {};
+        const body = req.headers['content-length'] && req.headers['content-length'] !== '0' ? await readJson(req, 'DeleteOptions') : {};
         return this.answer(res, await this.serve({ ...base, verb: 'delete', method: 'DELETE' }, deleteOptionsOf(body, url.searchParams)));
       }
       default:
@@ -123,14 +152,64 @@ export class ApiHandler {
     }
   }
 
-  /** list answers a LIST (or a watch) of one resource, after authorization of the verb on it. */
+  /**
+   * scale answers GET, PUT and PATCH of a workload's scale subresource: authorized as the verb on `<resource>/scale`,
+   * the change written to the object's spec.replicas through the engine, the answer the Scale of the result.
+   * See pkg/registry/apps/deployment/storage/storage.go (ScaleREST.Get, Update).
+   */
+  private async scale(req: IncomingMessage, res: ServerResponse, method: string, r: ResourceInfo, base: ApiRequest): Promise<void> {
+    if (!SCALABLE.has(r.resource)) throw notScalable();
+    if (method === 'GET') {
+      const out = await this.serve(base);
+      return out.ok && out.object ? sendJson(res, 200, scaleOf(out.object)) : this.answer(res, out);
+    }
+    if (method !== 'PUT' && method !== 'PATCH') throw status405();
+    const change = method === 'PUT' ? { scale: await readJson(req, 'Scale') } : await readPatch(req);
+    const verb = method === 'PUT' ? 'update' : 'patch';
+    const out = await this.serveWith({ ...base, verb, method }, (current) => {
+      // The current object is read where the update runs; a missing one goes on to the engine's 404.
+      if (!current) return { patch: {}, patchType: 'merge' };
+      return { patch: { spec: { replicas: scaledReplicas(current, r.resource, r.group, change) } }, patchType: 'merge' };
+    });
+    return out.ok && out.object ? sendJson(res, 200, scaleOf(out.object), out.warnings) : this.answer(res, out);
+  }
+
+  /**
+   * log answers GET pods/NAME/log (authorized as get on pods/log): text/plain, the container's lines. With
+   * follow=true the answer stays open while the container runs, as the kubelet's follow does, and ends when the
+   * container stops or the pod is gone.
+   */
+  private async log(res: ServerResponse, base: ApiRequest, q: URLSearchParams): Promise<void> {
+    const out = await this.serve(base);
+    if (!out.ok || !out.object) return this.answer(res, out);
+    const log = podLog(out.object, q.get('container') ?? '', q.get('previous') === 'true');
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
+    if (!(q.get('follow') === 'true' && log.running)) {
+      res.end(log.text);
+      return;
+    }
+    res.write(log.text);
+    const store = this.cluster.sim.store;
+    const stop = this.cluster.onAdvance(() => {
+      if (!isRunning(store.get('Pod', base.namespace, base.name ?? ''), log.container)) res.end();
+    });
+    this.follows.add(res);
+    const done = (): void => {
+      stop();
+      this.follows.delete(res);
+    };
+    res.on('close', done);
+    res.on('finish', done);
+  }
+
   /** wallNow is the wall-clock instant the cluster's virtual time stands at (the tables' ages count from it). */
   private wallNow(): number {
     const clock = this.cluster.sim.clock;
     return clock.epoch.getTime() + clock.now;
   }
 
-  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: Extract<RequestInfo, { resourceRequest: true }>, url: URL, credentials: Credentials, table: boolean): Promise<void> {
+  /** list answers a LIST (or a watch) of one resource, after authorization of the verb on it. */
+  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: ResourceRequestInfo, url: URL, credentials: Credentials, table: boolean): Promise<void> {
     const q = url.searchParams;
     const watch = q.get('watch') === 'true' || q.get('watch') === '1';
     const filter = listFilter(r.kind, q);
@@ -147,9 +226,13 @@ export class ApiHandler {
         headers = false;
         return t;
       } : (o: KubeObject): unknown => o;
+      const timeoutSeconds = Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {};
+      if (r.kind === 'Event') {
+        return this.eventWatches.open({ ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '', ...timeoutSeconds, render }, res);
+      }
       this.watches.open({
         kind: r.kind, apiVersion, ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '',
-        bookmarks: q.get('allowWatchBookmarks') === 'true', ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+        bookmarks: q.get('allowWatchBookmarks') === 'true', ...timeoutSeconds,
         render,
       }, res);
       return;
@@ -157,15 +240,24 @@ export class ApiHandler {
     // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written.
     const stored = r.kind === 'Event' ? listEvents(this.cluster.sim, namespace) as unknown as KubeObject[] : store.list(r.kind, namespace);
     const objects = stored.filter((o) => matches(filter, o));
-    const resourceVersion = String(store.resourceVersion);
+    const resourceVersion = r.kind === 'Event' ? eventsResourceVersion(this.cluster.sim) : String(store.resourceVersion);
     if (table) return sendJson(res, 200, tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }));
     return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: objects.map(withoutTypeMeta) });
   }
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
-  private serve(req: ApiRequest, deleteOptions: DeleteOptions = {}, updateOptions: { patch?: never } = {}): Promise<ApiOutcome> {
+  private serve(req: ApiRequest, deleteOptions: DeleteOptions = {}, updateOptions: UpdateOptions = {}): Promise<ApiOutcome> {
     const api = this.cluster.sim.api;
     return this.cluster.request(`${req.method} ${req.path}`, () => api.serve(req, undefined, deleteOptions, updateOptions));
+  }
+
+  /** serveWith runs an update whose options are made from the stored object, read in the same task as the update. */
+  private serveWith(req: ApiRequest, options: (current: KubeObject | undefined) => UpdateOptions): Promise<ApiOutcome> {
+    const sim = this.cluster.sim;
+    return this.cluster.request(`${req.method} ${req.path}`, function* () {
+      const current = sim.store.get(req.kind, req.namespace, req.name ?? '');
+      return yield* sim.api.serve(req, undefined, {}, options(current));
+    });
   }
 
   /** check authenticates and authorizes a request the handler answers itself (discovery, a list, a watch). */
@@ -181,46 +273,6 @@ export class ApiHandler {
     if (out.object) return sendJson(res, code, out.object, out.warnings);
     return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }, out.warnings);
   }
-}
-
-/** wantsTable tells whether the client asks for server-side printing (`application/json;as=Table;v=v1;g=meta.k8s.io`). */
-function wantsTable(accept: string): boolean {
-  return accept.split(',').some((type) => {
-    const params = type.split(';').map((p) => p.trim());
-    return params.includes('as=Table') && params.includes('g=meta.k8s.io') && (params.includes('v=v1') || params.includes('v=v1beta1'));
-  });
-}
-
-/** includeObjectOf reads ?includeObject= (None, Metadata, Object); Metadata when absent. */
-function includeObjectOf(q: URLSearchParams): IncludeObject {
-  const v = q.get('includeObject');
-  return v === 'None' || v === 'Object' ? v : 'Metadata';
-}
-
-/** discoveryOf is the discovery document of a path, if it names one. */
-function discoveryOf(path: string): object | undefined {
-  if (path === '/api') return apiVersions();
-  if (path === '/apis') return apiGroupList();
-  const legacy = /^\/api\/([^/]+)\/?$/.exec(path);
-  if (legacy) return apiResourceList('', legacy[1]!);
-  const named = /^\/apis\/([^/]+)\/([^/]+)\/?$/.exec(path);
-  if (named) return apiResourceList(named[1]!, named[2]!);
-  return undefined;
-}
-
-/** deleteOptionsOf reads DeleteOptions from the body and the query (the query's win, as the handler decodes them). */
-function deleteOptionsOf(body: Record<string, unknown>, q: URLSearchParams): DeleteOptions {
-  const grace = q.get('gracePeriodSeconds') ?? (body['gracePeriodSeconds'] as number | undefined);
-  const policy = q.get('propagationPolicy') ?? (body['propagationPolicy'] as string | undefined);
-  const uid = (body['preconditions'] as { uid?: string } | undefined)?.uid;
-  if (policy !== undefined && policy !== null && !['Background', 'Foreground', 'Orphan'].includes(String(policy))) {
-    throw badRequest(`propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
-  }
-  return {
-    ...(grace !== undefined && grace !== null ? { gracePeriodSeconds: Number(grace) } : {}),
-    ...(policy ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] & string } : {}),
-    ...(uid ? { preconditionUid: uid } : {}),
-  };
 }
 
 /** withoutTypeMeta is a list item as the server encodes it: without its own kind and apiVersion. */

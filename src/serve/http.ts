@@ -2,12 +2,14 @@
 // a metav1.Status as JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, type Status, StatusError } from '../engine/apiserver/request';
+import { goJsonSyntaxError, summarizeData } from './json-syntax';
+import { decodeProtobuf, ProtobufError } from './protobuf/decode';
 
 /** MAX_BODY_BYTES is kube-apiserver's limit of a request body (MaxRequestBodyBytes, 3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-/** readBody reads a request's body as text; past the limit it is a 413 RequestEntityTooLarge. */
-export function readBody(req: IncomingMessage): Promise<string> {
+/** readBody reads a request's body; past the limit it is a 413 RequestEntityTooLarge. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -20,23 +22,48 @@ export function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
-/** readJson reads a body as a JSON object; anything else is a 400 with the decoder's complaint. */
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`error decoding request body: ${(e as Error).message}`);
+/** contentType is a request's media type without its parameters. */
+export function contentType(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * readJson reads a body as the object `into` names (Pod, Eviction, SelfSubjectAccessReview): JSON, or the protobuf
+ * kubectl's typed clients send. One that does not decode is the handlers' 400, with encoding/json's or the protobuf
+ * serializer's complaint and a summary of the body. See apiserver/pkg/endpoints/handlers/rest.go (transformDecodeError)
+ * and apimachinery/pkg/runtime/serializer/json/meta.go (Interpret: `couldn't get version/kind; json parse error`).
+ */
+export async function readJson(req: IncomingMessage, into: string): Promise<Record<string, unknown>> {
+  const body = await readBody(req);
+  const unrecognized = (err: string): StatusError => badRequest(`the object provided is unrecognized (must be of type ${into}): ${err} (${summarizeData(body)})`);
+  if (contentType(req) === PROTOBUF) {
+    try {
+      return decodeProtobuf(body);
+    } catch (e) {
+      if (e instanceof ProtobufError) throw unrecognized(e.message);
+      throw e;
+    }
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  const syntax = goJsonSyntaxError(body);
+  if (syntax) throw unrecognized(`couldn't get version/kind; json parse error: ${syntax}`);
+  const value: unknown = JSON.parse(body.toString('utf8'));
+  // Interpret unmarshals the body into a struct of apiVersion and kind: null leaves it empty (the handler's default kind
+  // applies), any other non-object is encoding/json's UnmarshalTypeError.
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    const goType = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    throw unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
   return value as Record<string, unknown>;
 }
+
+/** PROTOBUF is the media type of Kubernetes' protobuf encoding. */
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** status builds a metav1.Status of a failure. */
 export function status(code: number, reason: string, message: string): Status {

@@ -33,6 +33,7 @@ export class LiveCluster {
   /** heldSince is when a hold began; heldFor is how long the holds that ended lasted (wall milliseconds). */
   private heldSince: number | undefined;
   private heldFor = 0;
+  private readonly advanced = new Set<() => void>();
 
   constructor(readonly sim: Simulation, private readonly options: LiveClusterOptions = {}) {
     this.speed = options.speed && options.speed > 0 ? options.speed : 1;
@@ -88,6 +89,17 @@ export class LiveCluster {
     }
   }
 
+  /** onAdvance calls `listener` after each run of steps (what the store does not hold, as events, may have changed); it returns the unsubscribe. */
+  onAdvance(listener: () => void): () => void {
+    this.advanced.add(listener);
+    return () => this.advanced.delete(listener);
+  }
+
+  /** notify tells the listeners that steps have run (the driver calls it after each of its runs). */
+  notify(): void {
+    for (const listener of this.advanced) listener();
+  }
+
   /** wake runs what is due: the driver's turn, or the cluster's own pump. */
   private wake(): void {
     if (this.closed) return;
@@ -103,10 +115,12 @@ export class LiveCluster {
     this.tick();
     for (let n = 0; this.sim.step(); n++) {
       if (n >= STEPS_PER_TURN) {
+        this.notify();
         this.timer = setTimeout(() => this.pump(), 0);
         return;
       }
     }
+    this.notify();
     const wait = this.wait();
     if (wait !== undefined) this.timer = setTimeout(() => this.pump(), wait);
   }

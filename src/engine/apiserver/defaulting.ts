@@ -1,5 +1,6 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
 import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
+import { defaultHorizontalPodAutoscaler } from '../api/hpa-defaults';
 import { defaultReplicationController } from '../api/replication-controller';
 import { defaultService } from '../api/service-defaults';
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/types';
@@ -25,6 +26,8 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
       return defaultCronJob(obj) as Defaulted<KubeObject>;
     case 'Service':
       return defaultService(obj);
+    case 'HorizontalPodAutoscaler':
+      return defaultHorizontalPodAutoscaler(obj);
     default:
       return { object: obj, changes: [] };
   }

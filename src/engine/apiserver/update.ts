@@ -2,7 +2,6 @@
 // mutating admission (UPDATE), the strategy's PrepareForUpdate and ValidateUpdate, validating admission, storage.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
 import { convertFromV1, convertToV1, encodeAsStored, podSpecsOf } from '../api/conversion';
-import { applyStrategicMergePatch, type JsonMap } from '../api/strategic-merge';
 import { deepClone, type KubeObject } from '../api/types';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
@@ -12,16 +11,22 @@ import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
 import { dropDisabledPodSpecFields } from './drop-disabled';
 import { dropStatefulSetDisabledFields } from './registry';
-import { type ApiRequest, invalid, notFound, type UserInfo } from './request';
+import { applyPatch, type PatchType } from './patch';
+import { type ApiRequest, invalid, notFound, StatusError, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
 import { validateObject } from './validation';
 import { FIELD_IMMUTABLE, validateUpdate } from './validation/update';
 
-/** UpdateOptions carry a PATCH's body; a PUT sends the whole object as the request's object. */
+/** UpdateOptions carry a PATCH's body and its type (strategic merge when absent); a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {
-  patch?: JsonMap;
+  /** patch is a JSON object for a strategic merge or JSON merge patch, a list of operations for a JSON patch. */
+  patch?: unknown;
+  patchType?: PatchType;
 }
+
+/** PATCH_NAMES name each patch type in the trace. */
+const PATCH_NAMES: Readonly<Record<PatchType, string>> = { strategic: 'strategic merge patch', merge: 'JSON merge patch', json: 'JSON patch' };
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -77,11 +82,19 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     yield { phase: 'apiserver.admit.mutating', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
     return { ok: false, error, phase: 'apiserver.admit.mutating' };
   }
-  const merged = options.patch ? applyStrategicMergePatch(deepClone(current) as JsonMap, options.patch) as KubeObject : deepClone(req.object ?? {});
-  if (options.patch) {
+  const patched = options.patch !== undefined;
+  let merged: KubeObject;
+  try {
+    merged = patched ? applyPatch(current, options.patch, options.patchType ?? 'strategic') : deepClone(req.object ?? {});
+  } catch (e) {
+    if (!(e instanceof StatusError)) throw e;
+    yield { phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'patch' }, result: e.message, detail: { status: e.status }, outcome: 'rejected' };
+    return { ok: false, error: e, phase: 'apiserver.admit.mutating' };
+  }
+  if (patched) {
     yield {
       phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'patch' },
-      result: `merged the strategic merge patch into ${req.kind} "${req.name}" (resourceVersion ${current.metadata?.resourceVersion})`,
+      result: `merged the ${PATCH_NAMES[options.patchType ?? 'strategic']} into ${req.kind} "${req.name}" (resourceVersion ${current.metadata?.resourceVersion})`,
       detail: { patch: options.patch },
     };
   }
@@ -107,7 +120,7 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;
-  if (options.patch && patchedUid && patchedUid !== current.metadata?.uid) errors.unshift(invalidValue('metadata.uid', patchedUid, FIELD_IMMUTABLE));
+  if (patched && patchedUid && patchedUid !== current.metadata?.uid) errors.unshift(invalidValue('metadata.uid', patchedUid, FIELD_IMMUTABLE));
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
     result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the update is valid',

@@ -1,0 +1,156 @@
+// The subresources serve answers itself around the engine: a workload's scale (autoscaling/v1 Scale, read from and
+// written to its spec.replicas) and a pod's log (the container's log lines, or the kubelet's refusal).
+// See pkg/registry/apps/deployment/storage/storage.go (ScaleREST) and pkg/registry/core/pod/strategy.go (LogLocation).
+import { labelSelectorAsSelector, selectorToString } from '../engine/api/labels';
+import type { KubeObject, LabelSelector } from '../engine/api/types';
+import { applyPatch, type PatchType } from '../engine/apiserver/patch';
+import { badRequest, invalid, qualifiedResource, StatusError } from '../engine/apiserver/request';
+import { status } from './http';
+
+/** SCALABLE are the resources with a scale subresource (their ScaleREST). */
+export const SCALABLE: ReadonlySet<string> = new Set(['deployments', 'replicasets', 'statefulsets', 'replicationcontrollers']);
+
+/** Scale is an autoscaling/v1 Scale. */
+export interface Scale {
+  kind: 'Scale';
+  apiVersion: 'autoscaling/v1';
+  metadata: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string | null };
+  spec: { replicas?: number };
+  status: { replicas: number; selector?: string };
+}
+
+/**
+ * scaleOf is scaleFromDeployment (and its ReplicaSet, StatefulSet, ReplicationController twins): the name, namespace,
+ * uid, resourceVersion and creation time of the object, its spec.replicas, and its status replicas and selector
+ * (LabelSelectorAsSelector(...).String(); a ReplicationController's map selector the same way).
+ */
+export function scaleOf(obj: KubeObject): Scale {
+  const m = obj.metadata ?? {};
+  const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: LabelSelector | Record<string, string> };
+  const st = (obj['status'] ?? {}) as { replicas?: number };
+  const selectorSpec = obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> } : spec.selector as LabelSelector | undefined;
+  let selector = '';
+  try {
+    selector = selectorToString(labelSelectorAsSelector(selectorSpec));
+  } catch {
+    selector = '';
+  }
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: {
+      ...(m.name ? { name: m.name } : {}), ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.uid ? { uid: m.uid } : {}),
+      ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}), creationTimestamp: m.creationTimestamp ?? null,
+    },
+    spec: { ...(spec.replicas !== undefined ? { replicas: spec.replicas } : {}) },
+    status: { replicas: st.replicas ?? 0, ...(selector ? { selector } : {}) },
+  };
+}
+
+/**
+ * scaledReplicas is the spec.replicas a PUT (the new Scale) or PATCH (applied to the current Scale) asks for, after
+ * the scale's own checks: its resourceVersion as a precondition (a 409), then ValidateScale (a 422).
+ * See storage.go (scaleUpdatedObjectInfo.UpdatedObject) and pkg/apis/autoscaling/validation (ValidateScale).
+ */
+export function scaledReplicas(current: KubeObject, resource: string, group: string, change: { scale: Record<string, unknown> } | { patch: unknown; patchType: PatchType }): number {
+  const old = scaleOf(current);
+  const next = ('scale' in change ? change.scale : applyPatch(old as unknown as KubeObject, change.patch, change.patchType)) as unknown as Scale;
+  const name = current.metadata?.name ?? '';
+  const rv = next.metadata?.resourceVersion;
+  if (rv && rv !== current.metadata?.resourceVersion) {
+    throw new StatusError({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, details: { name, ...(group ? { group } : {}), kind: resource },
+      message: `Operation cannot be fulfilled on ${qualifiedResource(resource, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    });
+  }
+  const replicas = next.spec?.replicas ?? 0;
+  if (!Number.isInteger(replicas) || replicas < 0) {
+    throw invalid('Scale', 'autoscaling', name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+  }
+  return replicas;
+}
+
+interface ContainerState {
+  waiting?: { reason?: string };
+  running?: object;
+  terminated?: { containerID?: string };
+}
+
+interface ContainerStatus {
+  name: string;
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+interface PodForLog {
+  metadata?: { name?: string; namespace?: string };
+  spec?: { nodeName?: string; containers?: { name: string }[]; initContainers?: { name: string }[]; ephemeralContainers?: { name: string }[] };
+  status?: { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[]; ephemeralContainerStatuses?: ContainerStatus[] };
+}
+
+/** PodLog is a log answer: the text, the container it is of, and whether that container runs (a follow stays open). */
+export interface PodLog {
+  text: string;
+  container: string;
+  running: boolean;
+}
+
+/**
+ * podLog is what GET pods/NAME/log answers: the lines the container wrote (the simulated containers write none, so an
+ * empty body), or the 400 of validateContainer (strategy.go) or of the kubelet's validateContainerLogStatus
+ * (pkg/kubelet/kubelet_pods.go), which the API server passes on as a BadRequest (GenericHttpResponseChecker).
+ * A pod not yet on a node has no log location: an empty body.
+ */
+export function podLog(obj: KubeObject, container: string, previous: boolean): PodLog {
+  const pod = obj as unknown as PodForLog;
+  const podName = pod.metadata?.name ?? '';
+  const spec = pod.spec ?? {};
+  const all = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].map((c) => c.name);
+  if (!container) {
+    const main = spec.containers ?? [];
+    if (main.length === 0) throw badRequest(`a container name must be specified for pod ${podName}`);
+    // Go prints a []string with %s as [a b] (VisitContainers: init containers, containers, ephemeral containers).
+    if (main.length > 1) throw badRequest(`a container name must be specified for pod ${podName}, choose one of: [${all.join(' ')}]`);
+    container = main[0]!.name;
+  } else if (!all.includes(container)) throw badRequest(`container ${container} is not valid for pod ${podName}`);
+  const text = (running = false): PodLog => ({ text: '', container, running });
+  if (!spec.nodeName) return text();
+  const st = pod.status ?? {};
+  const cs = [...(st.containerStatuses ?? []), ...(st.initContainerStatuses ?? []), ...(st.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
+  const q = (s: string): string => JSON.stringify(s);
+  const refuse = (message: string): never => {
+    throw badRequest(message);
+  };
+  if (!cs) return refuse(`container ${q(container)} in pod ${q(podName)} is not available`);
+  const last = cs.lastState ?? {};
+  const state = cs.state ?? {};
+  if (previous) {
+    if (!last.terminated?.containerID) refuse(`previous terminated container ${q(container)} in pod ${q(podName)} not found`);
+    return text();
+  }
+  if (state.running) return text(true);
+  if (state.terminated) {
+    if (!state.terminated.containerID && !last.terminated?.containerID) refuse(`container ${q(container)} in pod ${q(podName)} is terminated`);
+    return text();
+  }
+  if (last.terminated) {
+    if (!last.terminated.containerID) refuse(`container ${q(container)} in pod ${q(podName)} is terminated`);
+    return text();
+  }
+  if (!state.waiting) return refuse(`container ${q(container)} in pod ${q(podName)} is waiting to start - no logs yet`);
+  const reason = state.waiting.reason ?? '';
+  if (reason === 'ErrImagePull') refuse(`container ${q(container)} in pod ${q(podName)} is waiting to start: image can't be pulled`);
+  if (reason === 'ImagePullBackOff') refuse(`container ${q(container)} in pod ${q(podName)} is waiting to start: trying and failing to pull image`);
+  return refuse(`container ${q(container)} in pod ${q(podName)} is waiting to start: ${reason}`);
+}
+
+/** isRunning tells whether a pod's container runs (a followed log ends when it stops or the pod goes). */
+export function isRunning(obj: KubeObject | undefined, container: string): boolean {
+  const st = (obj as unknown as PodForLog | undefined)?.status ?? {};
+  const cs = [...(st.containerStatuses ?? []), ...(st.initContainerStatuses ?? []), ...(st.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
+  return cs?.state?.running !== undefined;
+}
+
+/** notScalable is the 404 of a scale subresource on a resource without one. */
+export function notScalable(): StatusError {
+  return new StatusError(status(404, 'NotFound', 'the server could not find the requested resource'));
+}
