@@ -77,6 +77,9 @@ export const CASES = [
   // engine's at the first minute of its virtual clock; the engine runs 90 s, past that minute and before the next.
   // The Job's pod runs until stopped (the default Behavior), so neither side sees it complete.
   { manifest: 'test/fixtures/cronjob/every-minute.yaml', engineArgs: ['--for', '90s'], settle: { ms: 80_000, until: 'cronjob jobs scheduled' } },
+  // An autoscaler stored with the API server's defaults (minReplicas, metrics, behavior); compared before its first
+  // sync (15 s), since the reference has no metrics API.
+  { manifest: 'test/fixtures/hpa/defaults.yaml', engineArgs: ['--for', '10s'] },
 ];
 
 // Generated cases: manifests written under .cache/oracle/gen (paths relative to the project, like the fixtures'),
