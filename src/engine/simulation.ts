@@ -8,9 +8,9 @@ import type { SimulationInputs, SourceDocument } from './cluster/inputs';
 import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
-import { apply, applyNothing, deleteRequest, noObjects, type Credentials } from './kubectl/apply';
-import { fileOf, kubectlGenerate, sendDocument } from './kubectl/run-command';
-import { ApplyOutput } from './kubectl/apply-output';
+import type { Credentials } from './kubectl/apply';
+import { applyFile, applyManifest, type ApplySession, deleteTargets } from './kubectl/manifest-apply';
+import { fileOf } from './kubectl/run-command';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
@@ -324,17 +324,7 @@ export class Simulation {
   /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
   private *applyLater(docs: SourceDocument[], file: string | undefined): Steps<void> {
     this.laterApplies--;
-    if (docs.length === 0) {
-      const out = yield* applyNothing(file);
-      this.kubectlOutput.push(out.printed);
-    }
-    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
-    for (const doc of docs) {
-      const out = yield* apply(this.api, doc, this.credentials, 'default');
-      printed.add(out);
-      if (out.ok && out.object) this.sources.add(refOf(out.object), doc);
-    }
-    printed.finish();
+    yield* applyFile(this.kubectlSession, docs, file, (obj, doc) => this.sources.add(refOf(obj), doc));
   }
 
   /** kubectlLater runs one later kubectl command on a node: its lines join kubectl's output; its failure is not the run's rejection. */
@@ -352,46 +342,20 @@ export class Simulation {
     }
   }
 
+  /** applyAll is the run's first kubectl command; its first refusal is the run's rejection. */
   private *applyAll(): Steps<void> {
-    const kubectl = this.inputs.kubectl;
-    if (kubectl) {
-      // A run from a kubectl command line: kubectl.generate first; kubectl's refusal of the line is the run's rejection.
-      const start = yield* kubectlGenerate(kubectl, this.inputs.manifest, this.clock);
-      this.kubectlOutput.push(...start.printed);
-      if (start.rejection) {
-        this.rejection = start.rejection;
-        return;
-      }
-    }
-    if (this.inputs.manifest.length === 0) {
-      // kubectl apply -f (or create -f) on a file with no object fails before any request: the run's rejection, exit 1 as kubectl's.
-      const verb = kubectl && 'command' in kubectl && kubectl.command.path === 'create' ? 'create' : 'apply';
-      const out = yield* applyNothing(this.inputs.manifestFile, verb);
-      this.kubectlOutput.push(out.printed);
-      this.rejection = { phase: 'kubectl.validate', code: 0, reason: out.clientError ?? 'NoObjects', message: noObjects(verb) };
-    }
-    // kubectl prints nothing more for the documents after one it could not read; apply's errors come last (ApplyOutput),
-    // run's and create's as each request is answered.
-    const applying = !kubectl || !('command' in kubectl) || kubectl.command.path === 'apply';
-    const printed = new ApplyOutput((text) => this.kubectlOutput.push(text));
-    for (const [index, doc] of this.inputs.manifest.entries()) {
-      const out = yield* sendDocument(this.api, kubectl, doc, index, this.credentials, this.clock);
-      if (applying) printed.add(out);
-      else if (out.printed) this.kubectlOutput.push(out.printed);
-      if (out.dryRun) continue;
-      if (out.ok && out.object) {
-        const ref = refOf(out.object);
-        this.applied.set(ref, out.object);
-        this.sources.add(ref, doc);
-      } else if (!out.ok && !this.rejection) {
-        const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
-        const phase = failed?.phase ?? 'kubectl.validate';
-        // The rejection is the API server's own Status; kubectl's wording of it is in `kubectl`.
-        const status = failed?.error.status;
-        this.rejection = { phase, code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown', message: status?.message ?? out.printed, ...(doc.object.metadata?.name ? { object: `${doc.object.kind}/${doc.object.metadata.name}` } : {}) };
-      }
-    }
-    printed.finish();
+    yield* applyManifest(this.kubectlSession, this.inputs, (obj, doc) => {
+      const ref = refOf(obj);
+      this.applied.set(ref, obj);
+      this.sources.add(ref, doc);
+    }, (r) => {
+      this.rejection ??= r;
+    });
+  }
+
+  /** kubectlSession is what the run's kubectl commands share: the server, the identity, the clock, the output. */
+  private get kubectlSession(): ApplySession {
+    return { api: this.api, credentials: this.credentials, clock: this.clock, print: (text) => this.kubectlOutput.push(text) };
   }
 
   /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */
@@ -426,24 +390,13 @@ export class Simulation {
    * the run's rejection, or the further delete `further` of `thenDelete`, whose output is also kept apart.
    */
   private *kubectlDelete(targets: DeleteTarget[], flags: NonNullable<SimulationOptions['delete']>, further?: number): Steps<void> {
-    let firstTarget = true;
-    for (const { object: obj, source } of targets) {
-      // Between two requests kubectl waits for the answer: the controllers' reactions to the last one come first.
-      if (!firstTarget) yield { sleep: 0 };
-      firstTarget = false;
-      const out = yield* deleteRequest(this.api, obj, this.credentials, flags, source);
-      this.kubectlOutput.push(out.printed);
-      if (further !== undefined) this.furtherKubectl[further] = [this.furtherKubectl[further], out.printed].filter((p) => p !== undefined).join('\n');
-      if (!out.ok && !this.rejection && further === undefined) {
-        // A refused delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
-        const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
-        const status = failed?.error.status;
-        this.rejection = {
-          phase: failed?.phase ?? 'kubectl.validate', code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown',
-          message: status?.message ?? out.printed, ...(obj.metadata?.name ? { object: `${obj.kind}/${obj.metadata.name}` } : {}),
-        };
-      }
-    }
+    yield* deleteTargets(this.kubectlSession, targets, flags, (printed) => {
+      this.kubectlOutput.push(printed);
+      if (further !== undefined) this.furtherKubectl[further] = [this.furtherKubectl[further], printed].filter((p) => p !== undefined).join('\n');
+    }, (r) => {
+      // A refused first delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
+      if (further === undefined) this.rejection ??= r;
+    });
   }
 
   /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
