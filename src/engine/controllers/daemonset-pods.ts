@@ -133,17 +133,32 @@ export function daemonPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec 
  * taint not tolerated is false, and true for continuing unless the taint is NoExecute.
  */
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): [boolean, boolean] {
+  const d = daemonPodFit(node, ds);
+  return [d.shouldRun, d.shouldContinueRunning];
+}
+
+/**
+ * daemonPodFit is NodeShouldRunDaemonPod with its reason: whether the daemon pod should run on the node, whether a
+ * running one may stay, and why not (the template's nodeName, the node affinity or selector, the first untolerated
+ * NoSchedule or NoExecute taint).
+ */
+export function daemonPodFit(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean; why?: string } {
   const name = node.metadata?.name ?? '';
   const templateSpec = ds.spec?.template?.spec;
-  if (templateSpec?.nodeName && templateSpec.nodeName !== name) return [false, false];
+  if (templateSpec?.nodeName && templateSpec.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false, why: `the pod template's nodeName is ${templateSpec.nodeName}` };
   const pod: Pod = { metadata: { ...ds.spec?.template?.metadata, namespace: ds.metadata?.namespace }, spec: { ...(templateSpec ?? { containers: [] }), nodeName: name } };
   pod.spec!.tolerations = daemonTolerations(pod.spec!);
   // predicates: fitsNodeName is always true here (the pod's nodeName is the node's).
-  if (!matchRequired(getRequiredNodeAffinity(pod), node)) return [false, false];
+  if (!matchRequired(getRequiredNodeAffinity(pod), node)) return { shouldRun: false, shouldContinueRunning: false, why: 'the node does not match the pod template\'s node selector or required node affinity' };
   const taints = node.spec?.taints;
   const untolerated = findMatchingUntoleratedTaint(taints, pod.spec!.tolerations, (t) => t.effect === 'NoExecute' || t.effect === 'NoSchedule');
-  if (untolerated) return [false, !findMatchingUntoleratedTaint(taints, pod.spec!.tolerations, (t) => t.effect === 'NoExecute')];
-  return [true, true];
+  if (untolerated) {
+    return {
+      shouldRun: false, shouldContinueRunning: !findMatchingUntoleratedTaint(taints, pod.spec!.tolerations, (t) => t.effect === 'NoExecute'),
+      why: `the node's taint ${untolerated.key}${untolerated.value ? `=${untolerated.value}` : ''}:${untolerated.effect} is not tolerated`,
+    };
+  }
+  return { shouldRun: true, shouldContinueRunning: true };
 }
 
 /** targetNodeName is GetTargetNodeName: spec.nodeName, else the value of the first `metadata.name In` matchFields requirement with one value. */

@@ -13,6 +13,7 @@ import { adviseRejection, findRefusingEntry } from './rejection';
 import { trafficOnDelete, type TrafficOnDelete } from './traffic';
 import type { Advice } from './scheduling';
 import { type AutoscalerReport, explainAutoscalers } from './autoscaler';
+import { type DaemonSetReport, explainDaemonSets } from './daemonset';
 
 /** PodReport is where one pod ended and how it was scheduled. */
 export interface PodReport {
@@ -42,6 +43,8 @@ export interface ExplainReport {
   refused?: Rejection[];
   /** notCreated are the pods a StatefulSet should have and does not, with its controller's reason. */
   notCreated?: NotCreated[];
+  /** daemonSets say, node by node, which has its daemon pod and why the others have none. */
+  daemonSets?: DaemonSetReport[];
   /** autoscalers explain each HorizontalPodAutoscaler: its metrics, its scalings, why it stands where it does. */
   autoscalers?: AutoscalerReport[];
   /** advice answers the rejection and the refusals. */
@@ -147,6 +150,8 @@ export function explainRun(sim: Simulation, result: SimulationResult, pods: read
     report.rejection = { ...result.rejection, kubectl: result.kubectl };
     report.advice.push(adviseRejection(result.rejection, entry));
   }
+  const daemonSets = explainDaemonSets(result.objects);
+  if (daemonSets.length > 0) report.daemonSets = daemonSets;
   const autoscalers = explainAutoscalers(result.objects, result.trace);
   if (autoscalers.length > 0) report.autoscalers = autoscalers;
   const missing = notCreated(result.objects, result.trace);

@@ -3,6 +3,7 @@
 // and not the others, and what would make it schedule; then a refusal and its advice.
 import type { Cause, Evidence, PodDiagnosis, Question } from '../explain/diagnosis';
 import type { AutoscalerReport } from '../explain/autoscaler';
+import type { DaemonSetReport } from '../explain/daemonset';
 import type { ExplainReport, PodReport } from '../explain/report';
 import type { SchedulingExplanation } from '../explain/pod';
 import type { Advice } from '../explain/scheduling';
@@ -145,6 +146,14 @@ export function renderPod(p: PodReport, st: Style, schedulingNote?: string): str
   return out;
 }
 
+/** renderDaemonSet is a DaemonSet's section: each node with its daemon pod, or why it has none. */
+function renderDaemonSet(d: DaemonSetReport, st: Style): string[] {
+  const running = d.nodes.filter((n) => n.pod).length;
+  const rows = d.nodes.map((n) => [n.node, n.pod ? `${n.pod} (${n.phase})` : st.dim(`no daemon pod: ${n.why}`)]);
+  const width = Math.max(...d.nodes.map((n) => n.node.length));
+  return ['', `${st.bold('DAEMONSET')} ${d.daemonSet}: a daemon pod on ${running} of ${d.nodes.length} nodes`, ...rows.map(([node, what]) => `  ${node!.padEnd(width)}  ${what}`)];
+}
+
 /** renderAutoscaler is an autoscaler's section: replicas, metrics against targets, its scalings, conditions and why. */
 function renderAutoscaler(a: AutoscalerReport, st: Style): string[] {
   const out = ['', `${st.bold('AUTOSCALER')} ${a.hpa} → ${a.target}: ${a.replicas.current} replicas (desired ${a.replicas.desired}; min ${a.replicas.min}, max ${a.replicas.max})`];
@@ -165,6 +174,7 @@ export function renderExplain(report: ExplainReport, kubectl: string, manifest: 
   if (deleteLines.length > 0) out.push(st.bold(`$ ${headers.delete}`), ...deleteLines);
   for (const p of report.pods) out.push(...renderPod(p, st));
   if (report.pods.length === 0) out.push('', st.dim('no pod was made'));
+  for (const d of report.daemonSets ?? []) out.push(...renderDaemonSet(d, st));
   for (const a of report.autoscalers ?? []) out.push(...renderAutoscaler(a, st));
   const r = report.rejection;
   if (r) out.push('', `${st.bold('REJECTED')} at ${st.phase(r.phase)}: ${st.bad(`${r.code} ${r.reason}`)}`, `  ${r.message}`);
