@@ -20,7 +20,7 @@ import { readPatch } from './patch';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
-import { isRunning, notScalable, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
+import { isRunning, type LogSource, notScalable, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
 import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
 
@@ -182,7 +182,10 @@ export class ApiHandler {
   private async log(res: ServerResponse, base: ApiRequest, q: URLSearchParams): Promise<void> {
     const out = await this.serve(base);
     if (!out.ok || !out.object) return this.answer(res, out);
-    const log = podLog(out.object, q.get('container') ?? '', q.get('previous') === 'true');
+    const behavior = this.cluster.sim.inputs.behavior;
+    const source = (): LogSource => ({ lines: (c) => behavior.containers[c]?.logs ?? [], nowMs: this.wallNow() });
+    const previous = q.get('previous') === 'true';
+    const log = podLog(out.object, q.get('container') ?? '', previous, source());
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
     if (!(q.get('follow') === 'true' && log.running)) {
       res.end(log.text);
@@ -190,8 +193,15 @@ export class ApiHandler {
     }
     res.write(log.text);
     const store = this.cluster.sim.store;
+    // A followed log gets each line as the container writes it, until the container stops or the pod is gone.
+    let written = log.text.length;
     const stop = this.cluster.onAdvance(() => {
-      if (!isRunning(store.get('Pod', base.namespace, base.name ?? ''), log.container)) res.end();
+      const pod = store.get('Pod', base.namespace, base.name ?? '');
+      if (pod && isRunning(pod, log.container)) {
+        const now = podLog(pod, log.container, false, source()).text;
+        if (now.length > written) res.write(now.slice(written));
+        written = now.length;
+      } else res.end();
     });
     this.follows.add(res);
     const done = (): void => {

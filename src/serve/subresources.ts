@@ -3,6 +3,7 @@
 // See pkg/registry/apps/deployment/storage/storage.go (ScaleREST) and pkg/registry/core/pod/strategy.go (LogLocation).
 import { labelSelectorAsSelector, selectorToString } from '../engine/api/labels';
 import type { KubeObject, LabelSelector } from '../engine/api/types';
+import type { LogLine } from '../engine/cluster/inputs';
 import { applyPatch, type PatchType } from '../engine/apiserver/patch';
 import { badRequest, invalid, qualifiedResource, StatusError } from '../engine/apiserver/request';
 import { status } from './http';
@@ -71,8 +72,8 @@ export function scaledReplicas(current: KubeObject, resource: string, group: str
 
 interface ContainerState {
   waiting?: { reason?: string };
-  running?: object;
-  terminated?: { containerID?: string };
+  running?: { startedAt?: string };
+  terminated?: { containerID?: string; startedAt?: string; finishedAt?: string };
 }
 
 interface ContainerStatus {
@@ -94,13 +95,30 @@ export interface PodLog {
   running: boolean;
 }
 
+/** LogSource gives the lines a container writes (the Behavior's `logs`) and the wall-clock instant the cluster stands at. */
+export interface LogSource {
+  lines(container: string): readonly LogLine[];
+  nowMs: number;
+}
+
 /**
- * podLog is what GET pods/NAME/log answers: the lines the container wrote (the simulated containers write none, so an
- * empty body), or the 400 of validateContainer (strategy.go) or of the kubelet's validateContainerLogStatus
- * (pkg/kubelet/kubelet_pods.go), which the API server passes on as a BadRequest (GenericHttpResponseChecker).
+ * logText is what one run of a container wrote: its lines up to `untilMs` (its end, or now), counted from its start.
+ * Each line ends with a newline, as a container's stdout is read back.
+ */
+export function logText(lines: readonly LogLine[], startedAt: string | undefined, untilMs: number): string {
+  const start = startedAt ? Date.parse(startedAt) : NaN;
+  if (!Number.isFinite(start)) return '';
+  return lines.filter((l) => start + l.at * 1000 <= untilMs).map((l) => `${l.line}\n`).join('');
+}
+
+/**
+ * podLog is what GET pods/NAME/log answers: the lines the container wrote in its current run (its last run when asked
+ * for the previous one, or while it waits to restart), as the Behavior's `logs` say, or the 400 of validateContainer
+ * (strategy.go) or of the kubelet's validateContainerLogStatus (pkg/kubelet/kubelet_pods.go), which the API server
+ * passes on as a BadRequest (GenericHttpResponseChecker).
  * A pod not yet on a node has no log location: an empty body.
  */
-export function podLog(obj: KubeObject, container: string, previous: boolean): PodLog {
+export function podLog(obj: KubeObject, container: string, previous: boolean, source?: LogSource): PodLog {
   const pod = obj as unknown as PodForLog;
   const podName = pod.metadata?.name ?? '';
   const spec = pod.spec ?? {};
@@ -112,6 +130,12 @@ export function podLog(obj: KubeObject, container: string, previous: boolean): P
     if (main.length > 1) throw badRequest(`a container name must be specified for pod ${podName}, choose one of: [${all.join(' ')}]`);
     container = main[0]!.name;
   } else if (!all.includes(container)) throw badRequest(`container ${container} is not valid for pod ${podName}`);
+  const lines = source?.lines(container) ?? [];
+  const now = source?.nowMs ?? 0;
+  /** ran is one run of the container: its lines from its start to its end (or now, while it runs). */
+  const ran = (run: { startedAt?: string; finishedAt?: string } | undefined, running = false): PodLog => ({
+    text: run ? logText(lines, run.startedAt, running ? now : Math.min(now, Date.parse(run.finishedAt ?? '') || now)) : '', container, running,
+  });
   const text = (running = false): PodLog => ({ text: '', container, running });
   if (!spec.nodeName) return text();
   const st = pod.status ?? {};
@@ -125,16 +149,17 @@ export function podLog(obj: KubeObject, container: string, previous: boolean): P
   const state = cs.state ?? {};
   if (previous) {
     if (!last.terminated?.containerID) refuse(`previous terminated container ${q(container)} in pod ${q(podName)} not found`);
-    return text();
+    return ran(last.terminated);
   }
-  if (state.running) return text(true);
+  if (state.running) return ran(state.running, true);
   if (state.terminated) {
     if (!state.terminated.containerID && !last.terminated?.containerID) refuse(`container ${q(container)} in pod ${q(podName)} is terminated`);
-    return text();
+    return ran(state.terminated.containerID ? state.terminated : last.terminated);
   }
+  // A container waiting to restart shows the logs of its last run (validateContainerLogStatus: the last terminated ID).
   if (last.terminated) {
     if (!last.terminated.containerID) refuse(`container ${q(container)} in pod ${q(podName)} is terminated`);
-    return text();
+    return ran(last.terminated);
   }
   if (!state.waiting) return refuse(`container ${q(container)} in pod ${q(podName)} is waiting to start - no logs yet`);
   const reason = state.waiting.reason ?? '';

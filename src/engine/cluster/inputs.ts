@@ -64,6 +64,14 @@ export interface ContainerBehavior {
   /** preStopFails makes the preStop hook (exec or httpGet) fail when it ends. */
   preStopFails?: boolean;
   sigtermSeconds?: SecondsOrNever;
+  /** logs are the lines the container writes, each `at` seconds after it starts (what `kubectl logs` shows). */
+  logs?: LogLine[];
+}
+
+/** LogLine is one line a container writes to its log, `at` seconds after it started. */
+export interface LogLine {
+  at: number;
+  line: string;
 }
 
 /**

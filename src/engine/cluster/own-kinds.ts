@@ -4,7 +4,7 @@ import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { AuthzWebhookRule, Behavior, MetricSample, PodMetrics, ClusterProfile, ContainerBehavior, ImageBehavior, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
+import type { AuthzWebhookRule, Behavior, MetricSample, PodMetrics, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
 
 export { describeValue } from './checker';
@@ -16,7 +16,7 @@ const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
 const CONTAINER_FIELDS = [
   'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds', 'probeResponseSeconds',
-  'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds',
+  'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds', 'logs',
 ];
 const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission'];
 /** Why: the modes of pkg/kubeapiserver/authorizer/modes (AuthorizationModeChoices). */
@@ -206,6 +206,24 @@ function readContainer(c: Checker, path: string, e: Fields): ContainerBehavior {
     preStopSeconds: c.seconds(at('preStopSeconds'), e['preStopSeconds']),
     preStopFails: c.boolean(at('preStopFails'), e['preStopFails']),
     sigtermSeconds: c.secondsOrNever(at('sigtermSeconds'), e['sigtermSeconds']),
+    logs: readLogLines(c, at('logs'), e['logs']),
+  });
+}
+
+/** readLogLines checks a container's `logs`: a sequence of `{at, line}`, `at` in seconds and not falling. */
+function readLogLines(c: Checker, path: string, raw: unknown): LogLine[] | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  if (!Array.isArray(raw)) return c.expect(path, 'a sequence of {at, line} log lines', raw);
+  let last = 0;
+  return raw.map((item: unknown, i) => {
+    const itemPath = appendFieldPath(path, i);
+    const entry = c.mapping(itemPath, item) ?? c.expect(itemPath, 'a mapping with at and line', item);
+    c.known(itemPath, entry, ['at', 'line']);
+    const when = c.seconds(appendFieldPath(itemPath, 'at'), entry['at']) ?? 0;
+    if (when < last) c.fail(appendFieldPath(itemPath, 'at'), `log lines must be in order of at (${when} after ${last})`);
+    last = when;
+    const line = c.string(appendFieldPath(itemPath, 'line'), entry['line']) ?? c.expect(appendFieldPath(itemPath, 'line'), 'a string', entry['line']);
+    return { at: when, line };
   });
 }
 
