@@ -71,6 +71,12 @@ export class ApiHandler {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // A path with a broken %-escape is no request at all: Go's net/http refuses it (url.ParseRequestURI) with a bare 400.
+    if (!validEscapes(path)) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('400 Bad Request');
+      return;
+    }
     // Health and version are public (system:public-info-viewer).
     if (path === '/version') return sendJson(res, 200, SERVER_VERSION);
     if (path === '/healthz' || path === '/readyz' || path === '/livez') {
@@ -294,4 +300,9 @@ function withoutTypeMeta(obj: KubeObject): KubeObject {
 /** status405 is the error of a method the resource does not take. */
 function status405(): StatusError {
   return new StatusError(status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
+}
+
+/** validEscapes tells whether every `%` of a path starts a two-digit hex escape, as Go's url.unescape requires. */
+function validEscapes(path: string): boolean {
+  return !/%(?![0-9A-Fa-f]{2})/.test(path);
 }

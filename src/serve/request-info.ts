@@ -46,6 +46,11 @@ export type RequestInfo =
     subresource?: string;
   };
 
+/** unescapeSegment decodes a path segment's escapes as Go does: bytes, read as UTF-8 (a broken sequence is not an error). */
+function unescapeSegment(segment: string): string {
+  return segment.includes('%') ? Buffer.from(segment.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8') : segment;
+}
+
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /**
@@ -53,7 +58,7 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * itself (`/api/v1/namespaces/default`) is the namespaces resource; anything past a subresource is not a resource path.
  */
 export function requestInfo(path: string): RequestInfo {
-  const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = path.split('/').filter((p) => p !== '').map(unescapeSegment);
   let rest: string[];
   let group: string;
   let version: string;

@@ -63,7 +63,8 @@ export function listFilter(kind: string, query: URLSearchParams): ListFilter {
   try {
     labels = labelText ? parseSelector(labelText) : undefined;
   } catch (e) {
-    if (e instanceof SelectorError) throw badRequest(`unable to parse requirement: ${e.message}`);
+    // The parser's error is labels.Parse's, which the handler's parameter decoding returns as a BadRequest as it is.
+    if (e instanceof SelectorError) throw badRequest(e.message);
     throw e;
   }
   const fields: FieldRequirement[] = [];

@@ -7,6 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:https';
 import { createInterface } from 'node:readline';
 import { parse, stringify } from 'yaml';
 
@@ -122,4 +123,30 @@ test('a malformed body and an unknown resource get the server\'s Status, and the
   const nodes = await kubectl('get', 'nodes', '-o', 'name');
   assert.equal(nodes.code, 0, nodes.stderr);
   assert.match(nodes.stdout, /^node\/big-1$/m);
+});
+
+/** rawGet sends one GET with the admin's certificate from the kubeconfig, as it is written (no client-side checks). */
+function rawGet(path: string): Promise<{ status: number; body: string }> {
+  const config = parse(readFileSync(kubeconfig, 'utf8'));
+  const user = config.users[0].user;
+  const cluster = config.clusters[0].cluster;
+  const b64 = (s: string) => Buffer.from(s, 'base64');
+  const url = new URL(cluster.server);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, ca: b64(cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a path with a broken %-escape gets net/http\'s bare 400, a label selector that does not parse the parser\'s words', async () => {
+  assert.deepEqual(await rawGet('/api/v1/namespaces/%zz/pods'), { status: 400, body: '400 Bad Request' });
+  const bad = await rawGet('/api/v1/namespaces/default/pods?labelSelector=a%20in%20(');
+  assert.equal(bad.status, 400);
+  assert.equal(JSON.parse(bad.body).message, 'unable to parse requirement: found \'\', expected: \',\', \')\' or identifier');
+  assert.equal((await rawGet('/api/v1/namespaces/def%61ult/pods')).status, 200);
 });
