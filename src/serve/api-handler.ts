@@ -13,14 +13,14 @@ import { tableFor } from '../engine/printers/registry';
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './auth-review';
 import { SERVER_VERSION } from './discovery';
 import { EventWatchHub, eventsResourceVersion } from './event-watch';
-import { readJson, sendError, sendJson, sendStatus, status } from './http';
+import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
 import { readPatch } from './patch';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
-import { isRunning, type LogSource, notScalable, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
+import { isRunning, type LogSource, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
 import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
 
@@ -107,13 +107,13 @@ export class ApiHandler {
       res.end(doc);
       return;
     }
-    if (method !== 'GET' || !body) return sendStatus(res, status(404, 'NotFound', 'the server could not find the requested resource'));
+    if (method !== 'GET' || !body) return sendStatus(res, noSuchResource());
     return sendJson(res, 200, body);
   }
 
   private async resource(req: IncomingMessage, res: ServerResponse, method: string, info: ResourceRequestInfo, url: URL, credentials: Credentials): Promise<void> {
     const r = (VERSIONS[info.group] ?? []).includes(info.version) ? resourceInfo(info.group, info.resource) : undefined;
-    if (!r) return sendStatus(res, status(404, 'NotFound', 'the server could not find the requested resource'));
+    if (!r) return sendStatus(res, noSuchResource());
     const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     const namespace = r.namespaced ? info.namespace : undefined;
     if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')));
@@ -164,7 +164,8 @@ export class ApiHandler {
    * See pkg/registry/apps/deployment/storage/storage.go (ScaleREST.Get, Update).
    */
   private async scale(req: IncomingMessage, res: ServerResponse, method: string, r: ResourceInfo, base: ApiRequest): Promise<void> {
-    if (!SCALABLE.has(r.resource)) throw notScalable();
+    // A resource without a scale subresource: nothing is served at its path.
+    if (!SCALABLE.has(r.resource)) throw new StatusError(noSuchResource());
     if (method === 'GET') {
       const out = await this.serve(base);
       return out.ok && out.object ? sendJson(res, 200, scaleOf(out.object)) : this.answer(res, out);

@@ -70,6 +70,11 @@ export function status(code: number, reason: string, message: string): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
 }
 
+/** noSuchResource is the 404 of a path the server serves nothing at (a resource, version or subresource it lacks). */
+export function noSuchResource(): Status {
+  return status(404, 'NotFound', 'the server could not find the requested resource');
+}
+
 /** sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;

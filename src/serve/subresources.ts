@@ -6,7 +6,6 @@ import type { KubeObject, LabelSelector } from '../engine/api/types';
 import type { LogLine } from '../engine/cluster/inputs';
 import { applyPatch, type PatchType } from '../engine/apiserver/patch';
 import { badRequest, invalid, qualifiedResource, StatusError } from '../engine/apiserver/request';
-import { status } from './http';
 
 /** SCALABLE are the resources with a scale subresource (their ScaleREST). */
 export const SCALABLE: ReadonlySet<string> = new Set(['deployments', 'replicasets', 'statefulsets', 'replicationcontrollers']);
@@ -173,9 +172,4 @@ export function isRunning(obj: KubeObject | undefined, container: string): boole
   const st = (obj as unknown as PodForLog | undefined)?.status ?? {};
   const cs = [...(st.containerStatuses ?? []), ...(st.initContainerStatuses ?? []), ...(st.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
   return cs?.state?.running !== undefined;
-}
-
-/** notScalable is the 404 of a scale subresource on a resource without one. */
-export function notScalable(): StatusError {
-  return new StatusError(status(404, 'NotFound', 'the server could not find the requested resource'));
 }
