@@ -1,7 +1,7 @@
 // Go's encoding/json as kube-controller-manager applies it to an API object it holds: the JSON a Go struct of
 // k8s.io/api marshals to (omitempty, always-written fields, quantities in canonical form), and the bytes json.Marshal
 // writes for a map[string]interface{} (keys sorted, <, > and & escaped). The struct layouts come from go-layout.ts.
-import { GO_TYPES, type GoField } from './go-layout';
+import { GO_TYPES } from './go-layout';
 import { parseQuantity } from './quantity';
 import { splitMap } from './go-dump';
 
@@ -73,53 +73,124 @@ function goQuantity(json: Json): Json {
  * out with omitempty); unknown keys are dropped. `omitEmpty` is the field's omitempty flag.
  */
 export function goStructJson(expr: string, json: Json, omitEmpty = false): Json | typeof OMIT {
-  if (expr === 'resource.Quantity') return goQuantity(json);
-  if (expr === 'intstr.IntOrString') return typeof json === 'string' ? json : typeof json === 'number' ? Math.trunc(json) : 0;
-  if (expr === 'meta/v1.Time') return goTime(json);
-  if (expr === 'meta/v1.FieldsV1') return json ?? null;
+  return encoderFor(expr)(json, omitEmpty);
+}
+
+/** Encoder writes one value of a Go type; OMIT when omitempty leaves it out. */
+type Encoder = (json: Json, omitEmpty: boolean) => Json | typeof OMIT;
+/** StructWriter writes a struct's fields into `out` (an embedded struct writes into its container's object). */
+type StructWriter = (json: Record<string, Json>, out: Record<string, Json>) => void;
+
+/**
+ * ENCODERS keeps one encoder per Go type expression, made the first time the type is met: the layouts, the tags and
+ * the omitempty decisions are read once per type, not once per object (a Deployment's pods all share them).
+ */
+const ENCODERS = new Map<string, Encoder>();
+const WRITERS = new Map<string, StructWriter>();
+
+function encoderFor(expr: string): Encoder {
+  const kept = ENCODERS.get(expr);
+  if (kept) return kept;
+  // A type that reaches itself (through a pointer or a list) refers to its encoder before it is made.
+  let made: Encoder | undefined;
+  ENCODERS.set(expr, (json, omitEmpty) => made!(json, omitEmpty));
+  made = makeEncoder(expr);
+  ENCODERS.set(expr, made);
+  return made;
+}
+
+const nullOf = (v: Json | typeof OMIT): Json => (v === OMIT ? null : v);
+
+function makeEncoder(expr: string): Encoder {
+  if (expr === 'resource.Quantity') return (json) => goQuantity(json);
+  if (expr === 'intstr.IntOrString') return (json) => (typeof json === 'string' ? json : typeof json === 'number' ? Math.trunc(json) : 0);
+  if (expr === 'meta/v1.Time') return (json) => goTime(json);
+  if (expr === 'meta/v1.FieldsV1') return (json) => json ?? null;
   const under = underlyingOf(expr);
-  const absent = json === undefined || json === null;
   if (under.startsWith('*')) {
-    if (absent) return omitEmpty ? OMIT : null;
-    const v = goStructJson(under.slice(1), json);
-    return v === OMIT ? null : v;
+    const target = encoderFor(under.slice(1));
+    return (json, omitEmpty) => (json === undefined || json === null ? (omitEmpty ? OMIT : null) : nullOf(target(json, false)));
   }
   if (under.startsWith('[]')) {
-    if (!Array.isArray(json) || json.length === 0) return omitEmpty ? OMIT : null;
-    return json.map((item) => { const v = goStructJson(under.slice(2), item); return v === OMIT ? null : v; });
+    const item = encoderFor(under.slice(2));
+    return (json, omitEmpty) => {
+      if (!Array.isArray(json) || json.length === 0) return omitEmpty ? OMIT : null;
+      return json.map((v) => nullOf(item(v, false)));
+    };
   }
   const map = splitMap(under);
   if (map) {
-    if (!isObject(json) || Object.keys(json).length === 0) return omitEmpty ? OMIT : null;
-    const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(json)) { const e = goStructJson(map[1], v); out[k] = e === OMIT ? null : e; }
-    return out;
+    const value = encoderFor(map[1]);
+    return (json, omitEmpty) => {
+      if (!isObject(json)) return omitEmpty ? OMIT : null;
+      const keys = Object.keys(json);
+      if (keys.length === 0) return omitEmpty ? OMIT : null;
+      const out: Record<string, Json> = {};
+      for (const k of keys) out[k] = nullOf(value(json[k], false));
+      return out;
+    };
   }
-  const layout = GO_TYPES[under];
-  if (layout?.kind === 'struct') return structJson(under, layout.fields, isObject(json) ? json : {});
-  if (under === 'string') { const s = absent ? '' : String(json); return omitEmpty && s === '' ? OMIT : s; }
-  if (under === 'bool') { const b = json === true; return omitEmpty && !b ? OMIT : b; }
-  if (INTS.has(under)) { const n = typeof json === 'number' ? Math.trunc(json) : 0; return omitEmpty && n === 0 ? OMIT : n; }
+  if (GO_TYPES[under]?.kind === 'struct') {
+    const write = writerFor(under);
+    return (json) => {
+      const out: Record<string, Json> = {};
+      write(isObject(json) ? json : {}, out);
+      return out;
+    };
+  }
+  if (under === 'string') {
+    return (json, omitEmpty) => {
+      const s = json === undefined || json === null ? '' : String(json);
+      return omitEmpty && s === '' ? OMIT : s;
+    };
+  }
+  if (under === 'bool') return (json, omitEmpty) => (omitEmpty && json !== true ? OMIT : json === true);
+  if (INTS.has(under)) {
+    return (json, omitEmpty) => {
+      const n = typeof json === 'number' ? Math.trunc(json) : 0;
+      return omitEmpty && n === 0 ? OMIT : n;
+    };
+  }
   // A type the layouts do not know: kept as it is stored.
-  return absent ? (omitEmpty ? OMIT : null) : json;
+  return (json, omitEmpty) => (json === undefined || json === null ? (omitEmpty ? OMIT : null) : json);
 }
 
-function structJson(type: string, fields: readonly GoField[], json: Record<string, Json>, out: Record<string, Json> = {}): Record<string, Json> {
+function writerFor(type: string): StructWriter {
+  const kept = WRITERS.get(type);
+  if (kept) return kept;
+  let made: StructWriter | undefined;
+  WRITERS.set(type, (json, out) => made!(json, out));
+  made = makeWriter(type);
+  WRITERS.set(type, made);
+  return made;
+}
+
+/** makeWriter writes a struct's fields in their declared order; an embedded `json:",inline"` struct's in its place. */
+function makeWriter(type: string): StructWriter {
+  const layout = GO_TYPES[type];
   const bare = type.slice(type.lastIndexOf('.') + 1);
-  for (const [, expr, key] of fields) {
+  const steps: StructWriter[] = [];
+  for (const [, expr, key] of layout?.kind === 'struct' ? layout.fields : []) {
     if (key === '-') continue;
     if (key === '') {
-      // An embedded struct with `json:",inline"` writes its fields into this object.
-      const layout = GO_TYPES[underlyingOf(expr)];
-      if (layout?.kind === 'struct') structJson(underlyingOf(expr), layout.fields, json, out);
+      const embedded = underlyingOf(expr);
+      if (GO_TYPES[embedded]?.kind === 'struct') steps.push(writerFor(embedded));
       continue;
     }
     const name = `${bare}.${key}`;
-    if (OMITZERO.has(name) && (json[key] === undefined || json[key] === null)) continue;
-    const v = goStructJson(expr, json[key], !ALWAYS_WRITTEN.has(name));
-    if (v !== OMIT) out[key] = v;
+    const omitZero = OMITZERO.has(name);
+    const omitEmpty = !ALWAYS_WRITTEN.has(name);
+    const encode = encoderFor(expr);
+    steps.push((json, out) => {
+      const given = json[key];
+      if (omitZero && (given === undefined || given === null)) return;
+      const v = encode(given, omitEmpty);
+      if (v !== OMIT) out[key] = v;
+    });
   }
-  return out;
+  return (json, out) => {
+    for (const step of steps) step(json, out);
+  };
 }
 
 /**
