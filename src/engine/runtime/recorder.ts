@@ -110,11 +110,17 @@ export class Recorder {
       this.sink.accept(old);
       this.handedOn += old.length;
     }
-    const entry: TraceEntry = { ...input, seq: this.count, at: toSeconds(this.now()), detail: input.detail ?? {} };
-    // The object and field an entry names repeat across thousands of entries: each is kept once, and so is each step.
-    if (entry.object !== undefined) entry.object = this.intern(entry.object);
-    if (entry.field !== undefined) entry.field = this.intern(entry.field);
-    if (entry.step !== undefined) entry.step = this.internStep(entry.step);
+    // The entry is built field by field in one order (not spread from inputs of many shapes, which is slow), and the
+    // object and field it names, which repeat across thousands of entries, are each kept once, as is each step.
+    const entry = { phase: input.phase } as TraceEntry;
+    if (input.object !== undefined) entry.object = this.intern(input.object);
+    if (input.field !== undefined) entry.field = this.intern(input.field);
+    entry.result = input.result;
+    entry.detail = input.detail ?? {};
+    if (input.step !== undefined) entry.step = this.internStep(input.step);
+    if (input.outcome !== undefined) entry.outcome = input.outcome;
+    entry.seq = this.count;
+    entry.at = toSeconds(this.now());
     // A result built by concatenation is a tree of pieces until read: reading one character makes it one string, at
     // less than half the memory.
     this.flat(entry.result);
