@@ -2,7 +2,7 @@
 // the loop that pops a pod, runs its scheduling cycle, then binds it (or records the failure and requeues it).
 // See pkg/scheduler/scheduler.go, schedule_one.go (ScheduleOne, handleSchedulingFailure, bindingCycle) and eventhandlers.go.
 import type { KubeObject, Pod, PodCondition } from '../api/types';
-import { deepClone, deepFreeze, refOf } from '../api/types';
+import { deepFreeze, refOf } from '../api/types';
 import { ApiServer } from '../apiserver/server';
 import type { SourceDocument } from '../cluster/inputs';
 import type { WatchEventType } from '../cluster/store';
@@ -162,8 +162,9 @@ export class KubeScheduler {
       return;
     }
     const host = result.suggestedHost;
-    const assumed = deepClone(pod);
-    assumed.spec = { ...assumed.spec!, nodeName: host };
+    // The scheduler deep-copies the pod it assumes (podInfo.DeepCopy); the stored pod is frozen, so the copy shares
+    // every part but the spec it changes.
+    const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
     this.cache.assumePod(assumed);
     yield this.bindSummary(fw, assumed, ref, host);
     const { status, wait } = yield* reserveAndPermit(fw, state, assumed, ref, host);

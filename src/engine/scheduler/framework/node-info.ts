@@ -170,6 +170,12 @@ function nonZeroRequests(pod: Pod, requests: ResourceList): ResourceList {
 export class NodeInfo {
   readonly node: Node;
   readonly name: string;
+  // The fields a scoring cycle reads on each of hundreds of nodes come first, so that they share the node's first
+  // cache line: a cycle that visits 500 nodes of 5,000 finds few of them in the cache.
+  /** counted keeps counts over the node's pods by what was counted, until a pod comes or goes. */
+  private counted: Map<string, number> | undefined;
+  private lastCounted = '';
+  private lastCount = 0;
   readonly pods: PodInfo[] = [];
   /** podsWithAffinity are the pods with pod affinity or anti-affinity of any kind (InterPodAffinity's scoring reads them). */
   readonly podsWithAffinity: PodInfo[] = [];
@@ -186,10 +192,6 @@ export class NodeInfo {
   private labelIndex: PodLabelIndex | undefined;
   /** imageStates maps an image name of node.status.images to its size and spread. */
   imageStates: ReadonlyMap<string, ImageStateSummary> = new Map();
-  /** counted keeps counts over the node's pods by what was counted, until a pod comes or goes. */
-  private counted: Map<string, number> | undefined;
-  private lastCounted = '';
-  private lastCount = 0;
 
   constructor(node: Node, allocatable?: Resource) {
     this.node = node;

@@ -93,9 +93,10 @@ export class Snapshot {
     const removed = ni?.removePod(pod);
     if (!removed) return false;
     this.domainCounts.podRemoved(ni!, removed.pod);
-    // The pod removed is the node's copy (matched by uid), which may differ from the one given: recount from the nodes.
-    this.affinityLists = undefined;
-    this.usedPVCs = undefined;
+    // The pod removed is the node's copy (matched by uid), which may differ from the one given: what it had decides.
+    // A pod whose status changed is removed and added again: the kept lists change only for pods that are in them.
+    if (this.affinityLists && podWithAffinity(removed.pod)) this.unlistAffinityNode(ni!);
+    if (removed.pod.spec?.volumes?.some((v) => v.persistentVolumeClaim)) this.usedPVCs = undefined;
     return true;
   }
 
@@ -135,6 +136,13 @@ export class Snapshot {
     const lists = this.affinityLists!;
     if (ni.podsWithAffinity.length > 0) insertInNodeOrder(lists.withAffinity, ni, this.nodeIndex());
     if (ni.podsWithRequiredAntiAffinity.length > 0) insertInNodeOrder(lists.withRequiredAntiAffinity, ni, this.nodeIndex());
+  }
+
+  /** unlistAffinityNode takes a node out of the kept lists it no longer belongs to. */
+  private unlistAffinityNode(ni: NodeInfo): void {
+    const lists = this.affinityLists!;
+    if (ni.podsWithAffinity.length === 0) removeNode(lists.withAffinity, ni);
+    if (ni.podsWithRequiredAntiAffinity.length === 0) removeNode(lists.withRequiredAntiAffinity, ni);
   }
 
   private nodeIndex(): Map<NodeInfo, number> {
@@ -187,4 +195,9 @@ function insertInNodeOrder(list: NodeInfo[], ni: NodeInfo, index: ReadonlyMap<No
     else hi = mid;
   }
   if (list[lo] !== ni) list.splice(lo, 0, ni);
+}
+
+function removeNode(list: NodeInfo[], ni: NodeInfo): void {
+  const i = list.indexOf(ni);
+  if (i >= 0) list.splice(i, 1);
 }

@@ -104,16 +104,17 @@ export function countAllNodes(s: PreScoreState, pod: Pod, allNodes: readonly Nod
 
 /** scoreNode sums scoreForCount over the constraints whose key the node has; the score is the rounded sum (fewer is better). */
 export function scoreNode(s: PreScoreState, pod: Pod, nodeInfo: NodeInfo): number {
-  if (s.ignoredNodes.has(nodeInfo.name)) return 0;
+  if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return 0;
   let score = 0;
-  s.constraints.forEach((c, i) => {
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
     const tpVal = labelValue(nodeInfo.node, c.topologyKey);
-    if (tpVal === undefined) return;
+    if (tpVal === undefined) continue;
     const cnt = c.topologyKey === LABEL_HOSTNAME
       ? countPodsMatchSelector(nodeInfo, c.selector, pod.metadata?.namespace ?? '')
       : s.topologyValueToPodCounts[i]!.get(tpVal) ?? 0;
     score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
-  });
+  }
   return roundHalfAwayFromZero(score);
 }
 
