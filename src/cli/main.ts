@@ -99,6 +99,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
     sim = new Simulation(inputs, {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(sink ? { traceSink: new HeapWatch(sink) } : {}),
+      ...kubeconfigOf(args, env),
       ...(args.allowUnsimulated ? { allowUnsimulated: true } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
@@ -123,9 +124,21 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
   }
   const st = style(useColor(env, isTTY));
   const result = args.command === 'explain' ? explain(sim, args, out, st) : run(sim, args, sink, output, st, terminalWidth(env));
+  // kubectl -v=N logs to its stderr: ours, apart from the report (with --json the log is in the report instead).
+  if (!args.json && result.kubectlLog) err(`${result.kubectlLog.join('\n')}\n`);
   if (result.stopped) err(budgetNote(result.stopped));
   if (result.outcome === 'NotSimulated' && !args.allowUnsimulated) err('note: --allow-unsimulated judges the run by the workloads the engine runs\n');
   return exitCodeOf(result, args.delete !== undefined);
+}
+
+/**
+ * kubeconfigOf is the file the run's kubectl loads, as its -v=6 log names it: --kubeconfig as given, otherwise the
+ * default ~/.kube/config under HOME (clientcmd.RecommendedHomeFile).
+ */
+function kubeconfigOf(args: RunArgs, env: NodeJS.ProcessEnv): { kubeconfig?: string } {
+  if (args.identity.kind === 'kubeconfig') return { kubeconfig: args.identity.file };
+  const home = env['HOME'];
+  return home ? { kubeconfig: `${home.replace(/\/$/, '')}/.kube/config` } : {};
 }
 
 /** run runs the simulation and prints its report. */

@@ -1,6 +1,7 @@
 // The launch attributes of a `pod-lifecycle` debug configuration: checked one by one and turned into the
 // engine's RunFiles and SimulationOptions, with errors a person can act on and a stable id for each kind.
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { readInputFile } from '../host/read-file';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { IdentitySpec, RunFiles } from '../engine/cluster/files';
@@ -129,6 +130,8 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   if (maxSteps === 0 || maxObjects === 0) throw invalid(`"${maxSteps === 0 ? 'maxSteps' : 'maxObjects'}" must be 1 or more`);
   if (maxSteps !== undefined || maxObjects !== undefined) options.budget = { steps: maxSteps ?? DEFAULT_BUDGET.steps, objects: maxObjects ?? DEFAULT_BUDGET.objects };
   if (optionalBoolean(args, 'allowUnsimulated') === true) options.allowUnsimulated = true;
+  // kubectl -v=6 names the kubeconfig it loaded: the launch's own, else the default under the home directory.
+  options.kubeconfig = files.identity.kind === 'kubeconfig' ? files.identity.file : join(homedir(), '.kube', 'config');
   return {
     files,
     ...(kubectl ? { kubectl } : {}),

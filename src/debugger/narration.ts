@@ -36,6 +36,8 @@ export function kubectlLines(printed: string): ConsoleLine[] {
  */
 export function stepLines(run: LifecycleRun, entry: TraceEntry): { lines: ConsoleLine[]; events: KubeEvent[] } {
   const lines: ConsoleLine[] = [];
+  // kubectl -v=N logs each request to its stderr before it prints the outcome.
+  for (const line of run.newKubectlLog()) lines.push({ text: `${line}\n`, category: 'stderr' });
   for (const piece of run.newKubectl()) {
     if (piece.command === 'delete' && !run.deleteAnnounced) {
       run.deleteAnnounced = true;

@@ -59,7 +59,9 @@ function budgetLine(result: SimulationResult): string {
 
 /** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */
 export function reportLines(result: SimulationResult, manifest: string, deleting: boolean, command?: KubectlLines): ConsoleLine[] {
-  const lines: ConsoleLine[] = [{ text: `${renderHuman(result, manifest, style(false), command)}\n`, category: 'stdout' }];
+  // kubectl's -v=N log is its stderr, as the CLI prints it apart from the report.
+  const lines: ConsoleLine[] = (result.kubectlLog ?? []).map((line) => ({ text: `${line}\n`, category: 'stderr' }));
+  lines.push({ text: `${renderHuman(result, manifest, style(false), command)}\n`, category: 'stdout' });
   if (!completed(result, deleting) && result.rejection) lines.push({ text: `${result.rejection.message}\n`, category: 'stderr' });
   // A manifest of several workloads says what became of each, and why one was not run.
   for (const line of workloadLines(result)) lines.push({ text: `${line}\n`, category: 'console' });

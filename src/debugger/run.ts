@@ -62,6 +62,8 @@ export class LifecycleRun {
   private eventCursor = 0;
   /** kubectlCursor is how many pieces of kubectl's output newKubectl has returned. */
   private kubectlCursor = 0;
+  /** kubectlLogCursor is how many lines of kubectl's -v=N log newKubectlLog has returned. */
+  private kubectlLogCursor = 0;
   /** deleteAnnounced is set once the console printed the run's `kubectl delete` command line. */
   deleteAnnounced = false;
 
@@ -136,6 +138,14 @@ export class LifecycleRun {
     return out;
   }
 
+  /** newKubectlLog returns the lines kubectl logged at -v=N (its stderr) since the last call. */
+  newKubectlLog(): string[] {
+    const log = this.sim.kubectlLog;
+    const out = log.slice(this.kubectlLogCursor);
+    this.kubectlLogCursor = log.length;
+    return out;
+  }
+
   /** statusChanges returns the pods whose phase or readiness changed since the last call, as `before → after`. */
   statusChanges(): { ref: ObjectRef; before: string | undefined; after: string }[] {
     // Only a step that wrote a pod can change one's status.
@@ -206,6 +216,7 @@ export class LifecycleRun {
     fresh.newEvents();
     fresh.statusChanges();
     fresh.newKubectl();
+    fresh.newKubectlLog();
     fresh.deleteAnnounced = fresh.sim.firstDeleteAt !== undefined;
     for (const [seq, stop] of this.exceptions) if (seq <= (fresh.current?.seq ?? -1)) fresh.exceptions.set(seq, stop);
     this.sim = fresh.sim;
@@ -216,6 +227,7 @@ export class LifecycleRun {
     const changed = fresh.inputs !== this.inputs || fresh.options !== this.options;
     this.seenCounts = fresh.seenCounts;
     this.kubectlCursor = fresh.kubectlCursor;
+    this.kubectlLogCursor = fresh.kubectlLogCursor;
     this.deleteAnnounced = fresh.deleteAnnounced;
     this.podStatus = fresh.podStatus;
     this.stored = fresh.stored;

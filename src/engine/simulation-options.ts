@@ -81,6 +81,8 @@ export interface SimulationOptions {
   pastInvalid?: boolean;
   /** epoch is the wall-clock instant virtual time 0 stands for (a live cluster's start); 2026-01-01 by default. */
   epoch?: Date;
+  /** kubeconfig is the file the run's kubectl loads its configuration from, as its -v=6 log names it (`~/.kube/config` by default). */
+  kubeconfig?: string;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }
@@ -117,6 +119,8 @@ export interface SimulationResult {
   outcome: Outcome;
   rejection?: Rejection;
   kubectl: string;
+  /** kubectlLog is what the run's kubectl logged to stderr at -v=N (6 to 8): its requests and answers, klog's lines. */
+  kubectlLog?: string[];
   /** commands are the later kubectl commands (thenKubectl) that have begun, each with what it printed so far (also in `kubectl`). */
   commands?: KubectlCommandRun[];
   /** workloads says what became of each workload the manifest applied, and why for one the engine did not run. */

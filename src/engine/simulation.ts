@@ -45,6 +45,8 @@ export class Simulation {
   readonly kubelets: ReadonlyMap<string, Kubelet>;
   private readonly kubeProxy: KubeProxy;
   readonly kubectlOutput: string[] = [];
+  /** kubectlLog is kubectl's -v=N log (its stderr), apart from what it prints. */
+  readonly kubectlLog: string[] = [];
   /** commands are the later kubectl commands that have begun, with what each printed. */
   readonly commands: KubectlCommandRun[] = [];
   /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
@@ -293,6 +295,7 @@ export class Simulation {
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
       kubectl: this.kubectlOutput.join('\n'),
+      ...(this.kubectlLog.length ? { kubectlLog: [...this.kubectlLog] } : {}),
       ...(this.commands.length ? { commands: this.commands.map((c) => ({ ...c })) } : {}),
       // One workload that ran speaks by the outcome alone.
       ...(workloads.length > 1 || workloads.some((w) => w.note) ? { workloads } : {}),
@@ -355,7 +358,10 @@ export class Simulation {
 
   /** kubectlSession is what the run's kubectl commands share: the server, the identity, the clock, the output. */
   private get kubectlSession(): ApplySession {
-    return { api: this.api, credentials: this.credentials, clock: this.clock, print: (text) => this.kubectlOutput.push(text) };
+    return {
+      api: this.api, credentials: this.credentials, clock: this.clock, print: (text) => this.kubectlOutput.push(text),
+      printLog: (line) => this.kubectlLog.push(line), kubeconfig: this.options.kubeconfig ?? '~/.kube/config',
+    };
   }
 
   /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */

@@ -70,6 +70,29 @@ test('A dry run without debugging prints the CLI\'s report and counts as done (e
   });
 });
 
+const verbosityCases = [
+  { name: 'while debugging, as the run steps', args: {} },
+  { name: 'without debugging, before the report', args: { noDebug: true } },
+];
+
+for (const c of verbosityCases) {
+  test(`kubectl -v=6 on the launch's command line logs kubectl's requests to the Debug Console's stderr ${c.name}`, async () => {
+    await withSession(async (dc) => {
+      const output = collectOutput(dc);
+      const exited = dc.waitForEvent('exited');
+      await startWith(dc, { manifest: undefined, kubectl: 'kubectl run web --image=nginx:1.27 -v=6', ...c.args }, {}, 'terminated');
+      assert.equal(((await exited) as DebugProtocol.ExitedEvent).body.exitCode, 0);
+      const log = output.filter((o) => o.category === 'stderr' && /^I0101 /.test(o.output)).map((o) => o.output.replace(/^I0101 00:00:00\.000000 {7}1 /, ''));
+      assert.deepEqual(log.filter((l) => l.startsWith('round_trippers.go')), [
+        'round_trippers.go:632] "Response" verb="GET" url="https://192.168.49.2:6443/api?timeout=32s" status="200 OK" milliseconds=0\n',
+        'round_trippers.go:632] "Response" verb="GET" url="https://192.168.49.2:6443/apis?timeout=32s" status="200 OK" milliseconds=0\n',
+        'round_trippers.go:632] "Response" verb="POST" url="https://192.168.49.2:6443/api/v1/namespaces/default/pods?fieldManager=kubectl-run" status="201 Created" milliseconds=0\n',
+      ]);
+      assert.match(log[0] ?? '', /^loader\.go:407\] Config loaded from file: {2}\S+\/\.kube\/config\n$/);
+    });
+  });
+}
+
 const invalidCases = [
   { name: 'a kubectl that is a number', args: { kubectl: 5 }, want: 'Invalid launch configuration: "kubectl" must be a command line such as "kubectl run web --image=nginx:1.27", or a list of its words, not 5.' },
   { name: 'a manifest and a kubectl command line both', args: { manifest: podYaml, kubectl: 'kubectl run web --image=nginx' }, want: 'Invalid launch configuration: "manifest" and "kubectl" cannot be used together: the run starts from a manifest or from a kubectl command line.' },

@@ -29,6 +29,11 @@ export class ApplyOutput {
     if (out.printed) this.builderErrors.push(new Error(out.printed.replace(/^error: /, '')));
   }
 
+  /** failed tells whether an error was gathered: apply.go Run then returns it, before its post-processor. */
+  get failed(): boolean {
+    return this.builderErrors.length + this.applyErrors.length > 0;
+  }
+
   /** finish prints what CheckErr prints for the errors gathered, if any. */
   finish(): void {
     const errs: KubectlError[] = [...(this.builderErrors.length ? [this.builderErrors] : []), ...this.applyErrors];

@@ -5,6 +5,7 @@ import { mappingFor, requestPath } from '../apiserver/server';
 import type { DeleteOptions } from '../apiserver/delete';
 import type { ApiRequest } from '../apiserver/request';
 import { canonicalJSON } from '../api/naming';
+import { goMarshal } from '../api/go-json';
 import { createThreeWayMergePatch, type JsonMap } from '../api/strategic-merge';
 import type { KubeObject } from '../api/types';
 import type { SourceDocument } from '../cluster/inputs';
@@ -14,6 +15,8 @@ import type { Credentials, KubectlOutcome } from './kubectl-outcome';
 import { addSourceToError, renderKubectlError } from './errors';
 import { ACCEPT, type HttpRequest, recordRequest } from './http';
 import { LAST_APPLIED, withLastApplied } from './last-applied';
+import type { Session } from './discovery';
+import { logServed, SITES } from './request-log';
 
 export { API_SERVER_URL, KUBECTL_USER_AGENT } from './http';
 export { LAST_APPLIED, withLastApplied } from './last-applied';
@@ -50,17 +53,17 @@ export function* applyNothing(file: string | undefined, verb: 'apply' | 'create'
  * See staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (Run, applyOneObject), staging/src/k8s.io/cli-runtime/
  * pkg/resource/visitor.go (StreamVisitor, ValidateSchema) and mapper.go (infoForData).
  */
-export function* apply(api: ApiServer, doc: SourceDocument, credentials: Credentials, defaultNamespace: string, enforceNamespace = false): Steps<KubectlOutcome> {
-  const info = yield* buildInfo(api, doc, credentials, defaultNamespace);
+export function* apply(api: ApiServer, session: Session, doc: SourceDocument, credentials: Credentials, defaultNamespace: string, enforceNamespace = false): Steps<KubectlOutcome> {
+  const info = yield* buildInfo(api, session, doc, credentials, defaultNamespace);
   if (!info.ok) return info.out;
   // kubectl apply -n NS: the builder refuses a document of another namespace.
   const mismatch = enforceNamespace ? yield* requireNamespace(info, doc, defaultNamespace) : undefined;
   if (mismatch) return mismatch;
-  return yield* applyMapped(api, doc, doc.object, info.mapping, info.version, credentials, info.ref, defaultNamespace, info.validatedBy);
+  return yield* applyMapped(api, session, doc, doc.object, info.mapping, info.version, credentials, info.ref, defaultNamespace, info.validatedBy);
 }
 
 function* applyMapped(
-  api: ApiServer, doc: SourceDocument, obj: KubeObject, mapping: KindMapping, version: string, credentials: Credentials, ref: string,
+  api: ApiServer, session: Session, doc: SourceDocument, obj: KubeObject, mapping: KindMapping, version: string, credentials: Credentials, ref: string,
   defaultNamespace: string, validatedBy: 'server' | 'client',
 ): Steps<KubectlOutcome> {
   const apiVersion = String(obj.apiVersion);
@@ -79,9 +82,12 @@ function* applyMapped(
     detail: { mapping: { ...mapping }, validatedBy, request: requestDetail({ verb: 'GET', path: getPath, accept: ACCEPT.json }, credentials) },
   };
   const base = { apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), source: doc.file, credentials };
+  const clock = session.clock;
+  let sentAt = clock.now;
   const got = yield* api.serve({ ...base, verb: 'get', method: 'GET', path: getPath, name }, ref);
+  logServed(session.log, { verb: 'GET', path: getPath, accept: ACCEPT.json }, credentials, SITES.helperGet, sentAt, clock.now, got);
   if (got.ok) {
-    if (got.object) return yield* applyPatch(api, doc, got.object, body, { base, getPath, query, mapping, version, namespace, resourceWord, ref, credentials });
+    if (got.object) return yield* applyPatch(api, session, doc, got.object, body, { base, getPath, query, mapping, version, namespace, resourceWord, ref, credentials });
     return { ok: true, printed: `${resourceWord}/${name} unchanged`, outcome: got };
   }
   if (got.error.reason !== 'NotFound') {
@@ -95,7 +101,10 @@ function* applyMapped(
     phase: 'kubectl.validate', object: ref, field: 'kind', result: `the object is not there (404): kubectl sends POST ${postPath}`,
     detail: { request: requestDetail({ verb: 'POST', path: postPath, accept: ACCEPT.json, body: bodyText }, credentials) },
   };
+  sentAt = clock.now;
   const created = yield* api.serve({ ...base, verb: 'create', method: 'POST', path: postPath, ...(name ? { name } : {}), object: body }, ref);
+  // On the wire the body is the unstructured object's JSON (a map: keys sorted), ended by the encoder's line break.
+  logServed(session.log, { verb: 'POST', path: postPath, accept: ACCEPT.json, body: bodyText }, credentials, SITES.helperCreate, sentAt, clock.now, created, `${goMarshal(body)}\n`);
   // kubectl prints each API warning as it arrives, before the result or the error. See staging/src/k8s.io/client-go/rest/warnings.go.
   const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!created.ok) {
@@ -124,7 +133,7 @@ interface PatchTarget {
  * object without the annotation gets kubectl's warning first. See staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go
  * (applyOneObject) and patcher.go (patchSimple).
  */
-function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modified: KubeObject, t: PatchTarget): Steps<KubectlOutcome> {
+function* applyPatch(api: ApiServer, session: Session, doc: SourceDocument, live: KubeObject, modified: KubeObject, t: PatchTarget): Steps<KubectlOutcome> {
   const name = live.metadata?.name ?? '';
   const lastApplied = live.metadata?.annotations?.[LAST_APPLIED];
   let original: JsonMap | undefined;
@@ -153,7 +162,9 @@ function* applyPatch(api: ApiServer, doc: SourceDocument, live: KubeObject, modi
     // apply.go patchSimple: types.StrategicMergePatchType for built-in kinds.
     detail: { patch, request: requestDetail({ verb: 'PATCH', path, accept: ACCEPT.json, body: patchText, contentType: 'application/strategic-merge-patch+json' }, t.credentials) },
   };
+  const sentAt = session.clock.now;
   const patched = yield* api.serve({ ...t.base, verb: 'patch', method: 'PATCH', path, name }, t.ref, {}, { patch });
+  logServed(session.log, { verb: 'PATCH', path, accept: ACCEPT.json, body: patchText, contentType: 'application/strategic-merge-patch+json' }, t.credentials, SITES.helperPatch, sentAt, session.clock.now, patched);
   const warnings = (patched.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!patched.ok) {
     const gv = `${t.mapping.group}/${t.version}`;

@@ -5,7 +5,7 @@ import { type ApiServer, type KindMapping, mappingFor } from '../apiserver/serve
 import type { SourceDocument } from '../cluster/inputs';
 import type { Steps } from '../runtime/step';
 import type { Credentials, KubectlOutcome } from './kubectl-outcome';
-import { discover, type Gvk, sessionFor, verifyFieldValidation } from './discovery';
+import { discover, type Gvk, type Session, verifyFieldValidation } from './discovery';
 import { rawError } from './http';
 import { goTypeName } from './last-applied';
 
@@ -19,16 +19,15 @@ export type ResourceInfo =
 
 /**
  * buildInfo reads one document as the builder does, in kubectl's order: validate it (OpenAPI), decode it, map its
- * kind (discovery). Documents fetched once are kept for the rest of the run; after an error in a file, kubectl reads
+ * kind (discovery). Documents fetched once are kept for the rest of the process; after an error in a file, kubectl reads
  * no later document of it.
  */
-export function* buildInfo(api: ApiServer, doc: SourceDocument, credentials: Credentials, defaultNamespace: string): Steps<ResourceInfo> {
+export function* buildInfo(api: ApiServer, session: Session, doc: SourceDocument, credentials: Credentials, defaultNamespace: string): Steps<ResourceInfo> {
   const obj = doc.object;
   const apiVersion = String(obj.apiVersion);
   const kind = String(obj.kind);
   const name = obj.metadata?.name ?? '';
   const ref = `${kind}/${obj.metadata?.namespace ?? defaultNamespace}/${name}`;
-  const session = sessionFor(api, credentials);
   // The stream visitor returned at an earlier document's error: kubectl never reads this one.
   if (session.stoppedFiles.has(doc.file)) return { ok: false, out: { ok: false, printed: '', clientError: 'NotVisited' } };
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) as [string, string] : ['', apiVersion];

@@ -5,9 +5,16 @@ import type { ApiServer, CheckOutcome, CheckRequest } from '../apiserver/server'
 import { RESOURCES } from '../cluster/store';
 import type { StepYield, Steps } from '../runtime/step';
 import type { Credentials } from '../apiserver/authn/authenticator';
+import type { VirtualClock } from '../runtime/clock';
 import { ACCEPT, type HttpRequest, rawError, recordRequest, responseLog, statusLine } from './http';
+import type { KlogSite } from './klog';
+import { type RequestLog, SITES } from './request-log';
+import { DISCOVERY_CACHE_DIR, DISCOVERY_TTL_TEXT, discoveryCache, fresh } from './discovery-cache';
 
-/** Session is what one kubectl process keeps in memory between documents: the documents it fetched. */
+/**
+ * Session is one kubectl process: what it keeps in memory between documents (the documents it fetched), the clock,
+ * its -v log, and the disk cache of discovery it shares with every other kubectl of the run.
+ */
 export interface Session {
   openapiRoot?: CheckOutcome;
   gvDocs: Map<string, CheckOutcome>;
@@ -15,18 +22,14 @@ export interface Session {
   discovery?: CheckOutcome;
   /** stoppedFiles are the files whose reading stopped at an error: kubectl visits no later document of them. */
   stoppedFiles: Set<string>;
+  clock: VirtualClock;
+  /** log is the process's -v=N log, when -v was given (1 or more). */
+  log?: RequestLog;
 }
 
-const sessions = new WeakMap<ApiServer, Map<string, Session>>();
-
-/** sessionFor is the session of one kubectl run against a server with the given credentials. */
-export function sessionFor(api: ApiServer, credentials: Credentials): Session {
-  const byCredentials = sessions.get(api) ?? new Map<string, Session>();
-  sessions.set(api, byCredentials);
-  const key = JSON.stringify(credentials);
-  let s = byCredentials.get(key);
-  if (!s) byCredentials.set(key, (s = { gvDocs: new Map(), stoppedFiles: new Set() }));
-  return s;
+/** newSession starts one kubectl process against the server: nothing fetched yet, the disk cache as the run left it. */
+export function newSession(clock: VirtualClock, log?: RequestLog): Session {
+  return { gvDocs: new Map(), stoppedFiles: new Set(), clock, ...(log ? { log } : {}) };
 }
 
 /** Gvk is an object's group, version and kind, as kubectl reads them from the document. */
@@ -55,20 +58,20 @@ export function* verifyFieldValidation(api: ApiServer, session: Session, gvk: Gv
   let supported: boolean | undefined;
   let v3Failed = false;
   if (!(gvk.group === '' && gvk.version === 'v1' && gvk.kind === 'List')) {
-    session.openapiRoot ??= yield* send(api, { verb: 'GET', path: `/openapi/v3?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.any }, credentials, ref, 'apiVersion', 'the OpenAPI v3 index, to learn whether the server validates fields itself');
+    session.openapiRoot ??= yield* send(api, session, SITES.openapiRoot, { verb: 'GET', path: `/openapi/v3?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.any }, credentials, ref, 'apiVersion', 'the OpenAPI v3 index, to learn whether the server validates fields itself');
     if (!session.openapiRoot.ok) v3Failed = true;
     else if (servesGroupVersion(gvk)) {
       const gvPath = gvk.group ? `apis/${gvk.group}/${gvk.version}` : `api/${gvk.version}`;
       let doc = session.gvDocs.get(gvPath);
       if (!doc) {
-        doc = yield* send(api, { verb: 'GET', path: `/openapi/v3/${gvPath}?hash=${openAPIHash(gvPath)}&${DISCOVERY_TIMEOUT}`, accept: ACCEPT.json }, credentials, ref, 'apiVersion', `the OpenAPI v3 document of ${gvk.group ? `${gvk.group}/` : ''}${gvk.version}`);
+        doc = yield* send(api, session, SITES.openapiGroupVersion, { verb: 'GET', path: `/openapi/v3/${gvPath}?hash=${openAPIHash(gvPath)}&${DISCOVERY_TIMEOUT}`, accept: ACCEPT.json }, credentials, ref, 'apiVersion', `the OpenAPI v3 document of ${gvk.group ? `${gvk.group}/` : ''}${gvk.version}`);
         session.gvDocs.set(gvPath, doc);
       }
       if (!doc.ok) v3Failed = true;
       else supported = documented(gvk);
     } else {
       // Not in the v3 index: a CRD would be checked like namespaces; kubectl lists CRDs to know (errors ignored).
-      yield* send(api, { verb: 'GET', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', accept: ACCEPT.json }, credentials, ref, 'apiVersion',
+      yield* send(api, session, SITES.dynamicList, { verb: 'GET', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', accept: ACCEPT.json }, credentials, ref, 'apiVersion',
         'the CustomResourceDefinitions, to learn whether the group-version is a CRD', { verb: 'list', group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' });
       supported = false;
     }
@@ -86,30 +89,68 @@ export function* verifyFieldValidation(api: ApiServer, session: Session, gvk: Gv
 }
 
 function* openAPIV2(api: ApiServer, session: Session, credentials: Credentials, ref: string): Steps<CheckOutcome> {
-  session.openapiV2 ??= yield* send(api, { verb: 'GET', path: `/openapi/v2?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.openAPIV2 }, credentials, ref, 'apiVersion', 'the OpenAPI v2 document');
+  session.openapiV2 ??= yield* send(api, session, SITES.openapiV2, { verb: 'GET', path: `/openapi/v2?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.openAPIV2 }, credentials, ref, 'apiVersion', 'the OpenAPI v2 document');
   return session.openapiV2;
 }
 
 /**
- * discover is the deferred discovery RESTMapper's first use: aggregated discovery of `/api`, then `/apis`; an
- * error ends the mapping, kubectl printing `unable to recognize "<file>": <err>`.
- * See staging/src/k8s.io/client-go/discovery/discovery_client.go (GroupsAndMaybeResources) and restmapper.
+ * discover is the deferred discovery RESTMapper's first use: the disk cache of an earlier kubectl of the run when it is
+ * fresh (written less than 6 hours ago: no request), otherwise aggregated discovery of `/api`, then `/apis`, written to
+ * the cache when it succeeds; an error ends the mapping, kubectl printing `unable to recognize "<file>": <err>`.
+ * See staging/src/k8s.io/client-go/discovery/discovery_client.go (GroupsAndMaybeResources), discovery/cached/disk/
+ * cached_discovery.go (ServerGroups, getCachedFile) at v0.36.3 and restmapper.
  */
 export function* discover(api: ApiServer, session: Session, credentials: Credentials, ref: string): Steps<CheckOutcome> {
   if (session.discovery) return session.discovery;
-  const legacy = yield* send(api, { verb: 'GET', path: `/api?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.discovery }, credentials, ref, 'kind', 'the core group\'s resources (aggregated discovery)');
-  session.discovery = legacy.ok ? yield* send(api, { verb: 'GET', path: `/apis?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.discovery }, credentials, ref, 'kind', 'the other groups\' resources (aggregated discovery)') : legacy;
+  const cache = discoveryCache(api);
+  const now = session.clock.now;
+  if (cache.written && fresh(cache.written, now)) {
+    yield {
+      phase: 'kubectl.validate', object: ref, field: 'kind',
+      result: `discovery: read from the cache in ${DISCOVERY_CACHE_DIR}, fresh for ${DISCOVERY_TTL_TEXT}: no request sent`,
+      detail: { discoveryCache: { dir: DISCOVERY_CACHE_DIR, writtenAt: cache.written.at / 1000, ttl: DISCOVERY_TTL_TEXT, files: cache.written.files } },
+    };
+    return (session.discovery = cache.written.outcome);
+  }
+  const legacy = yield* send(api, session, SITES.legacyDiscovery, { verb: 'GET', path: `/api?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.discovery }, credentials, ref, 'kind', 'the core group\'s resources (aggregated discovery)');
+  session.discovery = legacy.ok ? yield* send(api, session, SITES.groupsDiscovery, { verb: 'GET', path: `/apis?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.discovery }, credentials, ref, 'kind', 'the other groups\' resources (aggregated discovery)') : legacy;
+  if (session.discovery.ok) {
+    // ServerGroups writes servergroups.json and, with aggregated discovery, each group-version's serverresources.json.
+    const files = cacheFiles();
+    cache.written = { at: now, outcome: session.discovery, files };
+    yield {
+      phase: 'kubectl.validate', object: ref, field: 'kind',
+      result: `discovery: fetched from the server, cached in ${DISCOVERY_CACHE_DIR} (${files.length} files, fresh for ${DISCOVERY_TTL_TEXT})`,
+      detail: { discoveryCache: { dir: DISCOVERY_CACHE_DIR, writtenAt: now / 1000, ttl: DISCOVERY_TTL_TEXT, files } },
+    };
+  }
   return session.discovery;
+}
+
+/** cacheFiles are the files the disk cache holds after discovery: servergroups.json and one file per group-version served. */
+function cacheFiles(): string[] {
+  const gvs = new Set(Object.values(RESOURCES).map((r) => (r.group ? `${r.group}/v1` : 'v1')));
+  return ['servergroups.json', ...[...gvs].sort().map((gv) => `${gv}/serverresources.json`)];
 }
 
 /**
  * send records one request kubectl makes for itself and the server's answer: kubectl's entry first (the request,
- * its -v=8 lines, the status), then the server's reasons when it refused.
+ * its -v=8 lines, the status), then the server's reasons when it refused; the process's -v log hears it too.
  */
-function* send(api: ApiServer, req: HttpRequest, credentials: Credentials, ref: string, field: string, purpose: string, resource?: CheckRequest['resource']): Steps<CheckOutcome> {
+function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpRequest, credentials: Credentials, ref: string, field: string, purpose: string, resource?: CheckRequest['resource']): Steps<CheckOutcome> {
   const record = recordRequest(req, credentials);
+  const sentAt = session.clock.now;
   const { entries, result: out } = drain(api.check({ method: 'GET', path: req.path, credentials, ...(resource ? { resource } : {}) }, ref));
   const code = out.ok ? out.code : out.error.code;
+  // The OpenAPI and discovery documents are not held here: only a refusal's Status is logged as the body.
+  const v2 = req.accept === ACCEPT.openAPIV2 && out.ok;
+  session.log?.exchange({
+    verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt: session.clock.now, status: code,
+    ...(req.path.includes('?hash=') && out.ok ? { cacheControl: 'public, immutable' } : {}),
+    // kube-openapi answers /openapi/v2 through http.ServeContent, which sniffs the protobuf as binary.
+    ...(v2 ? { contentType: 'application/octet-stream' } : {}),
+    ...(out.ok ? {} : { responseBody: JSON.stringify(out.error.status) }),
+  });
   yield {
     phase: 'kubectl.validate', object: ref, field,
     result: `${req.verb} ${record.url}: ${statusLine(code)} — ${purpose}${out.ok ? '' : `: ${out.error.message}`}`,

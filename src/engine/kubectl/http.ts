@@ -110,8 +110,8 @@ export function rawError(server: StatusError): StatusError {
   });
 }
 
-/** redactSecretBody replaces the values of a Secret sent as a request body (an object or its JSON) by their sizes. */
-function redactSecretBody<T>(body: T): T {
+/** redactSecretBody replaces the values of a Secret sent or returned as a body (an object or its JSON) by their sizes. */
+export function redactSecretBody<T>(body: T): T {
   if (typeof body === 'string') {
     let parsed: unknown;
     try {

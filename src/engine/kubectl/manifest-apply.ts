@@ -13,6 +13,8 @@ import { apply, applyNothing, deleteRequest, noObjects } from './apply';
 import { ApplyOutput } from './apply-output';
 import type { Credentials, KubectlOutcome } from './kubectl-outcome';
 import { kubectlGenerate, sendDocument } from './run-command';
+import { newSession, type Session } from './discovery';
+import { RequestLog, SITES } from './request-log';
 
 /** ApplySession is what an apply reads and where it reports: the server, the identity, the clock, kubectl's output. */
 export interface ApplySession {
@@ -21,6 +23,10 @@ export interface ApplySession {
   clock: VirtualClock;
   /** print writes what kubectl prints. */
   print(text: string): void;
+  /** printLog writes one line of kubectl's -v=N log (its stderr, apart from what it prints). */
+  printLog?(line: string): void;
+  /** kubeconfig is the file kubectl loads its configuration from, as its -v=6 log names it. */
+  kubeconfig?: string;
 }
 
 /** Stored is told of each object the server stored, with the document it came from. */
@@ -34,6 +40,7 @@ export type Stored = (obj: KubeObject, doc: SourceDocument) => void;
  */
 export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored: Stored, reject: (r: Rejection) => void): Steps<void> {
   const kubectl = inputs.kubectl;
+  const session = processFor(s, kubectl && 'command' in kubectl ? kubectl.command.verbosity : 0);
   if (kubectl) {
     const start = yield* kubectlGenerate(kubectl, inputs.manifest, s.clock);
     for (const line of start.printed) s.print(line);
@@ -49,7 +56,7 @@ export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored
   const applying = !kubectl || !('command' in kubectl) || kubectl.command.path === 'apply';
   const printed = new ApplyOutput((text) => s.print(text));
   for (const [index, doc] of inputs.manifest.entries()) {
-    const out = yield* sendDocument(s.api, kubectl, doc, index, s.credentials, s.clock);
+    const out = yield* sendDocument(s.api, session, kubectl, doc, index, s.credentials);
     if (applying) printed.add(out);
     else if (out.printed) s.print(out.printed);
     if (out.dryRun) continue;
@@ -57,6 +64,21 @@ export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored
     else if (!out.ok) reject(rejectionOf(out, doc.object));
   }
   printed.finish();
+  // apply.go Run: with no error, the post-processor (printing and pruning) runs, logged at -v=4.
+  if (applying && inputs.manifest.length > 0 && !printed.failed) session.log?.infoln(4, SITES.applyPostProcessor, 'Running apply post-processor function');
+}
+
+/**
+ * processFor starts one kubectl process of the run: its own memory, the run's disk cache, and at -v=N its log, which
+ * opens with the kubeconfig it loaded. See staging/src/k8s.io/client-go/transport/round_trippers.go (DebugWrappers:
+ * nothing is logged below -v=6) at v0.36.3.
+ */
+function processFor(s: ApplySession, verbosity: number): Session {
+  if (verbosity <= 0 || !s.printLog) return newSession(s.clock);
+  const log = new RequestLog(verbosity, s.clock, s.printLog);
+  if (s.kubeconfig !== undefined) log.configLoaded(s.kubeconfig);
+  log.featureGates();
+  return newSession(s.clock, log);
 }
 
 /**
@@ -91,8 +113,10 @@ export function* applyFile(s: ApplySession, docs: readonly SourceDocument[], fil
     s.print(out.printed);
   }
   const printed = new ApplyOutput((text) => s.print(text));
+  // A later kubectl is a process of its own: it fetches what it needs again, but reads discovery from the disk cache.
+  const session = newSession(s.clock);
   for (const doc of docs) {
-    const out = yield* apply(s.api, doc, s.credentials, 'default');
+    const out = yield* apply(s.api, session, doc, s.credentials, 'default');
     printed.add(out);
     if (out.ok && out.object) stored(out.object, doc);
   }

@@ -14,7 +14,9 @@ import type { Steps } from '../runtime/step';
 import { apply, requestDetail } from './apply';
 import { withLastApplied } from './last-applied';
 import { buildInfo, requireNamespace } from './builder';
-import { discover, sessionFor } from './discovery';
+import { discover, type Session } from './discovery';
+import { klogHeader } from './klog';
+import { logServed, SITES } from './request-log';
 import { addSourceToError, checkErr, renderKubectlError } from './errors';
 import { ACCEPT, rawError } from './http';
 import type { Credentials, KubectlOutcome } from './kubectl-outcome';
@@ -44,10 +46,7 @@ export interface KubectlStart {
  */
 export function klogLine(w: KubectlWarning, clock: VirtualClock, at: Millis, severity: 'W' | 'E' = 'W'): string {
   if (!w.klog) return w.message;
-  const d = new Date(clock.epoch.getTime() + at);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const micros = String((at % 1000) * 1000).padStart(6, '0');
-  return `${severity}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${micros} ${'1'.padStart(7)} ${w.klog.file}:${w.klog.line}] ${w.message}`;
+  return `${klogHeader(severity, clock, at, w.klog)}${w.message}`;
 }
 
 /**
@@ -106,12 +105,12 @@ function summary(obj: KubectlCommand['objects'][number]): string {
  * sendDocument is what the run's kubectl does with one document: `kubectl apply -f MANIFEST` without a command line,
  * otherwise the command's own requests.
  */
-export function* sendDocument(api: ApiServer, inv: KubectlInvocation | undefined, doc: SourceDocument, index: number, credentials: Credentials, clock: VirtualClock): Steps<KubectlOutcome> {
-  if (!inv || !('command' in inv)) return yield* apply(api, doc, credentials, 'default');
+export function* sendDocument(api: ApiServer, session: Session, inv: KubectlInvocation | undefined, doc: SourceDocument, index: number, credentials: Credentials): Steps<KubectlOutcome> {
+  if (!inv || !('command' in inv)) return yield* apply(api, session, doc, credentials, 'default');
   const c = inv.command;
-  if (c.path === 'apply') return yield* apply(api, doc, credentials, c.namespace, c.enforceNamespace);
-  if (c.path === 'create') return yield* createFromFile(api, c, doc, index, credentials);
-  return yield* createGenerated(api, c, index, credentials, clock);
+  if (c.path === 'apply') return yield* apply(api, session, doc, credentials, c.namespace, c.enforceNamespace);
+  if (c.path === 'create') return yield* createFromFile(api, session, c, doc, index, credentials);
+  return yield* createGenerated(api, session, c, index, credentials);
 }
 
 /** queryOf is the create request's query as url.Values.Encode writes it (keys sorted): dryRun, fieldManager, fieldValidation. */
@@ -125,14 +124,15 @@ function queryOf(c: KubectlCommand): string {
  * client dry run); a client dry run then prints the object and sends nothing; otherwise kubectl POSTs it (run with its
  * REST client, as JSON; create deployment|job with the typed client, as protobuf) and prints what the server returned.
  */
-function* createGenerated(api: ApiServer, c: KubectlCommand, index: number, credentials: Credentials, clock: VirtualClock): Steps<KubectlOutcome> {
+function* createGenerated(api: ApiServer, session: Session, c: KubectlCommand, index: number, credentials: Credentials): Steps<KubectlOutcome> {
+  const clock = session.clock;
   const obj = c.objects[index]!;
   const kind = String(obj.kind);
   const apiVersion = String(obj.apiVersion);
   const name = obj.metadata?.name ?? '';
   const ref = objectRef(kind, c.namespace, name);
   if (c.discovery) {
-    const discovery = yield* discover(api, sessionFor(api, credentials), credentials, ref);
+    const discovery = yield* discover(api, session, credentials, ref);
     if (!discovery.ok) {
       // The memory-cached discovery client logs the failure (utilruntime.HandleError, client-go discovery/cached/memory/
       // memcache.go:265 at v0.36.3); the RESTMapper's error is the discovery client's (Result.Raw()), through CheckErr.
@@ -150,7 +150,8 @@ function* createGenerated(api: ApiServer, c: KubectlCommand, index: number, cred
   const path = `${requestPath(mapping, version, c.namespace)}${queryOf(c)}`;
   const protobuf = c.wire === 'protobuf';
   const body = `${goJson(obj)}\n`;
-  const request = requestDetail({ verb: 'POST', path, accept: protobuf ? 'application/vnd.kubernetes.protobuf,application/json' : ACCEPT.any, body, ...(protobuf ? { contentType: 'application/vnd.kubernetes.protobuf' } : {}) }, credentials);
+  const httpRequest = { verb: 'POST' as const, path, accept: protobuf ? 'application/vnd.kubernetes.protobuf,application/json' : ACCEPT.any, body, ...(protobuf ? { contentType: 'application/vnd.kubernetes.protobuf' } : {}) };
+  const request = requestDetail(httpRequest, credentials);
   yield {
     phase: 'kubectl.validate', object: ref, field: 'kind',
     result: `${apiVersion} ${kind} maps to resource "${mapping.resource}"${mapping.group ? ` in group "${mapping.group}"` : ''}; kubectl sends POST ${path}`,
@@ -160,7 +161,10 @@ function* createGenerated(api: ApiServer, c: KubectlCommand, index: number, cred
     verb: 'create', method: 'POST', path, apiVersion, kind, group: mapping.group, resource: mapping.resource, namespace: c.namespace, name,
     object: JSON.parse(JSON.stringify(obj)) as typeof obj, credentials, ...(c.dryRun === 'server' ? { dryRun: true } : {}),
   };
+  const sentAt = clock.now;
   const created = yield* api.serve(req, ref);
+  // run's Helper.Create; the typed client of create deployment|job logs no body here (-v=8 is refused for it).
+  logServed(session.log, httpRequest, credentials, SITES.helperCreate, sentAt, clock.now, created);
   const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!created.ok) {
     // run hands the API error to CheckErr; create deployment|job wrap it: `failed to create deployment: <message>`.
@@ -176,8 +180,8 @@ function* createGenerated(api: ApiServer, c: KubectlCommand, index: number, cred
  * with the document's namespace, then kubectl POSTs it (no last-applied annotation, unless --save-config) and prints
  * `pod/web created`; an error names the file (`error when creating "pod.yaml": pods "web" already exists`).
  */
-function* createFromFile(api: ApiServer, c: KubectlCommand, doc: SourceDocument, index: number, credentials: Credentials): Steps<KubectlOutcome> {
-  const info = yield* buildInfo(api, doc, credentials, c.namespace);
+function* createFromFile(api: ApiServer, session: Session, c: KubectlCommand, doc: SourceDocument, index: number, credentials: Credentials): Steps<KubectlOutcome> {
+  const info = yield* buildInfo(api, session, doc, credentials, c.namespace);
   if (!info.ok) return info.out;
   const obj = doc.object;
   const kind = String(obj.kind);
@@ -195,15 +199,18 @@ function* createFromFile(api: ApiServer, c: KubectlCommand, doc: SourceDocument,
     return { ok: true, printed: printObject(body, c.output, operationOf('created', 'client'), index, true), object: body, dryRun: true };
   }
   const path = `${requestPath(info.mapping, info.version, namespace)}${queryOf(c)}`;
+  const httpRequest = { verb: 'POST' as const, path, accept: ACCEPT.json, body: `${goMarshal(body)}\n` };
   yield {
     phase: 'kubectl.validate', object: info.ref, field: 'kind',
     result: `${apiVersion} ${kind} maps to resource "${info.mapping.resource}"${info.mapping.group ? ` in group "${info.mapping.group}"` : ''}; kubectl sends POST ${path}`,
-    detail: { mapping: { ...info.mapping }, validatedBy: info.validatedBy, request: requestDetail({ verb: 'POST', path, accept: ACCEPT.json, body: `${goMarshal(body)}\n` }, credentials) },
+    detail: { mapping: { ...info.mapping }, validatedBy: info.validatedBy, request: requestDetail(httpRequest, credentials) },
   };
+  const sentAt = session.clock.now;
   const created = yield* api.serve({
     verb: 'create', method: 'POST', path, apiVersion, kind, group: info.mapping.group, resource: info.mapping.resource, ...(namespace ? { namespace } : {}),
     ...(name ? { name } : {}), object: body, source: doc.file, credentials, ...(c.dryRun === 'server' ? { dryRun: true } : {}),
   }, info.ref);
+  logServed(session.log, httpRequest, credentials, SITES.helperCreate, sentAt, session.clock.now, created);
   const warnings = (created.warnings ?? []).map((w) => `Warning: ${w}\n`).join('');
   if (!created.ok) {
     const err = addSourceToError('creating', doc.file, created.error);

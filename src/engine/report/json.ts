@@ -54,6 +54,8 @@ export function writeResultJson(
   const fields: [string, unknown][] = [['outcome', result.outcome]];
   if (result.rejection) fields.push(['rejection', result.rejection]);
   fields.push(['kubectl', result.kubectl]);
+  // kubectl's -v=N log: its stderr lines, kept apart from what it printed.
+  if (result.kubectlLog) fields.push(['kubectlLog', result.kubectlLog]);
   if (result.commands) fields.push(['commands', result.commands]);
   if (result.workloads) fields.push(['workloads', result.workloads]);
   if (result.stopped) fields.push(['stopped', result.stopped]);

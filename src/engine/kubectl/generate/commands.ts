@@ -5,7 +5,8 @@
 import { bool, type CommandPath, type KubectlCommand, KubectlFailure, type KubectlWarning, NotSimulated, flagError, plainError, str } from './common';
 import { CREATE_DEPLOYMENT } from './create-deployment';
 import { CREATE_JOB } from './create-job';
-import { FlagError, type FlagSpec, FlagSet, HelpRequested } from './flags';
+import { FlagError, type FlagSpec, FlagSet, type FlagValue, HelpRequested } from './flags';
+import { MAX_VERBOSITY } from '../request-log';
 import { APPLY_FROM_FILE, CREATE_FROM_FILE } from './from-file';
 import type { BuildContext, CommandDefinition } from './registry-types';
 import { RUN } from './run';
@@ -86,19 +87,35 @@ export function parseKubectl(argv: readonly string[], context: ParseContext): Pa
     if (notSimulated.length > 0) {
       throw new NotSimulated(`kubectl's ${notSimulated.map((n) => `--${n}`).join(', ')}: the identity and cluster are the run's own options, given before -- (--kubeconfig, --context, --token, --as, --as-group, --cluster)`);
     }
-    const verbosity = flags.values.get('v');
-    if ((typeof verbosity === 'number' && verbosity > 0) || flags.values.get('vmodule')) {
-      throw new NotSimulated('kubectl\'s log verbosity (-v, --vmodule) is not simulated: the trace holds each request with its -v=8 log lines');
-    }
+    const verbosity = verbosityOf(flags.values.get('v'), flags.values.get('vmodule'), definition.path);
     const given = flags.values.get('namespace');
     const namespace = typeof given === 'string' && given !== '' ? given : context.defaultNamespace;
     const ctx: BuildContext = { argv: words, line, namespace, enforceNamespace: typeof given === 'string' && given !== '', randomString: context.randomString, warnings };
-    return { ok: true, command: definition.build(flags, ctx) };
+    return { ok: true, command: { ...definition.build(flags, ctx), verbosity } };
   } catch (err) {
     if (err instanceof KubectlFailure) return refused(err);
     if (err instanceof NotSimulated) return { ok: false, notSimulated: err.message };
     throw err;
   }
+}
+
+/**
+ * verbosityOf reads -v (klog's level, an int32 pflag parses): 0 to 8 are simulated — 6 logs each response, 7 each
+ * request with its headers, 8 the bodies and the response headers. -v=9 adds curl commands and the connection's
+ * timings (DNS, dial, TLS), which a simulated connection does not have; --vmodule sets levels by Go source file.
+ * The typed clients of create deployment|job send protobuf, whose bodies -v=8 dumps in hex: not simulated either.
+ * See staging/src/k8s.io/client-go/transport/round_trippers.go (levelsV6..levelsV9) at v0.36.3.
+ */
+function verbosityOf(v: FlagValue | undefined, vmodule: FlagValue | undefined, path: CommandPath): number {
+  if (typeof vmodule === 'string' && vmodule !== '') throw new NotSimulated('kubectl\'s --vmodule is not simulated: use -v=N (up to 8) for the whole of kubectl\'s log');
+  const level = typeof v === 'number' ? v : 0;
+  if (level > MAX_VERBOSITY) {
+    throw new NotSimulated(`kubectl -v=${level} is not simulated: from -v=9 kubectl logs curl commands and the connection's DNS, dial and TLS timings, which a simulated connection does not have; use -v=8 or less`);
+  }
+  if (level >= 8 && (path === 'create deployment' || path === 'create job')) {
+    throw new NotSimulated(`kubectl ${path} -v=${level} is not simulated: its typed client sends protobuf, whose bodies -v=8 logs as hex dumps; use -v=7 or less`);
+  }
+  return Math.max(0, level);
 }
 
 /**

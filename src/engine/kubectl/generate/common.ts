@@ -60,7 +60,12 @@ export interface KubectlCommand {
   flags: Record<string, FlagValue>;
   args: string[];
   warnings: KubectlWarning[];
+  /** verbosity is -v: from 6 kubectl logs its requests to stderr (round_trippers.go), 0 when not given. */
+  verbosity: number;
 }
+
+/** BuiltCommand is what a command's build makes; the parse adds what every command shares (the log's -v). */
+export type BuiltCommand = Omit<KubectlCommand, 'verbosity'>;
 
 /** KubectlInvocation is what a run's kubectl did with its command line: a command accepted, or kubectl's own refusal. */
 export type KubectlInvocation =

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../api/types';
 import type { FlagSpec, ParsedFlags } from './flags';
 import {
-  bool, boolOf, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, flagRecord, type KubectlCommand, outputFormat, plainError, PRINT_FLAGS,
+  bool, boolOf, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, flagRecord, type BuiltCommand, type KubectlCommand, outputFormat, plainError, PRINT_FLAGS,
   stringOf, usageError, VALIDATE_FLAG, validationDirective,
 } from './common';
 import { withTypedLastApplied } from './params';
@@ -35,7 +35,7 @@ export function nameFromCommandArgs(flags: ParsedFlags, path: 'create deployment
   return { name: flags.args[0]!, command: flags.args.slice(1) };
 }
 
-function buildCreateDeployment(flags: ParsedFlags, ctx: BuildContext): KubectlCommand {
+function buildCreateDeployment(flags: ParsedFlags, ctx: BuildContext): BuiltCommand {
   const { name, command } = nameFromCommandArgs(flags, 'create deployment');
   const { strategy: dryRun, warnings } = dryRunStrategy(flags);
   ctx.warnings.push(...warnings);
@@ -73,7 +73,7 @@ function buildCreateDeployment(flags: ParsedFlags, ctx: BuildContext): KubectlCo
 export function typedCreate(
   flags: ParsedFlags, ctx: BuildContext, path: 'create deployment' | 'create job', built: KubeObject,
   how: Pick<KubectlCommand, 'dryRun' | 'output' | 'fieldValidation'>,
-): KubectlCommand {
+): BuiltCommand {
   const object = boolOf(flags, 'save-config') ? withTypedLastApplied(built) : built;
   return {
     argv: ctx.argv, line: ctx.line, path, namespace: ctx.namespace, enforceNamespace: ctx.enforceNamespace, dryRun: how.dryRun, output: how.output,

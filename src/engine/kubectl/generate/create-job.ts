@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../api/types';
 import type { FlagSpec, ParsedFlags } from './flags';
 import {
-  bool, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, type KubectlCommand, NotSimulated, outputFormat, plainError,
+  bool, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, type BuiltCommand, NotSimulated, outputFormat, plainError,
   PRINT_FLAGS, str, stringOf, VALIDATE_FLAG, validationDirective,
 } from './common';
 import { nameFromCommandArgs, typedCreate } from './create-deployment';
@@ -21,7 +21,7 @@ export const CREATE_JOB: CommandDefinition = {
   build: buildCreateJob,
 };
 
-function buildCreateJob(flags: ParsedFlags, ctx: BuildContext): KubectlCommand {
+function buildCreateJob(flags: ParsedFlags, ctx: BuildContext): BuiltCommand {
   const { name, command } = nameFromCommandArgs(flags, 'create job');
   const { strategy: dryRun, warnings } = dryRunStrategy(flags);
   ctx.warnings.push(...warnings);

@@ -4,7 +4,7 @@
 // (ApplyFlags.AddFlags, ToOptions, Validate), v0.36.3.
 import type { FlagSpec, ParsedFlags } from './flags';
 import {
-  bool, cascadeWarnings, type CommandPath, DRY_RUN_FLAG, dryRunStrategy, type FieldValidation, fieldManagerFlag, flagRecord, type KubectlCommand,
+  bool, cascadeWarnings, type CommandPath, DRY_RUN_FLAG, dryRunStrategy, type FieldValidation, fieldManagerFlag, flagRecord, type BuiltCommand, type KubectlCommand,
   NotSimulated, outputFormat, plainError, PRINT_FLAGS, requireAbsent, str, stringOf, usageError, VALIDATE_FLAG, validationDirective,
 } from './common';
 import type { BuildContext, CommandDefinition } from './registry-types';
@@ -87,7 +87,7 @@ function filesOf(flags: ParsedFlags): string[] {
 function fromFile(
   path: CommandPath, flags: ParsedFlags, ctx: BuildContext,
   o: { dryRun: KubectlCommand['dryRun']; output: KubectlCommand['output']; fieldValidation: FieldValidation; files: string[]; fieldManager: string },
-): KubectlCommand {
+): BuiltCommand {
   if (o.fieldValidation !== 'Strict') throw new NotSimulated(`--validate=${stringOf(flags, VALIDATE_FLAG)} is not simulated with -f: kubectl validates strictly by default`);
   if (o.dryRun !== 'none' && path === 'apply') throw new NotSimulated('kubectl apply --dry-run is not simulated: use kubectl create -f --dry-run, or kubectl apply without it');
   if (o.output !== '' && path === 'apply') throw new NotSimulated(`kubectl apply -o ${o.output} is not simulated: apply prints its created, configured or unchanged lines`);

@@ -1,6 +1,6 @@
 // The shape every simulated kubectl command has: its path, its flags, and how it turns a parsed command line into
 // what it sends. The registry (commands.ts) lists them.
-import type { CommandPath, KubectlCommand, KubectlWarning } from './common';
+import type { BuiltCommand, CommandPath, KubectlWarning } from './common';
 import type { FlagSpec, ParsedFlags } from './flags';
 
 /** BuildContext is what a command knows besides its flags: the command line, the namespace, a random source. */
@@ -23,5 +23,5 @@ export interface CommandDefinition {
   /** flags are the command's own flags; the root's persistent flags are added to them. */
   flags: readonly FlagSpec[];
   /** build runs the command's Complete, Validate and generator; it throws KubectlFailure or NotSimulated. */
-  build(flags: ParsedFlags, ctx: BuildContext): KubectlCommand;
+  build(flags: ParsedFlags, ctx: BuildContext): BuiltCommand;
 }

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../api/types';
 import { goQuote } from '../../apiserver/authz/forbidden';
 import type { FlagSpec, ParsedFlags } from './flags';
 import {
-  bool, boolOf, cascadeWarnings, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, flagRecord, type KubectlCommand, NotSimulated, outputFormat, plainError,
+  bool, boolOf, cascadeWarnings, DRY_RUN_FLAG, dryRunStrategy, fieldManagerFlag, flagRecord, type BuiltCommand, NotSimulated, outputFormat, plainError,
   PRINT_FLAGS, str, stringOf, usageError,
 } from './common';
 import { ERR_REFERENCE_INVALID_FORMAT, isValidReference } from './image-reference';
@@ -39,7 +39,7 @@ export const RUN: CommandDefinition = {
   build: buildRun,
 };
 
-function buildRun(flags: ParsedFlags, ctx: BuildContext): KubectlCommand {
+function buildRun(flags: ParsedFlags, ctx: BuildContext): BuiltCommand {
   // Complete: the dry-run strategy, then the printer.
   const { strategy: dryRun, warnings } = dryRunStrategy(flags);
   ctx.warnings.push(...warnings);

@@ -1,0 +1,185 @@
+// `pod-lifecycle run -- kubectl ... -v=N` as a process: kubectl's klog lines on stderr as kubectl 1.36 writes them
+// (round_trippers.go's "Request" and "Response", the bodies at -v=8), apart from the report on stdout, and in --json's
+// `kubectlLog`; the refusals of what is not simulated; and the discovery cache a later kubectl of the run reads.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, ROOT, type Report } from './harness';
+
+const F = 'test/fixtures/kubectl-verbosity';
+const URL = 'https://192.168.49.2:6443';
+/** HOME is the home directory the runs are given: kubectl's -v=6 log names the kubeconfig under it. */
+const HOME = '/home/dev';
+
+/** cli runs pod-lifecycle with a fixed HOME and no color; its stdout, stderr and exit status. */
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME }, timeout: 120_000 });
+  if (r.error) throw new Error(`pod-lifecycle ${args.join(' ')} did not finish: ${r.error.message}`);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** head is a klog header of the run's kubectl at the virtual start (2026-01-01 00:00:00), naming its source line. */
+const head = (site: string) => `I0101 00:00:00.000000       1 ${site}] `;
+
+/** FEATURE_GATES are client-go's -v=1 lines, one per feature gate (client-go features/envvar.go). */
+const FEATURE_GATES = [
+  ['AtomicFIFO', true], ['ClientsAllowCARotation', true], ['ClientsAllowCBOR', false], ['ClientsAllowTLSCacheGC', true], ['ClientsPreferCBOR', false],
+  ['InOrderInformers', true], ['InOrderInformersBatchProcess', true], ['InformerResourceVersion', true], ['UnlockWhileProcessingFIFO', true], ['WatchListClient', true],
+].map(([f, on]) => `${head('envvar.go:195')}"Feature gate default state" feature="${f}" enabled=${on}`);
+
+const START = [`${head('loader.go:407')}Config loaded from file:  ${HOME}/.kube/config`, ...FEATURE_GATES];
+const HASH = '54C54BD9C29F6EE9C53A88EE44D03BADD8F596E093A5C560D23D84F854A67C5C0DBF145DCABF38764013CFCA91E0A3710134D689585108AACA0D9337635438B7';
+const response = (verb: string, path: string, status: string) => `${head('round_trippers.go:632')}"Response" verb="${verb}" url="${URL}${path}" status="${status}" milliseconds=0`;
+
+const stderrCases = [
+  {
+    name: 'kubectl apply -f at -v=6 logs the kubeconfig, each answer with its verb, URL and status, then apply\'s post-processor',
+    argv: ['apply', '-f', `${F}/pod.yaml`, '-v=6'],
+    stdout: 'pod/web created',
+    stderr: [
+      ...START,
+      response('GET', '/openapi/v3?timeout=32s', '200 OK'),
+      response('GET', `/openapi/v3/api/v1?hash=${HASH}&timeout=32s`, '200 OK'),
+      response('GET', '/api?timeout=32s', '200 OK'),
+      response('GET', '/apis?timeout=32s', '200 OK'),
+      response('GET', '/api/v1/namespaces/default/pods/web', '404 Not Found'),
+      response('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', '201 Created'),
+      `${head('apply.go:546')}Running apply post-processor function`,
+    ].join('\n'),
+  },
+  {
+    name: 'kubectl run at -v=6 logs discovery and the POST: run reads no OpenAPI and has no post-processor',
+    argv: ['run', 'web', '--image=nginx:1.27', '-v=6'],
+    stdout: 'pod/web created',
+    stderr: [
+      ...START,
+      response('GET', '/api?timeout=32s', '200 OK'),
+      response('GET', '/apis?timeout=32s', '200 OK'),
+      response('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-run', '201 Created'),
+    ].join('\n'),
+  },
+  {
+    name: 'kubectl run at -v=7 logs each request with its headers, and each answer\'s status without the URL',
+    argv: ['run', 'web', '--image=nginx:1.27', '-v=7'],
+    stdout: 'pod/web created',
+    stderr: [
+      ...START,
+      ...['/api?timeout=32s', '/apis?timeout=32s'].flatMap((path) => [
+        `${head('round_trippers.go:527')}"Request" verb="GET" url="${URL}${path}" headers=<`,
+        '\tAccept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+        '\tUser-Agent: kubectl/v1.36.0 (linux/amd64) kubernetes/v1.36.0',
+        ' >',
+        `${head('round_trippers.go:632')}"Response" status="200 OK" milliseconds=0`,
+      ]),
+      `${head('round_trippers.go:527')}"Request" verb="POST" url="${URL}/api/v1/namespaces/default/pods?fieldManager=kubectl-run" headers=<`,
+      '\tAccept: application/json, */*',
+      '\tContent-Type: application/json',
+      '\tUser-Agent: kubectl/v1.36.0 (linux/amd64) kubernetes/v1.36.0',
+      ' >',
+      `${head('round_trippers.go:632')}"Response" status="201 Created" milliseconds=0`,
+    ].join('\n'),
+  },
+  {
+    name: 'kubectl apply -f at -v=8 logs the bodies (cut at 1024 bytes) and the answers\' headers, each body at the line that called Do',
+    argv: ['apply', '-f', `${F}/pod.yaml`, '-v=8'],
+    stdout: 'pod/web created',
+    stderr: readFileSync(join(ROOT, F, 'apply-v8.stderr'), 'utf8').replace(/\n$/, ''),
+  },
+  {
+    name: 'kubectl at -v=4 logs only what is logged at 4 or less: the feature gates and apply\'s post-processor',
+    argv: ['apply', '-f', `${F}/pod.yaml`, '-v=4'],
+    stdout: 'pod/web created',
+    stderr: [...FEATURE_GATES, `${head('apply.go:546')}Running apply post-processor function`].join('\n'),
+  },
+];
+
+for (const c of stderrCases) {
+  test(`${c.name}, on stderr apart from the report`, () => {
+    const r = cli(['run', '--', 'kubectl', ...c.argv]);
+    assert.equal(r.status, 0);
+    assert.equal(r.stderr, `${c.stderr}\n`);
+    // The report on stdout is what it is without -v: kubectl's own output, no klog line.
+    assert.match(r.stdout, new RegExp(`^\\$ kubectl ${c.argv.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n${c.stdout}\\n\\nTIMELINE\\n`));
+    assert.doesNotMatch(r.stdout, /round_trippers\.go|loader\.go/);
+  });
+}
+
+test('With --json, kubectl\'s log is the report\'s kubectlLog and stderr stays empty', () => {
+  const r = cli(['run', '--json', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=6']);
+  assert.equal(r.status, 0);
+  assert.equal(r.stderr, '');
+  const report = JSON.parse(r.stdout) as Report & { kubectlLog?: string[] };
+  assert.equal(report.kubectl, 'pod/web created');
+  assert.deepEqual(report.kubectlLog, [
+    ...START, response('GET', '/api?timeout=32s', '200 OK'), response('GET', '/apis?timeout=32s', '200 OK'),
+    response('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-run', '201 Created'),
+  ]);
+});
+
+test('Without -v there is no kubectl log: no kubectlLog in --json, nothing on stderr', () => {
+  const r = cli(['run', '--json', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27']);
+  assert.equal(r.stderr, '');
+  assert.equal((JSON.parse(r.stdout) as { kubectlLog?: string[] }).kubectlLog, undefined);
+});
+
+test('A bearer token is masked in the logged headers as client-go masks it (Bearer <masked>), never printed', () => {
+  const r = cli(['run', '--cluster', 'examples/cluster.yaml', '--token', '31ada4fd', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=8']);
+  assert.doesNotMatch(r.stderr, /31ada4fd/);
+  assert.equal(r.stderr.split('\n').filter((l) => l === '\tAuthorization: Bearer <masked>').length, 3);
+  // alice may not create pods: the refusal's Status is the logged body of the POST's answer.
+  assert.match(r.stderr, /helper\.go:246\] "Response Body" body="\{\\"kind\\":\\"Status\\",.*\\"code\\":403\}"\n/);
+});
+
+test('A Secret\'s values never reach the log: its request and response bodies show them by their sizes', () => {
+  const r = cli(['run', '--', 'kubectl', 'apply', '-f', `${F}/secret.yaml`, '-v=8']);
+  assert.equal(r.status, 0);
+  assert.match(r.stderr, /helper\.go:246\] "Request Body" body=</);
+  assert.match(r.stderr, /helper\.go:246\] "Response Body" body=/);
+  assert.doesNotMatch(r.stderr, /hunter2-s3cr3t|aHVudGVyMi1zM2NyM3Q/);
+});
+
+const refusedCases = [
+  { name: '-v=9 (curl commands and connection timings)', argv: ['run', 'web', '--image=nginx:1.27', '-v=9'], message: /^error: kubectl -v=9 is not simulated: from -v=9 kubectl logs curl commands and the connection's DNS, dial and TLS timings/ },
+  { name: '--vmodule', argv: ['run', 'web', '--image=nginx:1.27', '--vmodule=round_trippers=8'], message: /^error: kubectl's --vmodule is not simulated: use -v=N \(up to 8\)/ },
+  { name: 'create deployment at -v=8 (protobuf bodies)', argv: ['create', 'deployment', 'web', '--image=nginx:1.27', '-v=8'], message: /^error: kubectl create deployment -v=8 is not simulated: its typed client sends protobuf/ },
+];
+
+for (const c of refusedCases) {
+  test(`kubectl ${c.name} is not simulated: unusable input, exit 2, one line saying why`, () => {
+    const r = cli(['run', '--', 'kubectl', ...c.argv]);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, c.message);
+    assert.equal(r.stderr.split('\n').length, 2);
+  });
+}
+
+test('kubectl -v=abc is kubectl\'s own flag error: Rejected at kubectl.generate, exit 1', () => {
+  const r = cli(['run', '--json', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=abc']);
+  const report = JSON.parse(r.stdout) as Report;
+  assert.equal(r.status, 1);
+  assert.equal(report.kubectl, 'error: invalid argument "abc" for "-v, --v" flag: strconv.ParseInt: parsing "abc": invalid syntax\nSee \'kubectl run --help\' for usage.');
+});
+
+/** discoveryEntries are the trace's discovery steps: the requests for /api and /apis, and the cache's. */
+function discoveryEntries(report: Report): [number | undefined, string][] {
+  return report.trace.filter((e) => e.phase === 'kubectl.validate' && /\/apis?\?timeout=32s|^discovery: /.test(e.result)).map((e) => [e.at, e.result.replace(/ — .*/, '')]);
+}
+
+test('The first kubectl of a run fetches discovery and caches it; a later kubectl apply reads the cache and sends no discovery request', () => {
+  const r = cli(['run', `${F}/pod.yaml`, '--then-apply', `5s,${F}/pod-v2.yaml`, '--json']);
+  assert.equal(r.status, 0);
+  const report = JSON.parse(r.stdout) as Report;
+  assert.equal(report.kubectl, 'pod/web created\npod/web configured');
+  assert.deepEqual(discoveryEntries(report), [
+    [0, `GET ${URL}/api?timeout=32s: 200 OK`],
+    [0, `GET ${URL}/apis?timeout=32s: 200 OK`],
+    [0, 'discovery: fetched from the server, cached in ~/.kube/cache/discovery/192.168.49.2_6443 (12 files, fresh for 6h)'],
+    [5, 'discovery: read from the cache in ~/.kube/cache/discovery/192.168.49.2_6443, fresh for 6h: no request sent'],
+  ]);
+  // The later kubectl is a process of its own: it asks for the OpenAPI documents again (they are not in that cache).
+  const openapi = report.trace.filter((e) => e.phase === 'kubectl.validate' && e.result.startsWith(`GET ${URL}/openapi/v3?`)).map((e) => e.at);
+  assert.deepEqual(openapi, [0, 5]);
+});

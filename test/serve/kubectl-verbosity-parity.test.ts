@@ -1,0 +1,115 @@
+// The emulated kubectl's -v=6 log against the real kubectl's, applying the same pod to `pod-lifecycle serve`: both
+// logs are klog lines that open with the kubeconfig loaded, ask the same questions in the same order (OpenAPI, then
+// discovery, then the object) with the same answers, and end with apply's post-processor; a second kubectl reads
+// discovery from its disk cache. The real kubectl on PATH may be older than 1.36 and word its lines in the older
+// format (`GET URL 200 OK in 5 milliseconds`): the shape is compared, not the wording nor the source lines.
+// kubectl must be on PATH: without it this fails.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ServeProcess, startServe } from './serve-process';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const POD = join(ROOT, 'test', 'fixtures', 'kubectl-verbosity', 'pod.yaml');
+const POD_V2 = join(ROOT, 'test', 'fixtures', 'kubectl-verbosity', 'pod-v2.yaml');
+
+let served: ServeProcess;
+/** homes are the real kubectl's home directories, one per test: each ~/.kube/cache starts empty. */
+const homes: string[] = [];
+const newHome = (): string => {
+  homes.push(mkdtempSync(join(tmpdir(), 'pod-lifecycle-kubectl-home-')));
+  return homes.at(-1)!;
+};
+
+before(async () => {
+  served = await startServe('verbosity', 'apiVersion: podlifecycle.debug/v1alpha1\nkind: Behavior\n');
+});
+
+after(() => {
+  served?.stop();
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+/** realKubectl runs the real kubectl with the served kubeconfig and its own home; its stderr. */
+function realKubectl(home: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: served.kubeconfig, HOME: home }, timeout: 90_000 }, (err, _stdout, stderr) => {
+      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error('kubectl is not on PATH: this test compares our kubectl with the real one'));
+      if (err) return reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr}`));
+      resolve(stderr);
+    });
+  });
+}
+
+/** KLOG_HEADER is a klog header: severity, date, time to the microsecond, thread id, file:line. */
+const KLOG_HEADER = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+\.go:\d+\] /;
+
+/** Exchange is one answer as a -v=6 line tells it, in either wording: verb, path (host left out), status. */
+type Exchange = [verb: string, path: string, status: string];
+
+/** exchanges reads the answers from a -v=6 log, either kubectl's 1.36 structured line or the older Infof one. */
+function exchanges(log: string): Exchange[] {
+  const out: Exchange[] = [];
+  for (const line of log.split('\n')) {
+    const structured = /\] "Response" verb="(\w+)" url="https:\/\/[^/]+([^"]*)" status="([^"]+)" milliseconds=\d+$/.exec(line);
+    const older = /\] (GET|POST|PATCH|PUT|DELETE) https:\/\/[^/ ]+(\S*) (\d{3} [^]*?) in \d+ milliseconds$/.exec(line);
+    const m = structured ?? older;
+    if (m) out.push([m[1]!, m[2]!.replace(/hash=[0-9A-F]+/, 'hash=H'), m[3]!]);
+  }
+  // serve answers discovery in the legacy form, which makes kubectl ask each group-version too; the simulated
+  // kube-apiserver answers in the aggregated form. Those follow-up requests are left out.
+  return out.filter(([, path]) => !/^\/(api\/v1|apis\/[^/?]+\/[^/?]+)\?timeout=32s$/.test(path));
+}
+
+/** shapeOf is a log's first and last line without their headers (the file name left out), and whether every line has one. */
+function shapeOf(log: string): { first: string; last: string; headed: boolean } {
+  const lines = log.split('\n').filter((l) => l !== '');
+  return {
+    first: lines[0]!.replace(KLOG_HEADER, '').replace(/ {2}\S+$/, '  FILE'),
+    last: lines.at(-1)!.replace(KLOG_HEADER, ''),
+    headed: lines.every((l) => KLOG_HEADER.test(l)),
+  };
+}
+
+/** ours runs pod-lifecycle with the kubectl command line and returns kubectl's log (stderr). */
+function ours(argv: string[]): string {
+  const r = spawnSync(process.execPath, [CLI, 'run', '--', 'kubectl', ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME: '/home/dev' } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stderr;
+}
+
+test('kubectl apply -f at -v=6: the same klog lines, questions, order and answers as the real kubectl against serve', async () => {
+  const real = await realKubectl(newHome(), ['apply', '-f', POD, '-v=6']);
+  const emulated = ours(['apply', '-f', POD, '-v=6']);
+  const expected: Exchange[] = [
+    ['GET', '/openapi/v3?timeout=32s', '200 OK'],
+    ['GET', '/openapi/v3/api/v1?hash=H&timeout=32s', '200 OK'],
+    ['GET', '/api?timeout=32s', '200 OK'],
+    ['GET', '/apis?timeout=32s', '200 OK'],
+    ['GET', '/api/v1/namespaces/default/pods/web', '404 Not Found'],
+    ['POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', '201 Created'],
+  ];
+  assert.deepEqual(exchanges(real), expected);
+  assert.deepEqual(exchanges(emulated), expected);
+  // Both open with the kubeconfig loaded and end with apply's post-processor; every line has klog's header.
+  const want = { first: 'Config loaded from file:  FILE', last: 'Running apply post-processor function', headed: true };
+  assert.deepEqual(shapeOf(real), want);
+  assert.deepEqual(shapeOf(emulated), want);
+});
+
+test('A second kubectl apply reads discovery from the disk cache the first wrote, for the real kubectl as for ours', async () => {
+  // The real kubectl: a first apply fills its cache (the pod may be there already), a second changes the pod.
+  const home = newHome();
+  assert.ok(exchanges(await realKubectl(home, ['apply', '-f', POD, '-v=6'])).some(([, path]) => path === '/apis?timeout=32s'));
+  const real = exchanges(await realKubectl(home, ['apply', '-f', POD_V2, '-v=6']));
+  assert.deepEqual(real.map(([verb, path]) => `${verb} ${path.replace(/\?.*/, '')}`), ['GET /openapi/v3', 'GET /openapi/v3/api/v1', 'GET /api/v1/namespaces/default/pods/web', 'PATCH /api/v1/namespaces/default/pods/web']);
+  // Ours: the run's later kubectl apply, from its trace.
+  const r = spawnSync(process.execPath, [CLI, 'run', POD, '--then-apply', `5s,${POD_V2}`, '--json', '--trace', 'full'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const trace = (JSON.parse(r.stdout) as { trace: { at: number; phase: string; result: string }[] }).trace;
+  const later = trace.filter((e) => e.at === 5 && e.phase === 'kubectl.validate').map((e) => e.result.replace(/ — .*|: 200 OK|\?.*/g, ''));
+  assert.deepEqual(later.slice(0, 3), ['GET https://192.168.49.2:6443/openapi/v3', 'GET https://192.168.49.2:6443/openapi/v3/api/v1', 'discovery: read from the cache in ~/.kube/cache/discovery/192.168.49.2_6443, fresh for 6h: no request sent']);
+});
