@@ -129,7 +129,8 @@ export class Recorder {
   }
 
   private readonly strings = new Map<string, string>();
-  private readonly steps = new Map<string, { kind: SubStepKind; name: string }>();
+  private readonly steps = new Map<string, Map<string, { kind: SubStepKind; name: string }>>();
+  private stepCount = 0;
   /** flattened only keeps the flattening reads from being optimized away. */
   private flattened = 0;
 
@@ -144,13 +145,19 @@ export class Recorder {
 
   private internStep(step: { kind: SubStepKind; name: string }): { kind: SubStepKind; name: string } {
     if (Object.keys(step).length !== 2) return step;
-    const key = `${step.kind}\u0000${step.name}`;
-    const kept = this.steps.get(key);
+    // Kept by kind, then by name: the lookup reads the two strings as they are instead of joining them first.
+    let byName = this.steps.get(step.kind);
+    if (byName === undefined) this.steps.set(step.kind, (byName = new Map()));
+    const kept = byName.get(step.name);
     if (kept !== undefined) return kept;
     const frozen = Object.freeze({ kind: step.kind, name: step.name });
     // A name seen once (a pod's own) is not worth keeping for ever: past the limit the table starts again.
-    if (this.steps.size >= INTERN_LIMIT) this.steps.clear();
-    this.steps.set(key, frozen);
+    if (++this.stepCount > INTERN_LIMIT) {
+      this.steps.clear();
+      this.stepCount = 1;
+      this.steps.set(step.kind, (byName = new Map()));
+    }
+    byName.set(step.name, frozen);
     return frozen;
   }
 

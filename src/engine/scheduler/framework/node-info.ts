@@ -239,19 +239,25 @@ export class NodeInfo {
   }
 
   /**
-   * countOnce returns a count over the node's pods, computed once for each `key` until a pod is added or removed: a
-   * scheduling cycle that counts the pods matching a selector on every node of the cluster recounts only the nodes
-   * whose pods changed since the last cycle.
+   * countedFor returns a count over the node's pods kept under `key` (keepCount) since a pod was last added or
+   * removed: a scheduling cycle that counts the pods matching a selector on every node of the cluster recounts only
+   * the nodes whose pods changed since the last cycle. Undefined when there is none to reuse.
    */
-  countOnce(key: string, count: () => number): number {
+  countedFor(key: string): number | undefined {
+    if (this.counted === undefined) return undefined;
     // Most cycles count one selector (one workload's pods): the last count is kept beside the map.
-    if (this.lastCounted === key && this.counted) return this.lastCount;
-    const counted = (this.counted ??= new Map());
-    let n = counted.get(key);
-    if (n === undefined) {
-      n = count();
-      counted.set(key, n);
+    if (this.lastCounted === key) return this.lastCount;
+    const n = this.counted.get(key);
+    if (n !== undefined) {
+      this.lastCounted = key;
+      this.lastCount = n;
     }
+    return n;
+  }
+
+  /** keepCount keeps a count over the node's pods under `key` until a pod comes or goes, and returns it. */
+  keepCount(key: string, n: number): number {
+    (this.counted ??= new Map()).set(key, n);
     this.lastCounted = key;
     this.lastCount = n;
     return n;

@@ -114,7 +114,8 @@ export function nodeInclusion(pod: Pod, constraints: readonly SpreadConstraint[]
 /** countPodsMatchSelector counts the node's pods of a namespace the selector matches, leaving out terminating ones (#87621). */
 export function countPodsMatchSelector(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   if (isEmptySelector(selector)) return 0;
-  return nodeInfo.countOnce(countKey(selector, namespace), () => countMatching(nodeInfo, selector, namespace));
+  const key = countKey(selector, namespace);
+  return nodeInfo.countedFor(key) ?? nodeInfo.keepCount(key, countMatching(nodeInfo, selector, namespace));
 }
 
 /** COUNT_KEYS keeps, per selector and namespace, the key its counts are kept under: made once, not once per node. */
