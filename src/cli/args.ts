@@ -66,6 +66,7 @@ export const USAGE = `Usage: pod-lifecycle run (MANIFEST | [options] -- kubectl 
          [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
        pod-lifecycle explain (MANIFEST | [options] -- kubectl ARGS...) [the flags of run]
        pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]
+                           [--event-ttl DURATION]
        pod-lifecycle explain --live pod/NAME [-n NAMESPACE] [--context NAME] [--kubeconfig FILE] [--json]
 kubectl ARGS: run NAME --image=IMAGE [flags] [-- ARGS...] | create deployment NAME --image=IMAGE [flags] [-- COMMAND...]
               | create job NAME --image=IMAGE [flags] [-- COMMAND...] | create -f FILE [flags] | apply -f FILE [flags]`;

@@ -2,13 +2,14 @@
 // it writes, for a real kubectl or client library. Virtual time follows the wall clock times --speed.
 import { loadClusterFiles } from '../engine/cluster/files';
 import { InputError } from '../engine/cluster/inputs';
+import { parseGoDuration } from '../engine/runtime/durations';
 import { readInputFile } from '../host/read-file';
 import { LiveCluster } from '../serve/live-cluster';
 import type { ServePki } from '../serve/pki';
 import { type Served, serveCluster, trustServePki } from '../serve/serving';
 
 /** SERVE_USAGE is the synopsis of serve. */
-export const SERVE_USAGE = 'Usage: pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]';
+export const SERVE_USAGE = 'Usage: pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N] [--event-ttl DURATION]';
 
 /** ServeArgs are serve's flags. */
 export interface ServeArgs {
@@ -18,6 +19,8 @@ export interface ServeArgs {
   speed: number;
   kubeconfigOut?: string;
   seed?: number;
+  /** eventTtlSeconds is --event-ttl in whole seconds, as kube-apiserver hands it to the Event registry (default 1h). */
+  eventTtlSeconds?: number;
 }
 
 /** parseServeArgs reads serve's flags; a bad one throws an Error whose message is the usage error. */
@@ -46,10 +49,24 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs | 'help' {
       case '--speed': args.speed = number(0.001, 1000); break;
       case '--kubeconfig-out': args.kubeconfigOut = value(); break;
       case '--seed': args.seed = Math.trunc(number(0, 2 ** 31)); break;
+      case '--event-ttl': args.eventTtlSeconds = eventTtl(value()); break;
       default: throw new Error(arg.startsWith('-') ? `unknown flag: ${flag}` : `serve takes no argument: "${arg}"`);
     }
   }
   return args;
+}
+
+/**
+ * eventTtl reads --event-ttl as pflag's DurationVar does (Go's time.ParseDuration: `1h0m0s`, `90m`, `30s`) and turns it
+ * into whole seconds, as kube-apiserver hands it to the Event registry: uint64(c.EventTTL.Seconds()) in
+ * pkg/registry/core/rest/storage_core.go; the flag in pkg/controlplane/apiserver/options/options.go (v1.36.3).
+ * A negative one is refused.
+ */
+function eventTtl(text: string): number {
+  const parsed = parseGoDuration(text);
+  if ('error' in parsed) throw new Error(`invalid argument "${text}" for "--event-ttl" flag: ${parsed.error}`);
+  if (parsed.ms < 0) throw new Error(`invalid argument "${text}" for "--event-ttl" flag: the TTL cannot be negative`);
+  return Math.trunc(parsed.ms / 1000);
 }
 
 /** runServe starts serving; it resolves with the exit code once the server stops (SIGINT, SIGTERM). */
@@ -71,7 +88,7 @@ export async function runServe(argv: readonly string[], out: (s: string) => void
   try {
     const inputs = loadClusterFiles({ clusters: args.clusters, ...(args.behavior ? { behavior: args.behavior } : {}) }, (p) => readInputFile(p));
     pki = trustServePki(inputs);
-    cluster = LiveCluster.start(inputs, { speed: args.speed, ...(args.seed !== undefined ? { seed: args.seed } : {}) });
+    cluster = LiveCluster.start(inputs, { speed: args.speed, ...(args.seed !== undefined ? { seed: args.seed } : {}), ...(args.eventTtlSeconds !== undefined ? { eventTtlSeconds: args.eventTtlSeconds } : {}) });
   } catch (e) {
     if (e instanceof InputError) {
       err(`error: ${e.message.replace(/\n/g, ' ')}\n`);

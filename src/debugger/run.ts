@@ -117,13 +117,12 @@ export class LifecycleRun {
 
   /** newEvents returns the events recorded, or repeated, since the last call. */
   newEvents(): KubeEvent[] {
-    const { indices, cursor } = this.sim.recorder.changedSince(this.eventCursor);
+    const { changed, cursor } = this.sim.recorder.changedSince(this.eventCursor);
     this.eventCursor = cursor;
     const out: KubeEvent[] = [];
-    for (const i of indices) {
-      const event = this.sim.events[i]!;
-      if ((this.seenCounts[i] ?? 0) < event.count) out.push(event);
-      this.seenCounts[i] = event.count;
+    for (const { no, event } of changed) {
+      if ((this.seenCounts[no] ?? 0) < event.count) out.push(event);
+      this.seenCounts[no] = event.count;
     }
     return out;
   }

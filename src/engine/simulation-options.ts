@@ -74,6 +74,12 @@ export interface SimulationOptions {
    */
   live?: boolean;
   /**
+   * eventTtlSeconds makes a live cluster's Events expire that long after their last write, as kube-apiserver's
+   * --event-ttl (whole seconds; 0, or none, keeps them); their writes take revisions as the objects' do. A run that
+   * is not live keeps its Events and numbers them apart.
+   */
+  eventTtlSeconds?: number;
+  /**
    * pastInvalid lets an object the API server finds invalid go on as if it were valid (its validation step still
    * says what is wrong): the language server's checks report the validation errors themselves, and with this see what
    * admission and the scheduler would say of the rest at once, not only once the errors are fixed. Never for a run.

@@ -106,6 +106,7 @@ export class Simulation {
     }
     components.controllers.resync();
     this.warmUp();
+    if (options.live) this.expireEvents(options.eventTtlSeconds ?? 0);
     // A run too big to hold its trace hands it on as it goes (the warm-up's entries are not part of it).
     if (options.traceSink) this.recorder.spillTo(options.traceSink);
     // Stepping back reads the store as it was after any entry: from here on, every write is kept.
@@ -149,6 +150,20 @@ export class Simulation {
     this.recorder.clear();
     this.origin = this.clock.now;
     this.stageStartedAt = this.clock.now;
+  }
+
+  /**
+   * expireEvents makes the Events expire with their leases (a task when each lease is due) and gives each Event write
+   * the store's next revision, as etcd numbers Events and objects alike.
+   */
+  private expireEvents(ttlSeconds: number): void {
+    this.recorder.expireEventsAfter({
+      ttlSeconds: Math.max(0, Math.trunc(ttlSeconds)),
+      schedule: (delay, run) => this.queue.push(this.clock.now + delay, 'etcd lease expiry', function* () {
+        run();
+      }),
+      revision: () => this.store.nextRevision(),
+    });
   }
 
   /** now is the current virtual time in seconds. */

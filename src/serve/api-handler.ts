@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { objectRef, type KubeObject } from '../engine/api/types';
 import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
-import { type ApiRequest, badRequest, StatusError } from '../engine/apiserver/request';
+import { type ApiRequest, badRequest, notFound, StatusError } from '../engine/apiserver/request';
 import type { ApiOutcome } from '../engine/apiserver/server';
 import type { UpdateOptions } from '../engine/apiserver/update';
 import { listEvents } from '../engine/console/events';
@@ -37,19 +37,16 @@ const REVIEWS: Readonly<Record<string, { kind: string; create: typeof selfSubjec
 export class ApiHandler {
   private readonly watches: WatchHub;
   private readonly eventWatches: EventWatchHub;
-  private readonly unsubscribe: () => void;
   /** follows are the followed logs still open. */
   private readonly follows = new Set<ServerResponse>();
 
   constructor(private readonly cluster: LiveCluster, private readonly openapi: OpenApiV3 = OpenApiV3.load()) {
-    this.watches = new WatchHub(cluster.sim.store);
+    this.watches = new WatchHub(cluster.sim.store, () => cluster.sim.virtualNow);
     this.eventWatches = new EventWatchHub(cluster.sim);
-    this.unsubscribe = cluster.onAdvance(() => this.eventWatches.poll());
   }
 
   /** close ends the open watches. */
   close(): void {
-    this.unsubscribe();
     for (const res of this.follows) res.end();
     this.watches.closeAll();
     this.eventWatches.closeAll();
@@ -125,6 +122,8 @@ export class ApiHandler {
       if (method !== 'GET') throw status405();
       return this.log(res, base, url.searchParams);
     }
+    // Events live in the recorder, not the store: one is read from there, after the same authorization.
+    if (method === 'GET' && r.kind === 'Event' && info.name && !info.subresource) return this.getEvent(res, base, info.name, url, credentials, wantsTable(String(req.headers.accept ?? '')));
     switch (method) {
       case 'GET': {
         const out = await this.serve(base);
@@ -219,6 +218,19 @@ export class ApiHandler {
     res.on('finish', done);
   }
 
+  /**
+   * getEvent answers GET of one Event: authorized as get on events, the Event as the list shows it, or the registry's
+   * NotFound once it is gone (its TTL). See pkg/registry/core/event/storage (v1.36.3).
+   */
+  private async getEvent(res: ServerResponse, base: ApiRequest, name: string, url: URL, credentials: Credentials, table: boolean): Promise<void> {
+    const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: 'get', group: '', version: 'v1', resource: 'events', name, ...(base.namespace !== undefined ? { namespace: base.namespace } : {}) }, credentials);
+    if (!allowed.ok) return sendStatus(res, allowed.error.status);
+    const event = listEvents(this.cluster.sim, base.namespace).find((e) => e.metadata.name === name) as unknown as KubeObject | undefined;
+    if (!event) throw notFound('events', '', name);
+    if (table) return sendJson(res, 200, tableFor('Event', [event], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: event.metadata?.resourceVersion ?? '' }));
+    return sendJson(res, 200, event);
+  }
+
   /** wallNow is the wall-clock instant the cluster's virtual time stands at (the tables' ages count from it). */
   private wallNow(): number {
     const clock = this.cluster.sim.clock;
@@ -278,7 +290,7 @@ export class ApiHandler {
   }
 
   /** check authenticates and authorizes a request the handler answers itself (discovery, a list, a watch). */
-  private check(method: string, path: string, resource: { verb: string; group: string; version: string; resource: string; namespace?: string } | undefined, credentials: Credentials) {
+  private check(method: string, path: string, resource: { verb: string; group: string; version: string; resource: string; namespace?: string; name?: string } | undefined, credentials: Credentials) {
     const api = this.cluster.sim.api;
     const ref = resource ? objectRef('List', resource.namespace, resource.resource) : `Path/${path}`;
     return this.cluster.request(`${method} ${path}`, () => api.check({ method: 'GET', path, ...(resource ? { resource } : {}), credentials }, ref));

@@ -1,97 +1,83 @@
-// Watches of core/v1 Events. The engine's events live in its recorder, not the store: each one recorded is ADDED to
-// the watches it concerns, each one counted up again (a repeat, count+1) MODIFIED, as the event recorder's create and
-// patch would show on a real watch. See staging/src/k8s.io/client-go/tools/record/event.go (recordToSink).
+// Watches of core/v1 Events. The engine's Events live in its recorder, not the store: each one recorded is ADDED to
+// the watches it concerns, each one counted up again (the event recorder's patch) MODIFIED, and each one whose TTL
+// ran out DELETED, as etcd deletes the keys of an expired lease. A watch resumes from etcd's history (Events have no
+// watch cache). See staging/src/k8s.io/client-go/tools/record/event.go (recordToSink, v0.36.3) and event-history.ts.
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../engine/api/types';
 import { coreEvent, listEvents } from '../engine/console/events';
+import type { EventChange, KubeEvent } from '../engine/runtime/recorder';
 import type { Simulation } from '../engine/simulation';
-import { type ListFilter, matches } from './selectors';
+import { EtcdHistory } from './event-history';
+import { matches } from './selectors';
+import type { CachedChange } from './watch-cache';
+import { atResourceVersion, endWith, sendChange, sendEvent, sendExpired, startStream, type Watcher, type WatchFilter } from './watch';
 
 /** EventWatchRequest is one watch of events: the namespace (all when absent), the filter and how events show. */
-export interface EventWatchRequest {
-  namespace?: string;
-  filter: ListFilter;
+export interface EventWatchRequest extends WatchFilter {
   /**
    * resourceVersion: "" or "0" starts with every existing event as ADDED; a list's resourceVersion (eventsResourceVersion)
-   * with what was recorded or counted up since that list.
+   * with what was recorded, counted up or expired since that list.
    */
   resourceVersion: string;
   timeoutSeconds?: number;
-  render: (obj: KubeObject) => unknown;
 }
 
-interface Watcher {
-  req: EventWatchRequest;
-  res: ServerResponse;
-}
-
-/** eventsResourceVersion is the resourceVersion of an Event list: the recorder's change cursor, which a watch resumes from. */
+/** eventsResourceVersion is the resourceVersion of an Event list: etcd's current revision, which a watch resumes from. */
 export function eventsResourceVersion(sim: Simulation): string {
-  return String(sim.recorder.changedSince(Number.MAX_SAFE_INTEGER).cursor);
+  return String(sim.store.resourceVersion);
 }
 
-/** EventWatchHub streams the recorder's new and repeated events to the open event watches. */
+/** EventWatchHub hears the recorder's Event writes, keeps them in etcd's history and streams them to the open event watches. */
 export class EventWatchHub {
-  private readonly watchers = new Set<Watcher>();
-  private cursor: number;
-  private known: number;
+  private readonly watchers = new Set<Watcher<EventWatchRequest>>();
+  private readonly history: EtcdHistory;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly sim: Simulation) {
-    this.cursor = sim.recorder.changedSince(Number.MAX_SAFE_INTEGER).cursor;
-    this.known = sim.recorder.events.length;
+    this.history = new EtcdHistory(sim.virtualNow, sim.store.resourceVersion);
+    // The compactor notes etcd's revision as it stands at each of its ticks: every write, of any kind, moves it.
+    sim.store.watch(() => this.history.tick(sim.virtualNow, sim.store.resourceVersion - 1));
+    this.unsubscribe = sim.recorder.onEventChange((change) => this.deliver(change));
   }
 
   /** open starts a watch on a response. */
   open(req: EventWatchRequest, res: ServerResponse): void {
-    this.poll();
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
-    res.flushHeaders();
-    const watcher: Watcher = { req, res };
+    startStream(res);
+    const store = this.sim.store;
+    const watcher: Watcher<EventWatchRequest> = { req, res, since: store.resourceVersion };
     const since = Number(req.resourceVersion);
     if (req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isInteger(since)) {
-      for (const e of listEvents(this.sim, req.namespace)) this.send(watcher, 'ADDED', e as unknown as KubeObject);
-    } else {
-      // What changed since the list: an event seen once was recorded since, one counted up again was modified.
-      const events = this.sim.recorder.events;
-      for (const i of this.sim.recorder.changedSince(since).indices) {
-        const e = events[i];
-        if (e) this.send(watcher, e.count > 1 ? 'MODIFIED' : 'ADDED', coreEvent(this.sim, e, i) as unknown as KubeObject);
+      for (const e of listEvents(this.sim, req.namespace)) {
+        const obj = e as unknown as KubeObject;
+        if (matches(req.filter, obj)) sendEvent(watcher, 'ADDED', obj);
       }
+    } else {
+      this.history.tick(this.sim.virtualNow, store.resourceVersion);
+      const changes = this.history.since(since);
+      if (!Array.isArray(changes)) return sendExpired(res, changes.expired);
+      watcher.since = since;
+      for (const change of changes) sendChange(watcher, change);
     }
     this.watchers.add(watcher);
-    const timer = req.timeoutSeconds ? setTimeout(() => res.end(), req.timeoutSeconds * 1000) : undefined;
-    const done = (): void => {
-      this.watchers.delete(watcher);
-      if (timer) clearTimeout(timer);
-    };
-    res.on('close', done);
-    res.on('finish', done);
+    endWith(watcher, req.timeoutSeconds, () => this.watchers.delete(watcher));
   }
 
-  /** poll sends what the recorder recorded or counted up since the last poll. */
-  poll(): void {
-    const { indices, cursor } = this.sim.recorder.changedSince(this.cursor);
-    this.cursor = cursor;
-    const events = this.sim.recorder.events;
-    for (const i of indices) {
-      const e = events[i];
-      if (!e) continue;
-      const obj = coreEvent(this.sim, e, i) as unknown as KubeObject;
-      for (const w of this.watchers) this.send(w, i >= this.known ? 'ADDED' : 'MODIFIED', obj);
-    }
-    this.known = events.length;
-  }
-
-  /** closeAll ends every watch (the server stops). */
+  /** closeAll ends every watch (the server stops) and stops hearing the recorder. */
   closeAll(): void {
+    this.unsubscribe();
     for (const w of this.watchers) w.res.end();
     this.watchers.clear();
   }
 
-  private send(w: Watcher, type: 'ADDED' | 'MODIFIED', obj: KubeObject): void {
-    if (w.req.namespace !== undefined && obj.metadata?.namespace !== w.req.namespace) return;
-    if (!matches(w.req.filter, obj)) return;
-    if (w.res.destroyed || w.res.writableEnded) return;
-    w.res.write(`${JSON.stringify({ type, object: w.req.render(obj) })}\n`);
+  /** deliver keeps one Event write in the history and sends it to the watches it concerns. */
+  private deliver(c: EventChange<KubeEvent>): void {
+    this.history.tick(this.sim.virtualNow, c.resourceVersion - 1);
+    const object = coreEvent(this.sim, c.event, c.no) as unknown as KubeObject;
+    // An Event's selectable fields never change once written: it was in a watch's selection before a write if it is now.
+    const change: CachedChange = c.type === 'DELETED'
+      ? { type: 'DELETED', object: atResourceVersion(object, c.resourceVersion), prev: object, resourceVersion: c.resourceVersion, at: this.sim.virtualNow }
+      : { type: c.type, object, prev: c.type === 'MODIFIED' ? object : undefined, resourceVersion: c.resourceVersion, at: this.sim.virtualNow };
+    this.history.add(change);
+    for (const w of this.watchers) sendChange(w, change);
   }
 }

@@ -17,10 +17,16 @@ export interface LiveClusterOptions {
   drive?: () => void;
 }
 
-/** liveOptions are the options of a live Simulation: virtual time 0 is now (to the second), the trace to `onTrace` if given. */
-export function liveOptions(seed?: number, onTrace?: (entries: readonly TraceEntry[]) => void): SimulationOptions {
+/** DEFAULT_EVENT_TTL_SECONDS is kube-apiserver's --event-ttl default, 1h (pkg/controlplane/apiserver/options/options.go NewOptions, v1.36.3). */
+export const DEFAULT_EVENT_TTL_SECONDS = 3600;
+
+/**
+ * liveOptions are the options of a live Simulation: virtual time 0 is now (to the second), the trace to `onTrace` if
+ * given, Events kept for `eventTtlSeconds` after their last write (1h).
+ */
+export function liveOptions(seed?: number, onTrace?: (entries: readonly TraceEntry[]) => void, eventTtlSeconds = DEFAULT_EVENT_TTL_SECONDS): SimulationOptions {
   const sink: TraceSink = { accept: (entries) => onTrace?.(entries) };
-  return { live: true, epoch: new Date(Math.floor(Date.now() / 1000) * 1000), ...(seed !== undefined ? { seed } : {}), ...(onTrace !== undefined ? { traceSink: sink } : {}) };
+  return { live: true, epoch: new Date(Math.floor(Date.now() / 1000) * 1000), eventTtlSeconds, ...(seed !== undefined ? { seed } : {}), ...(onTrace !== undefined ? { traceSink: sink } : {}) };
 }
 
 /** LiveCluster runs a live Simulation against the wall clock. */
@@ -42,8 +48,8 @@ export class LiveCluster {
   }
 
   /** start makes a live cluster of the inputs that runs itself, its trace handed on and dropped. */
-  static start(inputs: SimulationInputs, options: { speed?: number; seed?: number } = {}): LiveCluster {
-    const cluster = new LiveCluster(new Simulation(inputs, liveOptions(options.seed, () => undefined)), { ...(options.speed !== undefined ? { speed: options.speed } : {}) });
+  static start(inputs: SimulationInputs, options: { speed?: number; seed?: number; eventTtlSeconds?: number } = {}): LiveCluster {
+    const cluster = new LiveCluster(new Simulation(inputs, liveOptions(options.seed, () => undefined, options.eventTtlSeconds)), { ...(options.speed !== undefined ? { speed: options.speed } : {}) });
     cluster.pump();
     return cluster;
   }

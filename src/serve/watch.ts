@@ -1,10 +1,14 @@
-// Watches as kube-apiserver streams them: one JSON watch event per line (ADDED, MODIFIED, DELETED, BOOKMARK) on a
-// chunked response, for the objects of one kind a list's namespace and selectors keep, from a resourceVersion on.
-// See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go and storage/cacher (bookmarks about every minute).
+// Watches as kube-apiserver streams them: one JSON watch event per line (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) on
+// a chunked response, for the objects of one kind a list's namespace and selectors keep, from a resourceVersion on,
+// served from each resource's watch cache. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go and
+// storage/cacher (cacher.go Watch, cache_watcher.go convertToWatchEvent; bookmarks about every minute), v0.36.3.
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../engine/api/types';
 import type { Store, WatchEventType } from '../engine/cluster/store';
+import type { Millis } from '../engine/runtime/clock';
+import { status } from './http';
 import { type ListFilter, matches } from './selectors';
+import { type CachedChange, WatchCache } from './watch-cache';
 
 /** BOOKMARK_INTERVAL_MS is how often a watch that allows bookmarks gets one (the watch cache's, about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -23,44 +27,58 @@ export interface WatchRequest {
   render: (obj: KubeObject) => unknown;
 }
 
-interface Watcher {
-  req: WatchRequest;
+/** Watcher is one open watch: what it asked for, where it goes, and the resourceVersion after which it gets changes. */
+export interface Watcher<R extends WatchFilter = WatchRequest> {
+  req: R;
   res: ServerResponse;
+  since: number;
 }
 
-/** WatchHub hears every change of the store and streams it to the watches it concerns. */
+/** WatchFilter is what decides which changes a watch sees: its namespace and selectors, and how objects show. */
+export interface WatchFilter {
+  namespace?: string;
+  filter: ListFilter;
+  render: (obj: KubeObject) => unknown;
+}
+
+/** WatchHub hears every change of the store, keeps it in its resource's watch cache and streams it to the watches it concerns. */
 export class WatchHub {
   private readonly watchers = new Set<Watcher>();
+  private readonly caches = new Map<string, WatchCache>();
+  /** listResourceVersion is where every cache starts: the store as it stood when serving began. */
+  private readonly listResourceVersion: number;
 
-  constructor(private readonly store: Store) {
+  constructor(private readonly store: Store, private readonly now: () => Millis) {
+    this.listResourceVersion = store.resourceVersion;
     store.watch((type, obj, old) => this.deliver(type, obj, old));
   }
 
-  /** open starts a watch on a response: the initial events, then every change until the client goes or time is up. */
+  /**
+   * open starts a watch on a response: from "" or "0", every object that exists as ADDED; from a resourceVersion the
+   * cache still covers, each change after it as it was; from an older one, the 410 ERROR event and the end.
+   */
   open(req: WatchRequest, res: ServerResponse): void {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
-    // The client waits for the head before it counts the watch as started: it goes now, not with the first event.
-    res.flushHeaders();
-    const watcher: Watcher = { req, res };
+    startStream(res);
+    const watcher: Watcher = { req, res, since: this.store.resourceVersion };
     const since = Number(req.resourceVersion);
-    const all = req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isFinite(since);
-    for (const obj of this.store.list(req.kind, req.namespace)) {
-      if (!matches(req.filter, obj)) continue;
-      // A watch from a list's resourceVersion gets what changed since (the store keeps no history of deletions).
-      if (all || Number(obj.metadata?.resourceVersion ?? 0) > since) this.send(watcher, 'ADDED', obj);
+    if (req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isFinite(since)) {
+      for (const obj of this.store.list(req.kind, req.namespace)) if (matches(req.filter, obj)) sendEvent(watcher, 'ADDED', obj);
+    } else {
+      const changes = this.cacheOf(req.kind).since(since);
+      if (!Array.isArray(changes)) return sendExpired(res, changes.expired);
+      // Only changes after the resourceVersion asked for go out, also when it is newer than any yet.
+      watcher.since = since;
+      for (const change of changes) sendChange(watcher, change);
     }
     this.watchers.add(watcher);
     const timers: NodeJS.Timeout[] = [];
     if (req.bookmarks) {
-      timers.push(setInterval(() => this.write(watcher, { type: 'BOOKMARK', object: { kind: req.kind, apiVersion: req.apiVersion, metadata: { resourceVersion: String(this.store.resourceVersion) } } }), BOOKMARK_INTERVAL_MS));
+      timers.push(setInterval(() => writeEvent(watcher, { type: 'BOOKMARK', object: { kind: req.kind, apiVersion: req.apiVersion, metadata: { resourceVersion: String(this.store.resourceVersion) } } }), BOOKMARK_INTERVAL_MS));
     }
-    if (req.timeoutSeconds !== undefined && req.timeoutSeconds > 0) timers.push(setTimeout(() => res.end(), req.timeoutSeconds * 1000));
-    const done = (): void => {
+    endWith(watcher, req.timeoutSeconds, () => {
       this.watchers.delete(watcher);
       for (const t of timers) clearTimeout(t);
-    };
-    res.on('close', done);
-    res.on('finish', done);
+    });
   }
 
   /** closeAll ends every watch (the server stops). */
@@ -69,26 +87,76 @@ export class WatchHub {
     this.watchers.clear();
   }
 
-  private deliver(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
-    for (const w of this.watchers) {
-      if (w.req.kind !== obj.kind) continue;
-      if (w.req.namespace !== undefined && obj.metadata?.namespace !== w.req.namespace) continue;
-      const now = matches(w.req.filter, obj);
-      const before = old !== undefined && matches(w.req.filter, old);
-      // An object that comes into the selection is ADDED to this watch, one that leaves it DELETED (the cacher's filter).
-      if (type === 'DELETED') {
-        if (now) this.send(w, 'DELETED', obj);
-      } else if (now) this.send(w, type === 'ADDED' || !before ? 'ADDED' : 'MODIFIED', obj);
-      else if (before) this.send(w, 'DELETED', obj);
+  private cacheOf(kind: string): WatchCache {
+    let cache = this.caches.get(kind);
+    if (!cache) {
+      cache = new WatchCache(this.listResourceVersion);
+      this.caches.set(kind, cache);
     }
+    return cache;
   }
 
-  private send(w: Watcher, type: string, obj: KubeObject): void {
-    this.write(w, { type, object: w.req.render(obj) });
+  private deliver(type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
+    // A delete is the object as it was, at the delete's resourceVersion (etcd's revision of the delete).
+    const resourceVersion = type === 'DELETED' ? this.store.resourceVersion : Number(obj.metadata?.resourceVersion ?? this.store.resourceVersion);
+    const change: CachedChange = { type, object: type === 'DELETED' ? atResourceVersion(obj, resourceVersion) : obj, prev: old, resourceVersion, at: this.now() };
+    this.cacheOf(String(obj.kind)).add(change);
+    for (const w of this.watchers) if (w.req.kind === obj.kind) sendChange(w, change);
   }
+}
 
-  private write(w: Watcher, event: unknown): void {
-    if (w.res.destroyed || w.res.writableEnded) return;
-    w.res.write(`${JSON.stringify(event)}\n`);
-  }
+/** startStream answers a watch: 200 and a chunked JSON stream, its head sent at once (the client counts the watch started then). */
+export function startStream(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+}
+
+/**
+ * sendExpired ends a watch with the ERROR event of a resourceVersion too old: the Status of a 410 Expired, which the
+ * cacher (newErrWatcher) sends after a 200, not as the response's status.
+ */
+export function sendExpired(res: ServerResponse, message: string): void {
+  if (!res.destroyed && !res.writableEnded) res.end(`${JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', message) })}\n`);
+}
+
+/** endWith ends a watch after its timeout, and calls `done` once it has ended, however. */
+export function endWith(watcher: Watcher<WatchFilter>, timeoutSeconds: number | undefined, done: () => void): void {
+  const timer = timeoutSeconds !== undefined && timeoutSeconds > 0 ? setTimeout(() => watcher.res.end(), timeoutSeconds * 1000) : undefined;
+  const end = (): void => {
+    if (timer) clearTimeout(timer);
+    done();
+  };
+  watcher.res.on('close', end);
+  watcher.res.on('finish', end);
+}
+
+/**
+ * sendChange is convertToWatchEvent: a change after the watch's resourceVersion goes out as ADDED when its object
+ * came into the watch's selection, MODIFIED when it stays in, DELETED (the object as it was, at the change's
+ * resourceVersion) when it left it or is gone; nothing when neither the object nor the one before was in it.
+ */
+export function sendChange(w: Watcher<WatchFilter>, change: CachedChange): void {
+  if (change.resourceVersion <= w.since) return;
+  const now = change.type !== 'DELETED' && selected(w.req, change.object);
+  const before = change.prev !== undefined && selected(w.req, change.prev);
+  if (now) sendEvent(w, before ? 'MODIFIED' : 'ADDED', change.object);
+  else if (before) sendEvent(w, 'DELETED', change.type === 'DELETED' ? change.object : atResourceVersion(change.prev!, change.resourceVersion));
+}
+
+function selected(req: WatchFilter, obj: KubeObject): boolean {
+  return (req.namespace === undefined || obj.metadata?.namespace === req.namespace) && matches(req.filter, obj);
+}
+
+/** atResourceVersion is an object shown at another resourceVersion (a delete's): its metadata copied, nothing else. */
+export function atResourceVersion(obj: KubeObject, resourceVersion: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(resourceVersion) } } as KubeObject;
+}
+
+export function sendEvent(w: Watcher<WatchFilter>, type: string, obj: KubeObject): void {
+  writeEvent(w, { type, object: w.req.render(obj) });
+}
+
+function writeEvent(w: Watcher<WatchFilter>, event: unknown): void {
+  if (w.res.destroyed || w.res.writableEnded) return;
+  w.res.write(`${JSON.stringify(event)}\n`);
 }

@@ -38,8 +38,8 @@ export function runKubectl(kubeconfig: string, args: readonly string[], input?: 
   });
 }
 
-/** startServe starts serve on the example cluster with a Behavior at a speed, and resolves once it names its kubeconfig. */
-export async function startServe(name: string, behavior: string, speed = 50): Promise<ServeProcess> {
+/** startServe starts serve on the example cluster with a Behavior at a speed (and more flags), and resolves once it names its kubeconfig. */
+export async function startServe(name: string, behavior: string, speed = 50, flags: readonly string[] = []): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), `pod-lifecycle-${name}-`));
   const kubeconfig = join(dir, 'kubeconfig');
   const file = (n: string, text: string): string => {
@@ -47,7 +47,7 @@ export async function startServe(name: string, behavior: string, speed = 50): Pr
     return join(dir, n);
   };
   file('behavior.yaml', behavior);
-  const server: ChildProcess = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'serve', '--cluster', join(root, 'examples', 'cluster.yaml'), '--behavior', join(dir, 'behavior.yaml'), '--kubeconfig-out', kubeconfig, '--speed', String(speed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server: ChildProcess = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'serve', '--cluster', join(root, 'examples', 'cluster.yaml'), '--behavior', join(dir, 'behavior.yaml'), '--kubeconfig-out', kubeconfig, '--speed', String(speed), ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   server.stderr!.on('data', (d) => (stderr += d));
   await new Promise<void>((resolve, reject) => {

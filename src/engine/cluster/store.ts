@@ -291,6 +291,11 @@ export class Store {
     return old;
   }
 
+  /** nextRevision takes a revision for a write kept outside the store (an Event's): etcd numbers every write. */
+  nextRevision(): number {
+    return ++this.resourceVersion;
+  }
+
   /** watch registers a listener for every later change. */
   watch(listener: WatchListener): void {
     this.listeners.push(listener);

@@ -9,7 +9,7 @@ import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
 export interface CoreEvent {
   apiVersion: 'v1';
   kind: 'Event';
-  metadata: { name: string; namespace: string; creationTimestamp: string };
+  metadata: { name: string; namespace: string; resourceVersion?: string; creationTimestamp: string };
   involvedObject: { apiVersion?: string; kind: string; namespace?: string; name: string; uid?: string; fieldPath?: string };
   reason: string;
   message: string;
@@ -30,7 +30,7 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z
  * object's name and the hex UnixNano of its first occurrence (client-go tools/record/event.go makeEvent); the
  * event's place in the record stands in for the nanoseconds that tell apart events of the same millisecond.
  */
-export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.events.indexOf(e)): CoreEvent {
+export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.eventNumber(e)): CoreEvent {
   const [kind = '', a = '', b] = e.object.split('/');
   const namespaced = b !== undefined;
   const name = namespaced ? b : a;
@@ -42,9 +42,14 @@ export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.ev
   const apiVersion = obj?.apiVersion ?? (info ? (info.group ? `${info.group}/v1` : 'v1') : undefined);
   // Events about cluster-scoped objects (nodes) are written to the default namespace.
   const namespace = namespaced ? a : 'default';
+  // A live cluster's Events carry the resourceVersion of their last write (etcd's revision, shared with the objects).
+  const resourceVersion = sim.recorder.eventResourceVersion(e);
   return {
     apiVersion: 'v1', kind: 'Event',
-    metadata: { name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace, creationTimestamp: iso(firstMs) },
+    metadata: {
+      name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace,
+      ...(resourceVersion > 0 ? { resourceVersion: String(resourceVersion) } : {}), creationTimestamp: iso(firstMs),
+    },
     // A kubelet event about a container carries its reference's fieldPath (spec.containers{app}); omitempty otherwise.
     involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}), ...(e.fieldPath ? { fieldPath: e.fieldPath } : {}) },
     reason: e.reason, message: e.message,
@@ -56,7 +61,7 @@ export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.ev
 
 /** listEvents lists the events as the API server would: in one namespace (or all), in key (name) order. */
 export function listEvents(sim: Simulation, namespace: string | undefined): CoreEvent[] {
-  return sim.recorder.events.map((e, i) => coreEvent(sim, e, i))
+  return sim.recorder.events.map((e) => coreEvent(sim, e))
     .filter((e) => namespace === undefined || e.metadata.namespace === namespace)
     .sort((x, y) => cmp(x.metadata.namespace, y.metadata.namespace) || cmp(x.metadata.name, y.metadata.name));
 }

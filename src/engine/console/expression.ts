@@ -28,7 +28,7 @@ export function scopePod(sim: Simulation, podRef?: string): Pod | undefined {
 
 /** rootValue is the value of a root for the current pod. */
 export function rootValue(sim: Simulation, pod: Pod | undefined, root: RootName): Value {
-  if (root === 'events') return sim.recorder.events.map((e, i) => coreEvent(sim, e, i));
+  if (root === 'events') return sim.recorder.events.map((e) => coreEvent(sim, e));
   if (!pod) throw new ConsoleError('there is no pod yet: the manifest has not been applied, or it made none');
   if (root === 'pod') return pod;
   const nodeName = pod.spec?.nodeName;

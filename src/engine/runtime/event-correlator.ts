@@ -68,6 +68,8 @@ export interface Logged<E> {
   observed: number;
   event?: E;
   index: number;
+  /** expired is the record number and first time of its Event once that expired (its TTL): a repeat brings it back. */
+  expired?: { no: number; firstAt: number };
 }
 
 /** Aggregate is the aggregator's record of one key: the distinct messages (one kept as itself), and the last time. */
@@ -121,6 +123,9 @@ export class EventCorrelator<E> {
 
   /** forgetEvents drops the logger's links to Events that are gone; its counts, like the spam budgets, stay. */
   forgetEvents(): void {
-    for (const logged of this.logger.values()) delete logged.event;
+    for (const logged of this.logger.values()) {
+      delete logged.event;
+      delete logged.expired;
+    }
   }
 }

@@ -2,8 +2,10 @@
 import { type ObjectRef, sameShape } from '../api/types';
 import type { Millis } from './clock';
 import { EventCorrelator, keyOf } from './event-correlator';
+import { type EventChange, type EventTtl, KeptEvents } from './kept-events';
 import type { PhaseName } from './phases';
 
+export type { EventChange, EventChangeType, EventTtl } from './kept-events';
 export { AGGREGATE_INTERVAL_MS, AGGREGATE_MAX_EVENTS, EVENT_SPAM_BURST, EVENT_SPAM_QPS, LRU_CACHE_ENTRIES } from './event-correlator';
 
 /** SubStepKind says what a sub-step of a phase is about. */
@@ -78,12 +80,43 @@ export const SINK_LAG = 1024;
 export class Recorder {
   /** trace is every entry recorded; with a sink, only the latest ones, the others having been handed to it. */
   readonly trace: TraceEntry[] = [];
-  readonly events: KubeEvent[] = [];
+  /** kept are the Events as storage keeps them: numbered, and on a live cluster expiring (expireEventsAfter). */
+  private readonly kept: KeptEvents<KubeEvent>;
   /** handedOn counts the entries handed to the sink: the seq of trace[0]. */
   private handedOn = 0;
   private sink: TraceSink | undefined;
 
-  constructor(private readonly now: () => Millis) {}
+  constructor(private readonly now: () => Millis) {
+    this.kept = new KeptEvents<KubeEvent>(now);
+  }
+
+  /** events are the Events kept, in the order they were first recorded. */
+  get events(): readonly KubeEvent[] {
+    return this.kept.events;
+  }
+
+  /** eventNumber is an Event's record number (it tells apart Events of one object and millisecond); -1 if not kept. */
+  eventNumber(event: KubeEvent): number {
+    return this.kept.numberOf(event);
+  }
+
+  /** eventResourceVersion is the resourceVersion of an Event's last write; 0 on a run that does not number them. */
+  eventResourceVersion(event: KubeEvent): number {
+    return this.kept.resourceVersionOf(event);
+  }
+
+  /**
+   * expireEventsAfter gives each Event write a revision and makes Events expire `ttl.ttlSeconds` after their last
+   * write, as kube-apiserver's --event-ttl (a live cluster's).
+   */
+  expireEventsAfter(ttl: EventTtl): void {
+    this.kept.expireAfter(ttl);
+  }
+
+  /** onEventChange calls `listener` with each Event recorded, counted up or expired; it returns the unsubscribe. */
+  onEventChange(listener: (change: EventChange<KubeEvent>) => void): () => void {
+    return this.kept.onChange(listener);
+  }
 
   /** spillTo hands every entry from here on to `sink` instead of keeping it; drain hands over the last ones. */
   spillTo(sink: TraceSink): void {
@@ -205,7 +238,7 @@ export class Recorder {
       same.at = toSeconds(now);
       // The logger's patch carries the message: an aggregate event shows its latest one.
       same.message = ev.message;
-      this.changes.push(logged.index);
+      this.kept.touch(same);
       return same;
     }
     const recorded = sameShape(ev) as KubeEvent;
@@ -214,10 +247,9 @@ export class Recorder {
     recorded.message = this.flat(ev.message);
     recorded.at = toSeconds(now);
     recorded.count = logged.observed;
-    logged.event = recorded;
-    logged.index = this.events.length;
-    this.changes.push(this.events.length);
-    this.events.push(recorded);
+    // An Event that expired while the logger remembered it is created again with its first time (and name).
+    if (logged.expired && logged.expired.firstAt !== recorded.at) recorded.firstAt = logged.expired.firstAt;
+    this.kept.add(recorded, logged);
     return recorded;
   }
 
@@ -236,28 +268,24 @@ export class Recorder {
   }
 
   /**
-   * changedSince returns the places in `events` of the events recorded or counted up since a cursor, in order and
-   * once each, with the cursor to pass next time: a front printing events as they happen reads only what changed.
+   * changedSince returns the events recorded or counted up since a cursor with their record numbers, in record order
+   * and once each, with the cursor to pass next time: a front printing events as they happen reads only what changed.
    */
-  changedSince(cursor: number): { indices: number[]; cursor: number } {
-    const indices = [...new Set(this.changes.slice(cursor))].sort((a, b) => a - b);
-    return { indices, cursor: this.changes.length };
+  changedSince(cursor: number): { changed: { no: number; event: KubeEvent }[]; cursor: number } {
+    return this.kept.changedSince(cursor);
   }
 
   /** clear forgets the trace and the events recorded so far (the cluster's warm-up); the spam budgets stay spent. */
   clear(): void {
     this.trace.length = 0;
     this.handedOn = 0;
-    this.events.length = 0;
+    this.kept.clear();
     // The logger's records point into the events: they go with them; its counts, like the spam budgets, stay.
     for (const correlator of this.correlators.values()) correlator.forgetEvents();
-    this.changes.length = 0;
   }
 
   /** correlators are the event correlators by component: the source and its host. */
   private readonly correlators = new Map<string, EventCorrelator<KubeEvent>>();
-  /** changes are the places of the events recorded or counted up, one per accepted event. */
-  private readonly changes: number[] = [];
 }
 
 /** AGGREGATE_PREFIX is EventAggregatorByReasonMessageFunc's prefix of a combined event's message. */
