@@ -26,53 +26,60 @@ export interface EventTtl {
   revision(): number;
 }
 
-/** EventRecord is one kept Event: its number, the resourceVersion of its last write, its lease and the logger's record. */
-interface EventRecord<E> {
-  event: E;
-  no: number;
+/** LiveRecord is what a live cluster keeps beside an Event: the resourceVersion of its last write, its lease, the logger's record. */
+interface LiveRecord<E> {
   resourceVersion: number;
   lease?: Lease;
-  logged?: Logged<E>;
+  logged: Logged<E>;
 }
 
 /** CHANGES_KEPT is how many of the latest changes changedSince can still hand out (a reader polls far more often). */
 const CHANGES_KEPT = 16_384;
 
-/** KeptEvents holds the recorder's Events by record number, in the order they were first recorded. */
+/**
+ * KeptEvents holds the recorder's Events by record number, in the order they were first recorded. A run keeps only
+ * the Events (an Event's number is its place); a live cluster's Events also carry a revision and a lease each.
+ */
 export class KeptEvents<E extends { at: number; object: string; firstAt?: number }> {
-  private readonly records = new Map<number, EventRecord<E>>();
-  private readonly recordOf = new WeakMap<E, EventRecord<E>>();
-  private list: E[] | undefined = [];
-  private nextNo = 0;
+  /** byNo holds each Event at its record number; one that expired leaves a hole until a repeat brings it back. */
+  private readonly byNo: (E | undefined)[] = [];
+  private holes = false;
+  private list: E[] | undefined;
   /** changes are the record numbers of the writes, one per write; changes[0] is write number changesBase. */
   private changes: number[] = [];
   private changesBase = 0;
   private readonly listeners = new Set<(change: EventChange<E>) => void>();
   private ttl: EventTtl | undefined;
   private leases: LeaseManager | undefined;
+  /** live and noOf are kept on a live cluster only (expireAfter): the revisions and leases, an Event's number. */
+  private readonly live = new Map<number, LiveRecord<E>>();
+  private noOf: WeakMap<E, number> | undefined;
 
   constructor(private readonly now: () => Millis) {}
 
   /** events are the kept Events in the order they were first recorded. */
   get events(): readonly E[] {
-    this.list ??= [...this.records.values()].map((r) => r.event);
+    if (!this.holes) return this.byNo as E[];
+    this.list ??= this.byNo.filter((e): e is E => e !== undefined);
     return this.list;
   }
 
   /** numberOf is an Event's record number; -1 for one not kept. */
   numberOf(event: E): number {
-    return this.recordOf.get(event)?.no ?? -1;
+    return this.noOf ? this.noOf.get(event) ?? -1 : this.byNo.indexOf(event);
   }
 
   /** resourceVersionOf is the resourceVersion of an Event's last write; 0 when the Events are not numbered so. */
   resourceVersionOf(event: E): number {
-    return this.recordOf.get(event)?.resourceVersion ?? 0;
+    const no = this.noOf?.get(event);
+    return no === undefined ? 0 : this.live.get(no)?.resourceVersion ?? 0;
   }
 
   /** expireAfter makes Events expire `ttl.ttlSeconds` after their last write, and numbers their writes with revisions. */
   expireAfter(ttl: EventTtl): void {
     this.ttl = ttl;
     this.leases = ttl.ttlSeconds > 0 ? new LeaseManager(ttl.ttlSeconds) : undefined;
+    this.noOf ??= new WeakMap(this.byNo.flatMap((e, no) => (e === undefined ? [] : [[e, no] as [E, number]])));
   }
 
   /** onChange calls `listener` with each write from here on; it returns the unsubscribe. */
@@ -88,21 +95,22 @@ export class KeptEvents<E extends { at: number; object: string; firstAt?: number
   add(event: E, logged: Logged<E>): void {
     const again = logged.expired;
     delete logged.expired;
-    const no = again ? again.no : this.nextNo++;
-    const record: EventRecord<E> = { event, no, resourceVersion: 0, logged };
-    this.records.set(no, record);
-    this.recordOf.set(event, record);
-    if (again && this.list) this.list = undefined;
-    else this.list?.push(event);
+    const no = again ? again.no : this.byNo.length;
+    this.byNo[no] = event;
+    if (again) this.list = undefined;
     logged.event = event;
     logged.index = no;
-    this.write(record, 'ADDED');
+    if (this.ttl) {
+      this.noOf!.set(event, no);
+      this.live.set(no, { resourceVersion: 0, logged });
+    }
+    this.write(no, event, 'ADDED');
   }
 
-  /** touch notes a write of a kept Event (counted up, its message or time changed). */
-  touch(event: E): void {
-    const record = this.recordOf.get(event);
-    if (record) this.write(record, 'MODIFIED');
+  /** touch notes a write of the kept Event of a number (counted up, its message or time changed). */
+  touch(no: number): void {
+    const event = this.byNo[no];
+    if (event !== undefined) this.write(no, event, 'MODIFIED');
   }
 
   /**
@@ -114,40 +122,45 @@ export class KeptEvents<E extends { at: number; object: string; firstAt?: number
     const numbers = [...new Set(this.changes.slice(from))].sort((a, b) => a - b);
     const changed: { no: number; event: E }[] = [];
     for (const no of numbers) {
-      const record = this.records.get(no);
-      if (record) changed.push({ no, event: record.event });
+      const event = this.byNo[no];
+      if (event !== undefined) changed.push({ no, event });
     }
     return { changed, cursor: this.changesBase + this.changes.length };
   }
 
   /** clear forgets every Event (the cluster's warm-up): the numbers start again. */
   clear(): void {
-    this.records.clear();
-    this.list = [];
-    this.nextNo = 0;
+    this.byNo.length = 0;
+    this.holes = false;
+    this.list = undefined;
+    this.live.clear();
+    if (this.noOf) this.noOf = new WeakMap();
     this.changes = [];
     this.changesBase = 0;
   }
 
   /** write numbers a write, attaches the Event to a lease when they expire, and tells the listeners. */
-  private write(record: EventRecord<E>, type: EventChangeType): void {
-    this.changes.push(record.no);
+  private write(no: number, event: E, type: EventChangeType): void {
+    this.changes.push(no);
     if (this.changes.length >= 2 * CHANGES_KEPT) {
       this.changes = this.changes.slice(CHANGES_KEPT);
       this.changesBase += CHANGES_KEPT;
     }
     const ttl = this.ttl;
-    if (ttl) record.resourceVersion = ttl.revision();
-    if (ttl && this.leases) {
-      const { lease, granted } = this.leases.grant(this.now());
-      if (record.lease !== lease) {
-        record.lease?.members.delete(record.no);
-        lease.members.add(record.no);
-        record.lease = lease;
+    const record = ttl ? this.live.get(no) : undefined;
+    if (ttl && record) {
+      record.resourceVersion = ttl.revision();
+      if (this.leases) {
+        const { lease, granted } = this.leases.grant(this.now());
+        if (record.lease !== lease) {
+          record.lease?.members.delete(no);
+          lease.members.add(no);
+          record.lease = lease;
+        }
+        if (granted) ttl.schedule(Math.max(0, lease.expiresAt - this.now()), () => this.revoke(lease));
       }
-      if (granted) ttl.schedule(Math.max(0, lease.expiresAt - this.now()), () => this.revoke(lease));
     }
-    this.tell({ type, event: record.event, no: record.no, resourceVersion: record.resourceVersion });
+    if (this.listeners.size > 0) this.tell({ type, event, no, resourceVersion: record?.resourceVersion ?? 0 });
   }
 
   /**
@@ -156,22 +169,27 @@ export class KeptEvents<E extends { at: number; object: string; firstAt?: number
    */
   private revoke(lease: Lease): void {
     if (lease.members.size === 0) return;
-    const gone = [...lease.members].map((no) => this.records.get(no)).filter((r): r is EventRecord<E> => r !== undefined);
+    const gone = [...lease.members].flatMap((no) => {
+      const event = this.byNo[no];
+      return event === undefined ? [] : [{ no, event }];
+    });
     lease.members.clear();
     gone.sort(byKey);
     const resourceVersion = this.ttl?.revision() ?? 0;
-    for (const record of gone) {
-      this.records.delete(record.no);
-      this.recordOf.delete(record.event);
-      const logged = record.logged;
+    for (const { no, event } of gone) {
+      this.byNo[no] = undefined;
+      this.noOf?.delete(event);
+      const logged = this.live.get(no)?.logged;
+      this.live.delete(no);
       // The logger still counts the key; its next repeat creates the Event again under its old name and first time.
-      if (logged && logged.event === record.event) {
+      if (logged && logged.event === event) {
         delete logged.event;
-        logged.expired = { no: record.no, firstAt: record.event.firstAt ?? record.event.at };
+        logged.expired = { no, firstAt: event.firstAt ?? event.at };
       }
     }
+    this.holes = true;
     this.list = undefined;
-    for (const record of gone) this.tell({ type: 'DELETED', event: record.event, no: record.no, resourceVersion });
+    for (const { no, event } of gone) this.tell({ type: 'DELETED', event, no, resourceVersion });
   }
 
   private tell(change: EventChange<E>): void {
@@ -180,7 +198,7 @@ export class KeptEvents<E extends { at: number; object: string; firstAt?: number
 }
 
 /** byKey orders Events as their etcd keys: namespace, then name (`<object>.<hex of first time and number>`). */
-function byKey<E extends { at: number; object: string; firstAt?: number }>(a: EventRecord<E>, b: EventRecord<E>): number {
+function byKey<E extends { at: number; object: string; firstAt?: number }>(a: { no: number; event: E }, b: { no: number; event: E }): number {
   const [ka, kb] = [keyParts(a.event.object), keyParts(b.event.object)];
   return cmp(ka.namespace, kb.namespace) || cmp(`${ka.name}.`, `${kb.name}.`)
     || (a.event.firstAt ?? a.event.at) - (b.event.firstAt ?? b.event.at) || a.no - b.no;

@@ -238,7 +238,7 @@ export class Recorder {
       same.at = toSeconds(now);
       // The logger's patch carries the message: an aggregate event shows its latest one.
       same.message = ev.message;
-      this.kept.touch(same);
+      this.kept.touch(logged.index);
       return same;
     }
     const recorded = sameShape(ev) as KubeEvent;
