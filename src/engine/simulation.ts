@@ -463,8 +463,13 @@ export class Simulation {
 
   private stageStartedAt = 0;
 
+  /** stopsKubelets tells whether the Behavior stops some node's kubelet. */
+  private stopsKubelets: boolean | undefined;
+
   /** kubeletDown tells whether a task belongs to a kubelet the Behavior has stopped by now (labels `kubelet NODE: ...`). */
   private kubeletDown(label: string): boolean {
+    // Most runs stop no kubelet: the label is read only when the Behavior stops one.
+    if (!(this.stopsKubelets ??= Object.values(this.inputs.behavior.nodes).some((n) => n?.kubelet === 'down'))) return false;
     const node = /^kubelet ([^:]+): /.exec(label)?.[1];
     return node !== undefined && this.kubelets.get(node)?.down === true;
   }
