@@ -77,13 +77,21 @@ export function buildStateView(input: StateInput): StateView {
  */
 function autoscalerItem(o: KubeObject): TreeItem {
   const ref = refOf(o);
-  const spec = (o['spec'] ?? {}) as { minReplicas?: number; maxReplicas?: number; metrics?: { resource?: { name?: string; target?: { averageUtilization?: number; averageValue?: string } } }[] };
-  const status = (o['status'] ?? {}) as { currentReplicas?: number; currentMetrics?: { resource?: { current?: { averageUtilization?: number; averageValue?: string } } }[]; conditions?: { type: string; status: string; reason?: string }[] };
+  type Value = { value?: string; averageValue?: string; averageUtilization?: number };
+  type Source = { name?: string; metric?: { name?: string }; target?: Value; current?: Value };
+  // Each metric reads from its source's field: resource, containerResource, pods, object or external.
+  const sourceOf = (m: Record<string, unknown> | undefined): Source | undefined => {
+    const field = ({ Resource: 'resource', ContainerResource: 'containerResource', Pods: 'pods', Object: 'object', External: 'external' } as Record<string, string>)[String(m?.['type'] ?? 'Resource')];
+    return field ? (m?.[field] as Source | undefined) : undefined;
+  };
+  const spec = (o['spec'] ?? {}) as { minReplicas?: number; maxReplicas?: number; metrics?: Record<string, unknown>[] };
+  const status = (o['status'] ?? {}) as { currentReplicas?: number; currentMetrics?: Record<string, unknown>[]; conditions?: { type: string; status: string; reason?: string }[] };
   const targets = (spec.metrics ?? []).map((m, i) => {
-    const now = status.currentMetrics?.[i]?.resource?.current;
-    const want = m.resource?.target;
-    const current = want?.averageUtilization !== undefined ? (now?.averageUtilization !== undefined ? `${now.averageUtilization}%` : '<unknown>') : now?.averageValue ?? '<unknown>';
-    return `${m.resource?.name ?? 'metric'}: ${current}/${want?.averageUtilization !== undefined ? `${want.averageUtilization}%` : want?.averageValue ?? '?'}`;
+    const source = sourceOf(m);
+    const now = sourceOf(status.currentMetrics?.[i])?.current;
+    const want = source?.target;
+    const current = want?.averageUtilization !== undefined ? (now?.averageUtilization !== undefined ? `${now.averageUtilization}%` : '<unknown>') : now?.averageValue ?? now?.value ?? '<unknown>';
+    return `${source?.name ?? source?.metric?.name ?? 'metric'}: ${current}/${want?.averageUtilization !== undefined ? `${want.averageUtilization}%` : want?.averageValue ?? want?.value ?? '?'}`;
   });
   const stuck = status.conditions?.find((c) => (c.type === 'ScalingActive' || c.type === 'AbleToScale') && c.status === 'False');
   const text = `${targets.join(', ')}${targets.length ? ', ' : ''}${status.currentReplicas ?? 0} replicas (${spec.minReplicas ?? 1}–${spec.maxReplicas ?? 0})${stuck ? `, ${stuck.reason}` : ''}`;

@@ -19,7 +19,7 @@ const runningPods = (r: Report) => r.objects.filter((o) => o.kind === 'Pod' && o
 
 const NOT_READY_YET = [
   '15 Warning FailedGetResourceMetric: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
-  '15 Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
+  '15 Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
 ];
 
 const cases: { name: string; args: string[]; events: string[]; conditions: string[]; replicas: number; status: Record<string, unknown> }[] = [
@@ -95,7 +95,7 @@ const cases: { name: string; args: string[]; events: string[]; conditions: strin
     args: ['run', `${F}/web.yaml`, '--for', '20s'],
     events: [
       '15 Warning FailedGetResourceMetric: failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API',
-      '15 Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API',
+      '15 Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API',
     ],
     conditions: ['AbleToScale True SucceededGetScale', 'ScalingActive False FailedGetResourceMetric'],
     replicas: 2,

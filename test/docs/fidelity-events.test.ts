@@ -96,6 +96,7 @@ const RUNS: string[][] = [
   ['test/fixtures/disruption/budgets.yaml'],
   ['test/fixtures/hpa/web.yaml', '--for', '50s', '--behavior', 'test/fixtures/hpa/cpu-300m.yaml'],
   ['test/fixtures/hpa/missing-target.yaml', '--for', '20s'],
+  ['test/fixtures/hpa/sources/all-missing.yaml', '--for', '20s'],
   // Half a second into the drain, the first evicted pod is still terminating with its DisruptionTarget condition.
   ['examples/disruption-budget.yaml', '--then-drain', '10s,worker-1', '--for', '10.5s'],
 ];

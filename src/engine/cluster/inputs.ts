@@ -95,10 +95,26 @@ export interface MetricSample {
   value: number;
 }
 
-/** PodMetrics is what the resource metrics API reports of the pods a name pattern matches, over virtual time. */
-export interface PodMetrics {
+/** ResourceSamples are a pod's or a container's CPU and memory usage over virtual time. */
+export interface ResourceSamples {
   cpu?: MetricSample[];
   memory?: MetricSample[];
+}
+
+/**
+ * PodMetrics is what the metrics APIs report of the pods a name pattern matches, over virtual time: the pod's CPU and
+ * memory (metrics.k8s.io), each container's (`containers`, by container name), and custom per-pod metrics
+ * (`pods`, by metric name, as custom.metrics.k8s.io serves them for a Pods metric).
+ */
+export interface PodMetrics extends ResourceSamples {
+  containers?: Record<string, ResourceSamples>;
+  pods?: Record<string, MetricSample[]>;
+}
+
+/** ExternalSeries is one series of an external metric: its labels (what a metric selector matches) and samples. */
+export interface ExternalSeries {
+  labels: Record<string, string>;
+  samples: MetricSample[];
 }
 
 /** Behavior is the `podlifecycle.debug/v1alpha1` Behavior document. */
@@ -115,6 +131,13 @@ export interface Behavior {
   webhooks: Record<string, WebhookBehavior>;
   /** metrics are the pods' CPU and memory usage, by pod name or a pattern with `*` (metrics.k8s.io as metrics-server serves it). */
   metrics: Record<string, PodMetrics>;
+  /**
+   * customMetrics are the custom metrics API's values of described objects (an Object metric), by metric name and
+   * then by `Kind/name` of the object.
+   */
+  customMetrics: Record<string, Record<string, MetricSample[]>>;
+  /** externalMetrics are the external metrics API's series, by metric name (an External metric). */
+  externalMetrics: Record<string, ExternalSeries[]>;
 }
 
 /** StaticToken is one line of the API server's --token-auth-file. */
@@ -180,7 +203,7 @@ export const OWN_API_VERSION = 'podlifecycle.debug/v1alpha1';
 
 /** defaultBehavior is what happens when no Behavior says otherwise. */
 export function defaultBehavior(): Behavior {
-  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {} };
+  return { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {}, customMetrics: {}, externalMetrics: {} };
 }
 
 /**

@@ -4,13 +4,14 @@ import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { AuthzWebhookRule, Behavior, MetricSample, PodMetrics, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
+import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
+import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetrics } from './behavior-metrics';
 
 export { describeValue } from './checker';
 
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics'];
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'customMetrics', 'externalMetrics'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
@@ -112,37 +113,10 @@ function readBehavior(c: Checker): Behavior {
     }) ?? {},
     finalizers: readFinalizers(c, doc['finalizers']),
     webhooks: c.named('webhooks', doc['webhooks'], WEBHOOK_FIELDS, (path, e) => readWebhook(c, path, e)) ?? {},
-    metrics: c.named('metrics', doc['metrics'], ['cpu', 'memory'], (path, e) => readPodMetrics(c, path, e)) ?? {},
+    metrics: c.named('metrics', doc['metrics'], POD_METRICS_FIELDS, (path, e) => readPodMetrics(c, path, e)) ?? {},
+    customMetrics: readCustomMetrics(c, doc['customMetrics']),
+    externalMetrics: readExternalMetrics(c, doc['externalMetrics']),
   };
-}
-
-/** readPodMetrics checks one entry of `metrics`: per resource, a sequence of `{at, value}` samples, `at` rising. */
-function readPodMetrics(c: Checker, path: string, e: Fields): PodMetrics {
-  const read = (resource: 'cpu' | 'memory'): MetricSample[] | undefined => {
-    const at = appendFieldPath(path, resource);
-    const raw = e[resource];
-    if (raw === null || raw === undefined) return undefined;
-    if (!Array.isArray(raw)) return c.expect(at, 'a sequence of {at, value} samples', raw);
-    let last = -1;
-    return raw.map((item: unknown, i) => {
-      const itemPath = appendFieldPath(at, i);
-      const sample = c.mapping(itemPath, item) ?? c.expect(itemPath, 'a mapping with at and value', item);
-      c.known(itemPath, sample, ['at', 'value']);
-      const when = c.seconds(appendFieldPath(itemPath, 'at'), sample['at']) ?? 0;
-      if (when <= last && i > 0) c.fail(appendFieldPath(itemPath, 'at'), `samples must be in rising order of at (${when} after ${last})`);
-      last = when;
-      const value = sample['value'];
-      if (typeof value !== 'number' && typeof value !== 'string') return c.expect(appendFieldPath(itemPath, 'value'), 'a quantity such as 250m or 128Mi', value);
-      let milli: number;
-      try {
-        milli = parseQuantity(value).milliValue();
-      } catch (err) {
-        return c.fail(appendFieldPath(itemPath, 'value'), `invalid quantity ${JSON.stringify(String(value))}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      return milli >= 0 ? { at: when, value: milli } : c.expect(appendFieldPath(itemPath, 'value'), 'a non-negative quantity', value);
-    });
-  };
-  return compact({ cpu: read('cpu'), memory: read('memory') });
 }
 
 /** readWebhook checks one entry of `webhooks`: an admission webhook's answer. */
@@ -244,6 +218,13 @@ function mergeBehavior(into: Behavior, from: Behavior): void {
       const value = { ...(target[name] ?? {}), ...entry };
       Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
     }
+  }
+  // A metric's objects merge one by one; an external metric's series are replaced as a whole.
+  for (const [name, byObject] of Object.entries(from.customMetrics)) {
+    Object.defineProperty(into.customMetrics, name, { value: { ...(into.customMetrics[name] ?? {}), ...byObject }, enumerable: true, writable: true, configurable: true });
+  }
+  for (const [name, series] of Object.entries(from.externalMetrics)) {
+    Object.defineProperty(into.externalMetrics, name, { value: series, enumerable: true, writable: true, configurable: true });
   }
   for (const ref of from.finalizers) if (!into.finalizers.includes(ref)) into.finalizers.push(ref);
 }

@@ -27,6 +27,8 @@ export interface CalcPod {
   request: number;
   /** noRequestIn names the first container without a request of the resource. */
   noRequestIn?: string;
+  /** requestError is calculateRequests' error for the pod other than a container's missing request: the named container is not in the pod, or PodRequests has no such request. */
+  requestError?: string;
   /** usage is the metric sample (milli-units), undefined when the metrics API has none for the pod. */
   usage?: number;
 }
@@ -62,17 +64,30 @@ function groupPods(pods: readonly CalcPod[], cpu: boolean, now: number, sampledA
   return { readyPodCount, unready, missing, ignored };
 }
 
-const within = (ratio: number) => 1 - TOLERANCE <= ratio && ratio <= 1 + TOLERANCE;
+/**
+ * Tolerances are the scale-down and scale-up tolerances on a metric's usage ratio: --horizontal-pod-autoscaler-tolerance,
+ * or spec.behavior.scaleDown/scaleUp.tolerance (HPAConfigurableTolerance, beta and on by default since 1.35). See
+ * replica_calculator.go (Tolerances) and horizontal.go (tolerancesForHpa) at k8s.io/kubernetes v1.36.3.
+ */
+export interface Tolerances { scaleDown: number; scaleUp: number }
+
+/** DEFAULT_TOLERANCES are the flag's 0.1 both ways. */
+export const DEFAULT_TOLERANCES: Tolerances = { scaleDown: TOLERANCE, scaleUp: TOLERANCE };
+
+/** isWithin is Tolerances.isWithin: a ratio this close to 1 changes nothing (both bounds included). */
+export const isWithin = (t: Tolerances, ratio: number): boolean => 1 - t.scaleDown <= ratio && ratio <= 1 + t.scaleUp;
 
 /**
- * resourceReplicas is GetResourceReplicas (targetUtilization given) or GetRawResourceReplicas (targetAverage, in
- * milli-units). `resource` is cpu or memory; `sampledAt` is when the samples were taken.
+ * resourceReplicas is GetResourceReplicas (targetUtilization given) or calcPlainMetricReplicas (targetAverage, in
+ * milli-units: GetRawResourceReplicas, and GetMetricReplicas for a Pods metric with resource ''), once the metrics API
+ * has answered (its own errors are the caller's). `resource` is cpu, memory or ''; `sampledAt` is when the samples were
+ * taken. See replica_calculator.go (v1.36.3).
  */
 export function resourceReplicas(
   currentReplicas: number, pods: readonly CalcPod[], resource: string, target: { utilization: number } | { averageMilli: number }, now: number, sampledAt: number,
+  tolerances: Tolerances = DEFAULT_TOLERANCES,
 ): ResourceProposal {
-  // metrics/client.go GetResourceMetric: no sample for any selected pod.
-  if (!pods.some((p) => p.usage !== undefined)) return { error: `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API` };
+  const within = (ratio: number) => isWithin(tolerances, ratio);
   if (pods.length === 0) return { error: 'no pods returned by selector while calculating replica count' };
   const g = groupPods(pods, resource === 'cpu', now, sampledAt);
   const metrics = new Map<string, number>();
@@ -82,6 +97,7 @@ export function resourceReplicas(
   if ('utilization' in target) {
     // calculateRequests: every pod's request of the resource.
     for (const p of pods) {
+      if (p.requestError !== undefined) return { error: p.requestError };
       if (p.noRequestIn !== undefined) return { error: `missing request for ${resource} in container ${p.noRequestIn} of Pod ${p.name}` };
       requests.set(p.name, p.request);
     }
@@ -132,6 +148,34 @@ export function resourceReplicas(
   if ((n < 1.0 && proposed > currentReplicas) || (n > 1.0 && proposed < currentReplicas)) return { replicas: currentReplicas, ...base };
   return { replicas: proposed, ...base };
 }
+
+/**
+ * usageRatioReplicas is getUsageRatioReplicaCount (an Object or External metric's Value target): the current count
+ * within the tolerance, else ceil(ratio × the Running and Ready pods). See replica_calculator.go (v1.36.3).
+ */
+export function usageRatioReplicas(currentReplicas: number, usageRatio: number, pods: readonly CalcPod[], tolerances: Tolerances = DEFAULT_TOLERANCES): { replicas: number } | { error: string } {
+  if (currentReplicas === 0) return { replicas: Math.ceil(usageRatio) };
+  if (isWithin(tolerances, usageRatio)) return { replicas: currentReplicas };
+  // getReadyPodsCount: the selector's pods, Running with Ready True.
+  if (pods.length === 0) return { error: 'unable to calculate ready pods: no pods returned by selector while calculating replica count' };
+  const ready = pods.filter((p) => p.phase === 'Running' && p.ready?.status === 'True').length;
+  return { replicas: Math.min(Math.ceil(usageRatio * ready), 2 ** 31 - 1) };
+}
+
+/**
+ * perPodReplicas is GetObjectPerPodMetricReplicas and GetExternalPerPodMetricReplicas (an AverageValue target): the
+ * total over the target's status.replicas against the per-pod target; the usage reported is the total per replica.
+ */
+export function perPodReplicas(statusReplicas: number, usageMilli: number, targetAverageMilli: number, tolerances: Tolerances = DEFAULT_TOLERANCES): { replicas: number; usage: number | bigint } {
+  let replicas = statusReplicas;
+  if (!isWithin(tolerances, usageMilli / (targetAverageMilli * statusReplicas))) replicas = Math.min(Math.ceil(usageMilli / targetAverageMilli), 2 ** 31 - 1);
+  // With status.replicas 0 the Go division gives +Inf or NaN, which int64() turns into math.MinInt64 on amd64.
+  const perPod = usageMilli / statusReplicas;
+  return { replicas, usage: Number.isFinite(perPod) ? Math.ceil(perPod) : GO_INT64_OF_INF };
+}
+
+/** GO_INT64_OF_INF is what int64(x) gives for an infinite or NaN x on amd64: math.MinInt64, a bigint to stay exact. */
+const GO_INT64_OF_INF = -(2n ** 63n);
 
 /** ScalingPolicy is one entry of spec.behavior.scaleUp/scaleDown.policies. */
 export interface ScalingPolicy {

@@ -1,6 +1,13 @@
-// The resource metrics API as the horizontal pod autoscaler reads it: a pod's CPU or memory usage at a virtual time,
-// from the Behavior's `metrics` (by pod name, or a pattern where `*` stands for any run of characters).
-import type { Behavior, PodMetrics } from '../cluster/inputs';
+// The metrics APIs as the horizontal pod autoscaler reads them, from the Behavior, at a virtual time: metrics.k8s.io
+// (a pod's and its containers' CPU and memory, from `metrics` by pod name or a pattern where `*` stands for any run of
+// characters), custom.metrics.k8s.io (a pod's custom metric from `metrics.*.pods`, a described object's from
+// `customMetrics`) and external.metrics.k8s.io (`externalMetrics`). Errors are the metrics client's own words: see
+// pkg/controller/podautoscaler/metrics/client.go (GetResourceMetric, getContainerMetrics, getPodMetrics, GetRawMetric,
+// GetObjectMetric, GetExternalMetric) at k8s.io/kubernetes v1.36.3.
+import { matchesLabelSelector } from '../api/labels';
+import type { LabelSelector } from '../api/types';
+import type { Behavior, MetricSample, PodMetrics } from '../cluster/inputs';
+import { RESOURCES } from '../cluster/store';
 
 const patterns = new Map<string, RegExp>();
 
@@ -22,13 +29,115 @@ function metricsOf(behavior: Behavior, pod: string): PodMetrics | undefined {
   return undefined;
 }
 
-/** usageAt is the pod's usage of cpu or memory (milli-units) at `now` ms: the last sample at or before it; none before the first. */
-export function usageAt(behavior: Behavior, pod: string, resource: string, now: number): number | undefined {
-  const samples = resource === 'cpu' || resource === 'memory' ? metricsOf(behavior, pod)?.[resource] : undefined;
+/** sampleAt is the last sample at or before `now` ms; none before the first. */
+export function sampleAt(samples: readonly MetricSample[] | undefined, now: number): number | undefined {
   let value: number | undefined;
   for (const s of samples ?? []) {
     if (s.at * 1000 > now) break;
     value = s.value;
   }
   return value;
+}
+
+/** MetricsPod is what the metrics APIs know of a pod: its name and the containers metrics-server would report. */
+export interface MetricsPod { name: string; namespace: string; containers: readonly string[] }
+
+type Resource = 'cpu' | 'memory';
+
+/** containerUsage is one container's usage: its own samples, or the pod's when it is the pod's only container. */
+function containerUsage(entry: PodMetrics, pod: MetricsPod, container: string, resource: Resource, now: number): number | undefined {
+  const own = entry.containers?.[container];
+  if (own) return sampleAt(own[resource], now);
+  return pod.containers.length === 1 ? sampleAt(entry[resource], now) : undefined;
+}
+
+/** reported says whether metrics-server has the pod at all: a Behavior entry with some sample by `now`. */
+function reported(entry: PodMetrics | undefined, now: number): entry is PodMetrics {
+  if (!entry) return false;
+  const any = (r: { cpu?: MetricSample[]; memory?: MetricSample[] }) => sampleAt(r.cpu, now) !== undefined || sampleAt(r.memory, now) !== undefined;
+  return any(entry) || Object.values(entry.containers ?? {}).some(any);
+}
+
+/**
+ * podUsage is getPodMetrics for one pod: the pod's usage of the resource (milli-units) — its own samples, else the
+ * sum over its containers, none when a container has no sample.
+ */
+export function podUsage(behavior: Behavior, pod: MetricsPod, resource: string, now: number): number | undefined {
+  if (resource !== 'cpu' && resource !== 'memory') return undefined;
+  const entry = metricsOf(behavior, pod.name);
+  if (!reported(entry, now)) return undefined;
+  const own = sampleAt(entry[resource], now);
+  if (own !== undefined || !entry.containers) return own;
+  let sum = 0;
+  for (const c of pod.containers) {
+    const v = sampleAt(entry.containers[c]?.[resource], now);
+    if (v === undefined) return undefined;
+    sum += v;
+  }
+  return pod.containers.length > 0 ? sum : undefined;
+}
+
+/**
+ * resourceMetricsListed is whether metrics-server's PodMetricses list for the pods has any item: without one,
+ * GetResourceMetric fails with `no metrics returned from resource metrics API`. See metrics/client.go (v1.36.3).
+ */
+export function resourceMetricsListed(behavior: Behavior, pods: readonly MetricsPod[], now: number): boolean {
+  return pods.some((p) => reported(metricsOf(behavior, p.name), now));
+}
+
+/**
+ * containerMetrics is GetResourceMetric with a container (getContainerMetrics): each reported pod's usage of the
+ * resource in that container. A pod without the container, or without a sample of the resource, is left out (the
+ * 1.36 client only logs "Missing container metric"); an error only when metrics-server lists no pod at all.
+ * See pkg/controller/podautoscaler/metrics/client.go (GetResourceMetric, getContainerMetrics) at v1.36.3.
+ */
+export function containerMetrics(behavior: Behavior, pods: readonly MetricsPod[], container: string, resource: string, now: number): Map<string, number> | { error: string } {
+  const out = new Map<string, number>();
+  const listed = pods.map((p) => ({ pod: p, entry: metricsOf(behavior, p.name) })).filter((x) => reported(x.entry, now));
+  if (listed.length === 0) return { error: 'no metrics returned from resource metrics API' };
+  for (const { pod, entry } of listed) {
+    if (!pod.containers.includes(container)) continue;
+    const v = resource === 'cpu' || resource === 'memory' ? containerUsage(entry!, pod, container, resource, now) : undefined;
+    if (v !== undefined) out.set(pod.name, v);
+  }
+  return out;
+}
+
+/** podCustomMetric is a pod's value of a custom metric (GetRawMetric's series for the pod), in milli-units. */
+export function podCustomMetric(behavior: Behavior, pod: string, metric: string, now: number): number | undefined {
+  return sampleAt(metricsOf(behavior, pod)?.pods?.[metric], now);
+}
+
+/** groupResource is the described object's resource as the custom metrics API names it: `ingresses.networking.k8s.io`. */
+function groupResource(kind: string): string {
+  const r = RESOURCES[kind];
+  // An Ingress, the usual described object, is not a kind the simulation stores; others are lowercased and made plural.
+  if (kind === 'Ingress') return 'ingresses.networking.k8s.io';
+  if (!r) return `${kind.toLowerCase()}s`;
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+/**
+ * objectMetric is GetObjectMetric: the value of the metric for the described object (`Kind/name`; a Namespace is
+ * the autoscaler's own namespace). A missing one is the adapter's NotFound, as sigs.k8s.io/custom-metrics-apiserver
+ * (pkg/provider/errors.go NewMetricNotFoundForError) words it.
+ */
+export function objectMetric(behavior: Behavior, metric: string, kind: string, name: string, namespace: string, now: number): { value: number } | { error: string } {
+  const objectName = kind === 'Namespace' ? namespace : name;
+  const value = sampleAt(behavior.customMetrics[metric]?.[`${kind}/${objectName}`], now);
+  if (value === undefined) return { error: `unable to fetch metrics from custom metrics API: the server could not find the metric ${metric} for ${groupResource(kind)} ${objectName}` };
+  return { value };
+}
+
+/** externalMetric is GetExternalMetric: the values of the series the selector matches, in milli-units; an error when none. */
+export function externalMetric(behavior: Behavior, metric: string, selector: LabelSelector | undefined, now: number): number[] | { error: string } {
+  const values: number[] = [];
+  for (const series of behavior.externalMetrics[metric] ?? []) {
+    // The selector goes to the API as a string: a nil one (labels.Nothing) is the empty string, which matches all.
+    if (selector && !matchesLabelSelector(selector, series.labels)) continue;
+    const v = sampleAt(series.samples, now);
+    if (v !== undefined) values.push(v);
+  }
+  if (values.length === 0) return { error: 'no metrics returned from external metrics API' };
+  return values;
 }

@@ -1,19 +1,18 @@
 // The horizontal pod autoscaler (autoscaling/v2): every 15 s it reads its target's scale (a Deployment, ReplicaSet or
-// StatefulSet: spec.replicas and spec.selector), the selected pods' CPU and memory usage from the metrics the Behavior
-// gives, proposes a replica count per metric, stabilizes it and limits it by spec.behavior and min/max replicas, writes
-// the scale and its status with the AbleToScale, ScalingActive and ScalingLimited conditions. See
+// StatefulSet: spec.replicas, status.replicas and spec.selector), asks each metric for a replica count (Resource,
+// ContainerResource, Pods, Object and External metrics, from the metrics the Behavior gives: see hpa-sources.ts),
+// takes the largest, stabilizes it and limits it by spec.behavior and min/max replicas, writes the scale and its
+// status with the AbleToScale, ScalingActive and ScalingLimited conditions. See
 // pkg/controller/podautoscaler/horizontal.go (reconcileAutoscaler, computeReplicasForMetrics,
-// computeStatusForResourceMetricGeneric, normalizeDesiredReplicasWithBehaviors, setCondition) at k8s.io/kubernetes
-// v1.36.3. Phase controllers.hpa.
-import { fromMilli, parseQuantity } from '../api/quantity';
+// normalizeDesiredReplicasWithBehaviors, setCondition) at k8s.io/kubernetes v1.36.3. Phase controllers.hpa.
 import { deepClone, type KubeObject, type LabelSelector, type Pod } from '../api/types';
 import { formatLabelSelector, matchesLabelSelector } from '../api/labels';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
-import { type CalcPod, defaultRules, type HpaMemory, rateLimit, resourceReplicas, type ScalingRules, stabilize, storeScaleEvent } from './hpa-calc';
-import { usageAt } from './hpa-metrics';
-import { timeOf } from './pods';
+import { parseQuantity } from '../api/quantity';
+import { DEFAULT_TOLERANCES, defaultRules, type HpaMemory, rateLimit, type ScalingRules, stabilize, storeScaleEvent, type Tolerances } from './hpa-calc';
+import { computeMetric, type MetricFailure, type MetricInput, type MetricSpec } from './hpa-sources';
 
 /** HPA_CONTROLLER is the source of its events. */
 export const HPA_CONTROLLER = 'horizontal-pod-autoscaler';
@@ -21,13 +20,12 @@ export const HPA_CONTROLLER = 'horizontal-pod-autoscaler';
 export const HPA_SYNC_PERIOD_MS: Millis = 15_000;
 
 interface Condition { type: string; status: string; reason: string; message: string; lastTransitionTime?: string }
-interface MetricSpec { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number; averageValue?: string | number } } }
 interface HpaSpec {
   scaleTargetRef?: { kind?: string; name?: string; apiVersion?: string };
   minReplicas?: number;
   maxReplicas?: number;
   metrics?: MetricSpec[];
-  behavior?: { scaleUp?: Partial<ScalingRules>; scaleDown?: Partial<ScalingRules> };
+  behavior?: { scaleUp?: Partial<ScalingRules> & { tolerance?: string | number }; scaleDown?: Partial<ScalingRules> & { tolerance?: string | number } };
 }
 interface HpaStatus {
   observedGeneration?: number;
@@ -69,75 +67,40 @@ function specOf(hpa: Hpa): { min: number; max: number; metrics: MetricSpec[]; up
   return { min: int(spec.minReplicas, 1), max: int(spec.maxReplicas, 0), metrics, up: defaultRules('up', spec.behavior?.scaleUp), down: defaultRules('down', spec.behavior?.scaleDown) };
 }
 
-/** calcPod reads one pod for the replica calculator: its requests of the resource and its usage now. */
-function calcPod(ctx: EngineContext, pod: Pod, resource: string, now: number): CalcPod {
-  const spec = (pod.spec ?? {}) as { containers?: { name: string; resources?: { requests?: Record<string, string | number> } }[]; initContainers?: { name: string; restartPolicy?: string; resources?: { requests?: Record<string, string | number> } }[] };
-  // calculatePodRequestsFromContainers: the containers and the restartable (sidecar) init containers.
-  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
-  let request = 0;
-  let noRequestIn: string | undefined;
-  for (const c of containers) {
-    const q = c.resources?.requests?.[resource];
-    if (q === undefined) { noRequestIn ??= c.name; continue; }
-    request += parseQuantity(q).milliValue();
-  }
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  const name = pod.metadata?.name ?? '';
-  const usage = pod.status?.phase === 'Running' ? usageAt(ctx.behavior, name, resource, now) : undefined;
-  const start = timeOf(ctx.clock, pod.status?.startTime);
-  return {
-    name, phase: pod.status?.phase ?? 'Pending', deleting: Boolean(pod.metadata?.deletionTimestamp), request,
-    ...(noRequestIn !== undefined ? { noRequestIn } : {}), ...(usage !== undefined ? { usage } : {}), ...(start !== undefined ? { startTime: start } : {}),
-    ...(ready ? { ready: { status: ready.status, lastTransition: timeOf(ctx.clock, ready.lastTransitionTime) ?? 0 } } : {}),
-  };
-}
-
-interface MetricResult { replicas: number; name: string; status?: unknown; error?: string; reason?: string }
-
-/** computeMetric is computeReplicasForMetric for one metric: a Resource metric, or a type the simulation has no API for. */
-function computeMetric(s: Sync, m: MetricSpec, current: number, pods: readonly Pod[]): MetricResult {
-  const resource = m.resource?.name ?? '';
-  const target = m.resource?.target;
-  if (m.type !== 'Resource' || (resource !== 'cpu' && resource !== 'memory')) {
-    return { replicas: 0, name: '', error: `metric type ${m.type ?? ''}${resource ? ` (${resource})` : ''} is not simulated: only Resource cpu and memory metrics have a metrics API here`, reason: `FailedGet${m.type ?? ''}Metric` };
-  }
-  const calc = pods.map((p) => calcPod(s.ctx, p, resource, s.now));
-  if (target?.type === 'AverageValue' && target.averageValue !== undefined) {
-    let averageMilli: number;
+/**
+ * tolerancesForHpa: the flag's 0.1 both ways, each direction replaced by spec.behavior's tolerance when set
+ * (HPAConfigurableTolerance, on by default in 1.36), read as Quantity.AsApproximateFloat64 does. See horizontal.go
+ * (tolerancesForHpa) at k8s.io/kubernetes v1.36.3.
+ */
+function tolerancesForHpa(hpa: Hpa): Tolerances {
+  const read = (q: string | number | undefined, fallback: number): number => {
+    if (q === undefined || q === null) return fallback;
     try {
-      averageMilli = parseQuantity(target.averageValue).milliValue();
-    } catch (err) {
-      return { replicas: 0, name: '', error: `invalid resource metric source: ${err instanceof Error ? err.message : String(err)}`, reason: 'FailedGetResourceMetric' };
+      return Number(parseQuantity(q).scaledValue(-9)) / 1e9;
+    } catch {
+      return fallback;
     }
-    if (!(averageMilli > 0)) return { replicas: 0, name: '', error: 'invalid resource metric source: the averageValue target is not positive', reason: 'FailedGetResourceMetric' };
-    const r = resourceReplicas(current, calc, resource, { averageMilli }, s.now, s.now);
-    if ('error' in r) return { replicas: 0, name: '', error: `failed to get ${resource} usage: ${r.error}`, reason: 'FailedGetResourceMetric' };
-    return { replicas: r.replicas, name: `${resource} resource`, status: { type: 'Resource', resource: { name: resource, current: { averageValue: fromMilli(r.rawAverage).toString() } } } };
-  }
-  if (typeof target?.averageUtilization !== 'number' || target.averageUtilization <= 0) {
-    return { replicas: 0, name: '', error: 'invalid resource metric source: neither a utilization target nor a value target was set', reason: 'FailedGetResourceMetric' };
-  }
-  const r = resourceReplicas(current, calc, resource, { utilization: target.averageUtilization }, s.now, s.now);
-  if ('error' in r) return { replicas: 0, name: '', error: `failed to get ${resource} utilization: ${r.error}`, reason: 'FailedGetResourceMetric' };
-  return {
-    replicas: r.replicas, name: `${resource} resource utilization (percentage of request)`,
-    status: { type: 'Resource', resource: { name: resource, current: { averageUtilization: r.utilization, averageValue: fromMilli(r.rawAverage).toString() } } },
   };
+  const b = hpa.spec?.behavior;
+  return { scaleDown: read(b?.scaleDown?.tolerance, DEFAULT_TOLERANCES.scaleDown), scaleUp: read(b?.scaleUp?.tolerance, DEFAULT_TOLERANCES.scaleUp) };
 }
 
-/** computeReplicasForMetrics: the largest proposal; all metrics failing is the first one's condition and error. */
-function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], current: number, pods: readonly Pod[]): { replicas: number; name: string; statuses: unknown[]; error?: string } {
+/**
+ * computeReplicasForMetrics: the largest proposal. Each failing metric records its event; when every metric fails, or
+ * one fails and the others would scale down, the first failure's condition stands and nothing is proposed (-1).
+ */
+function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], input: MetricInput): { replicas: number; name: string; statuses: unknown[]; error?: string } {
   let replicas = 0;
   let name = '';
   let invalid = 0;
-  let first: MetricResult | undefined;
+  let first: MetricFailure | undefined;
   const statuses: unknown[] = [];
   for (const m of metrics) {
-    const r = computeMetric(s, m, current, pods);
-    if (r.error !== undefined) {
-      // getUnableComputeReplicaCountCondition: the event, and the condition kept for when every metric fails.
-      event(s, 'Warning', r.reason ?? 'FailedGetResourceMetric', r.error);
-      if (invalid === 0) first = r;
+    const r = computeMetric(input, m);
+    if ('failure' in r) {
+      // getUnableComputeReplicaCountCondition: the event, and the condition kept for the first failing metric.
+      event(s, 'Warning', r.failure.reason, r.failure.message);
+      if (invalid === 0) first = r.failure;
       invalid++;
       statuses.push({ type: '' });
       continue;
@@ -146,8 +109,8 @@ function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], curr
     if (replicas === 0 || r.replicas > replicas) { replicas = r.replicas; name = r.name; }
   }
   const error = first ? `invalid metrics (${invalid} invalid out of ${metrics.length}), first error is: ${first.error}` : undefined;
-  if (first && invalid >= metrics.length) {
-    setCondition(s, 'ScalingActive', 'False', first.reason ?? 'FailedGetResourceMetric', `the HPA was unable to compute the replica count: ${first.error}`);
+  if (first && (invalid >= metrics.length || replicas < input.specReplicas)) {
+    setCondition(s, 'ScalingActive', 'False', first.reason, `the HPA was unable to compute the replica count: ${first.message}`);
     return { replicas: -1, name: '', statuses, ...(error ? { error } : {}) };
   }
   setCondition(s, 'ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${name}`);
@@ -202,6 +165,7 @@ export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, nam
   }
   setCondition(s, 'AbleToScale', 'True', 'SucceededGetScale', 'the HPA controller was able to get the target\'s current scale');
   const tspec = (target['spec'] ?? {}) as { replicas?: number; selector?: LabelSelector };
+  const statusReplicas = ((target['status'] ?? {}) as { replicas?: number }).replicas ?? 0;
   const current = tspec.replicas ?? 1;
   // recordInitialRecommendation: the first scale read counts as a recommendation of the current size.
   if (!memory.has(key)) memory.set(key, { recommendations: [{ replicas: current, at: s.now }], up: [], down: [] });
@@ -224,7 +188,7 @@ export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, nam
     // The scale's selector picks the pods (Pods(namespace).List(selector)).
     const selector = tspec.selector;
     const pods = ctx.store.list<Pod>('Pod', namespace).filter((p) => matchesLabelSelector(selector, (p.metadata?.labels ?? {}) as Record<string, string>));
-    const r = computeReplicasForMetrics(s, spec.metrics, current, pods);
+    const r = computeReplicasForMetrics(s, spec.metrics, { ctx, namespace, now: s.now, specReplicas: current, statusReplicas, pods, tolerances: tolerancesForHpa(hpa) });
     statuses = r.statuses;
     if (r.error !== undefined && r.replicas === -1) {
       s.status = { ...s.status, currentReplicas: current, currentMetrics: statuses };

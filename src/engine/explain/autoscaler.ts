@@ -1,11 +1,28 @@
 // Why a HorizontalPodAutoscaler has the replica count it has: its metrics against their targets, the scalings it made,
 // its conditions (the controller's own words), and one sentence on why it did not scale further. Read from the
 // autoscaler's status and its controllers.hpa steps. See pkg/controller/podautoscaler/horizontal.go (v1.36.3).
+import { parseQuantity } from '../api/quantity';
 import type { KubeObject } from '../api/types';
 import type { TraceEntry } from '../runtime/recorder';
 
 /** HPA_TOLERANCE is --horizontal-pod-autoscaler-tolerance: a ratio within 0.1 of 1 changes nothing. */
 const HPA_TOLERANCE = 0.1;
+
+/**
+ * tolerancesOf is tolerancesForHpa: the flag's tolerance, or spec.behavior.scaleDown/scaleUp.tolerance when set
+ * (HPAConfigurableTolerance, on by default). See pkg/controller/podautoscaler/horizontal.go (v1.36.3).
+ */
+function tolerancesOf(hpa: Hpa): { down: number; up: number } {
+  const read = (q: Quantity | undefined): number => {
+    if (q === undefined || q === null) return HPA_TOLERANCE;
+    try {
+      return Number(parseQuantity(q).scaledValue(-9)) / 1e9;
+    } catch {
+      return HPA_TOLERANCE;
+    }
+  };
+  return { down: read(hpa.spec?.behavior?.scaleDown?.tolerance), up: read(hpa.spec?.behavior?.scaleUp?.tolerance) };
+}
 
 /** AutoscalerReport explains one autoscaler at the end of the run. */
 export interface AutoscalerReport {
@@ -22,18 +39,34 @@ export interface AutoscalerReport {
   why: string;
 }
 
+type Quantity = string | number;
+interface MetricTarget { type?: string; value?: Quantity; averageValue?: Quantity; averageUtilization?: number }
+interface MetricValue { value?: Quantity; averageValue?: Quantity; averageUtilization?: number }
+interface Identifier { name?: string; selector?: { matchLabels?: Record<string, string> } }
+
 interface MetricSpec {
   type?: string;
-  resource?: { name?: string; target?: { type?: string; averageUtilization?: number; averageValue?: string } };
+  resource?: { name?: string; target?: MetricTarget };
+  containerResource?: { name?: string; container?: string; target?: MetricTarget };
+  pods?: { metric?: Identifier; target?: MetricTarget };
+  object?: { describedObject?: { kind?: string; name?: string }; metric?: Identifier; target?: MetricTarget };
+  external?: { metric?: Identifier; target?: MetricTarget };
 }
 
 interface MetricStatus {
   type?: string;
-  resource?: { name?: string; current?: { averageUtilization?: number; averageValue?: string } };
+  resource?: { current?: MetricValue };
+  containerResource?: { current?: MetricValue };
+  pods?: { current?: MetricValue };
+  object?: { current?: MetricValue };
+  external?: { current?: MetricValue };
 }
 
 interface Hpa extends KubeObject {
-  spec?: { minReplicas?: number; maxReplicas?: number; scaleTargetRef?: { kind?: string; name?: string }; metrics?: MetricSpec[] };
+  spec?: {
+    minReplicas?: number; maxReplicas?: number; scaleTargetRef?: { kind?: string; name?: string }; metrics?: MetricSpec[];
+    behavior?: { scaleUp?: { tolerance?: Quantity }; scaleDown?: { tolerance?: Quantity } };
+  };
   status?: { currentReplicas?: number; desiredReplicas?: number; currentMetrics?: MetricStatus[]; conditions?: { type: string; status: string; reason?: string; message?: string }[] };
 }
 
@@ -57,26 +90,64 @@ function explainAutoscaler(hpa: Hpa, trace: readonly TraceEntry[]): AutoscalerRe
     if (typeof d.proposed === 'number' && typeof d.stabilized === 'number' && typeof d.desired === 'number') last = { proposed: d.proposed, stabilized: d.stabilized, desired: d.desired, currentReplicas: d.currentReplicas ?? 0 };
   }
   const conditions = (status.conditions ?? []).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' }));
-  return { hpa: `${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`, target: `${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`, replicas, metrics, scaled, conditions, why: whyOf(replicas, metrics, conditions, last) };
+  return { hpa: `${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`, target: `${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`, replicas, metrics, scaled, conditions, why: whyOf(replicas, metrics, conditions, last, tolerancesOf(hpa)) };
 }
 
-/** metricLine shows one metric's current value against its target; a Resource Utilization one with their ratio. */
+/** metricName names a metric by its source: `cpu`, `cpu of container app`, `packets-per-second (pods)`, ... */
+function metricName(spec: MetricSpec): string {
+  const selector = (id: Identifier | undefined) => {
+    const labels = Object.entries(id?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+    return labels ? ` {${labels}}` : '';
+  };
+  switch (spec.type) {
+    case 'Resource': return spec.resource?.name ?? 'resource';
+    case 'ContainerResource': return `${spec.containerResource?.name ?? ''} of container ${spec.containerResource?.container ?? ''}`;
+    case 'Pods': return `${spec.pods?.metric?.name ?? ''} (pods)`;
+    case 'Object': return `${spec.object?.metric?.name ?? ''} of ${spec.object?.describedObject?.kind ?? ''}/${spec.object?.describedObject?.name ?? ''}`;
+    case 'External': return `${spec.external?.metric?.name ?? ''}${selector(spec.external?.metric)} (external)`;
+    default: return spec.type ?? 'metric';
+  }
+}
+
+/** milli reads a quantity in thousandths, undefined when it is not one. */
+function milli(q: Quantity | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  try {
+    return parseQuantity(q).milliValue();
+  } catch {
+    return undefined;
+  }
+}
+
+const ratioOf = (have: number | undefined, want: number | undefined) => (have !== undefined && want !== undefined && want > 0 ? { ratio: Math.round((have / want) * 100) / 100 } : {});
+
+/** metricLine shows one metric's current value against its target, with their ratio (what the tolerance is measured on). */
 function metricLine(spec: MetricSpec, current: MetricStatus | undefined): AutoscalerReport['metrics'][number] {
-  const name = spec.resource?.name ?? spec.type ?? 'metric';
-  const target = spec.resource?.target;
-  const now = current?.resource?.current;
+  const name = metricName(spec);
+  const source = { Resource: 'resource', ContainerResource: 'containerResource', Pods: 'pods', Object: 'object', External: 'external' }[spec.type ?? ''] as keyof MetricSpec & keyof MetricStatus | undefined;
+  const target = source ? (spec[source] as { target?: MetricTarget } | undefined)?.target : undefined;
+  const now = source && current && current.type === spec.type ? (current[source] as { current?: MetricValue } | undefined)?.current : undefined;
   if (target?.type === 'Utilization' && target.averageUtilization !== undefined) {
     const have = now?.averageUtilization;
     return {
       name, target: `${target.averageUtilization}% of requests`, current: have === undefined ? '<unknown>' : `${have}% of requests${now?.averageValue ? ` (${now.averageValue} a pod)` : ''}`,
-      ...(have !== undefined && target.averageUtilization > 0 ? { ratio: Math.round((have / target.averageUtilization) * 100) / 100 } : {}),
+      ...ratioOf(have, target.averageUtilization),
     };
   }
-  return { name, target: target?.averageValue ? `${target.averageValue} a pod` : '<unknown>', current: now?.averageValue ? `${now.averageValue} a pod` : '<unknown>' };
+  if (target?.type === 'Value' && target.value !== undefined) {
+    return { name, target: `${target.value}`, current: now?.value !== undefined ? `${now.value}` : '<unknown>', ...ratioOf(milli(now?.value), milli(target.value)) };
+  }
+  return {
+    name, target: target?.averageValue !== undefined ? `${target.averageValue} a pod` : '<unknown>', current: now?.averageValue !== undefined ? `${now.averageValue} a pod` : '<unknown>',
+    ...ratioOf(milli(now?.averageValue), milli(target?.averageValue)),
+  };
 }
 
 /** whyOf says why the autoscaler stands where it does, from the first condition that holds it, else its last sync. */
-function whyOf(replicas: AutoscalerReport['replicas'], metrics: AutoscalerReport['metrics'], conditions: AutoscalerReport['conditions'], last: { proposed: number; stabilized: number; desired: number; currentReplicas: number } | undefined): string {
+function whyOf(
+  replicas: AutoscalerReport['replicas'], metrics: AutoscalerReport['metrics'], conditions: AutoscalerReport['conditions'],
+  last: { proposed: number; stabilized: number; desired: number; currentReplicas: number } | undefined, tolerances: { down: number; up: number },
+): string {
   const condition = (type: string) => conditions.find((c) => c.type === type);
   if (conditions.length === 0) return 'it has not synced yet: its first sync comes 15 s after it is created, then every 15 s';
   const active = condition('ScalingActive');
@@ -86,9 +157,11 @@ function whyOf(replicas: AutoscalerReport['replicas'], metrics: AutoscalerReport
   const limited = condition('ScalingLimited');
   if (limited?.status === 'True') return `${limited.message} (${limited.reason}): it stays at ${replicas.desired}, between minReplicas ${replicas.min} and maxReplicas ${replicas.max}`;
   if (last && last.stabilized !== last.proposed && able) return `its metrics propose ${last.proposed} replicas, but ${able.message} (${able.reason}): it keeps ${last.stabilized}`;
-  const within = metrics.filter((m) => m.ratio !== undefined && Math.abs(m.ratio - 1) <= HPA_TOLERANCE);
+  const within = metrics.filter((m) => m.ratio !== undefined && 1 - tolerances.down <= m.ratio && m.ratio <= 1 + tolerances.up);
+  const pct = (t: number) => `${Math.round(t * 10_000) / 100}%`;
+  const tolerance = tolerances.down === tolerances.up ? `the ${pct(tolerances.up)} tolerance` : `the tolerances (${pct(tolerances.down)} down, ${pct(tolerances.up)} up)`;
   if (last && last.proposed === last.currentReplicas && within.length > 0) {
-    return `its metrics are within the ${HPA_TOLERANCE * 100}% tolerance of their targets (${within.map((m) => `${m.name} ${m.current} against ${m.target}, ratio ${m.ratio}`).join('; ')}): it keeps ${replicas.current}`;
+    return `its metrics are within ${tolerance} of their targets (${within.map((m) => `${m.name} ${m.current} against ${m.target}, ratio ${m.ratio}`).join('; ')}): it keeps ${replicas.current}`;
   }
   return `its metrics propose ${last?.proposed ?? replicas.desired} replicas: it has ${replicas.current}`;
 }

@@ -89,6 +89,8 @@ metrics:
     finalizers: ['Pod/default/web', 'Namespace/shop'],
     webhooks: {},
     metrics: { 'web-*': { cpu: [{ at: 0, value: 100 }, { at: 60, value: 1500 }], memory: [{ at: 0, value: 64 * 1024 * 1024 * 1000 }] } },
+    customMetrics: {},
+    externalMetrics: {},
   };
   assert.deepEqual(parseBehavior(behaviorDocs(body)), want);
 });
@@ -103,7 +105,32 @@ test('Behavior: documents merge, later wins field by field and finalizers accumu
 });
 
 test('Behavior: no documents give the empty default', () => {
-  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {} });
+  assert.deepEqual(parseBehavior([]), { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {}, customMetrics: {}, externalMetrics: {} });
+});
+
+test('Behavior: per-container, custom, object and external metrics parse into milli-units', () => {
+  const body = `
+metrics:
+  "web-*":
+    containers:
+      app: {cpu: [{at: 0, value: 300m}]}
+    pods:
+      packets-per-second: [{at: 0, value: 3k}]
+customMetrics:
+  requests-per-second:
+    Ingress/main-route: [{at: 5, value: "2"}]
+externalMetrics:
+  queue_length: [{at: 0, value: 12}]
+  queue_messages_ready:
+  - {labels: {queue: worker_tasks}, samples: [{at: 0, value: 30}]}
+`;
+  const b = parseBehavior(behaviorDocs(body));
+  assert.deepEqual(b.metrics, { 'web-*': { containers: { app: { cpu: [{ at: 0, value: 300 }] } }, pods: { 'packets-per-second': [{ at: 0, value: 3_000_000 }] } } });
+  assert.deepEqual(b.customMetrics, { 'requests-per-second': { 'Ingress/main-route': [{ at: 5, value: 2000 }] } });
+  assert.deepEqual(b.externalMetrics, {
+    queue_length: [{ labels: {}, samples: [{ at: 0, value: 12_000 }] }],
+    queue_messages_ready: [{ labels: { queue: 'worker_tasks' }, samples: [{ at: 0, value: 30_000 }] }],
+  });
 });
 
 const behaviorErrors: { name: string; body: string; want: string }[] = [

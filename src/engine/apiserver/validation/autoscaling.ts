@@ -1,15 +1,17 @@
-// HorizontalPodAutoscaler create validation: the metadata, the replica bounds and the scale target reference.
-// Why: validateHorizontalPodAutoscalerSpec and ValidateCrossVersionObjectReference in
+// HorizontalPodAutoscaler create validation: the metadata, the replica bounds, the scale target reference and the
+// metrics. Why: validateHorizontalPodAutoscalerSpec and ValidateCrossVersionObjectReference in
 // pkg/apis/autoscaling/validation/validation.go (v1.36.3), with minReplicas' lower bound 1 (HPAScaleToZero is off).
-// The metrics and behavior rules (validateMetrics, validateBehavior) are not checked.
+// The behavior rules (validateBehavior) are not checked.
 import type { KubeObject } from '../../api/types';
+import { validateCrossVersionObjectReference, validateMetrics } from './autoscaling-metrics';
 import { type FieldError, invalidValue, required } from './field-errors';
 import { nameIsDNSSubdomain, validateObjectMeta } from './metadata';
 
 interface HpaSpec {
   minReplicas?: number;
   maxReplicas?: number;
-  scaleTargetRef?: { kind?: string; name?: string };
+  scaleTargetRef?: { kind?: string; name?: string; apiVersion?: string };
+  metrics?: Parameters<typeof validateMetrics>[0];
 }
 
 /** validateHorizontalPodAutoscaler is ValidateHorizontalPodAutoscaler on create. */
@@ -22,7 +24,9 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
   if (max === 0) errs.push(required('spec.maxReplicas', 'must be set and greater than 0'));
   else if (max < 0) errs.push(invalidValue('spec.maxReplicas', max, 'must be greater than or equal to 1'));
   if (typeof min === 'number' && max < min) errs.push(invalidValue('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
-  if (!spec.scaleTargetRef?.kind) errs.push(required('spec.scaleTargetRef.kind'));
-  if (!spec.scaleTargetRef?.name) errs.push(required('spec.scaleTargetRef.name'));
+  // ScaleTargetRefValidationOptions on create: the apiVersion must name a group, except a ReplicationController's
+  // (validationOptionsForHorizontalPodAutoscaler in pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go, v1.36.3).
+  errs.push(...validateCrossVersionObjectReference(spec.scaleTargetRef, 'spec.scaleTargetRef', { allowInvalidAPIVersion: false, allowEmptyAPIGroup: spec.scaleTargetRef?.kind === 'ReplicationController' }));
+  errs.push(...validateMetrics(spec.metrics, 'spec.metrics', typeof min === 'number' ? min : undefined));
   return errs;
 }

@@ -30,13 +30,15 @@ const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
 const QOS_COMPUTE_RESOURCES = new Set(['cpu', 'memory']);
 
 const isHugePages = (name: string): boolean => name.startsWith(HUGEPAGES_PREFIX);
-const isNative = (name: string): boolean => !name.includes('/') || name.includes(NATIVE_PREFIX);
+/** isNative is helper.IsNativeResource: no domain, or a kubernetes.io one. */
+export const isNative = (name: string): boolean => !name.includes('/') || name.includes(NATIVE_PREFIX);
 const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
-const isStandardResourceName = (name: string): boolean =>
+/** isStandardResourceName is helper.IsStandardResourceName. */
+export const isStandardResourceName = (name: string): boolean =>
   STANDARD_RESOURCES.has(name) || isHugePages(name) || name.startsWith(`${REQUESTS_PREFIX}${HUGEPAGES_PREFIX}`);
 
 /** isExtendedResourceName is helper.IsExtendedResourceName: not native, no `requests.` prefix, a qualified quota name. */
-function isExtendedResourceName(name: string): boolean {
+export function isExtendedResourceName(name: string): boolean {
   if (isNative(name) || name.startsWith(REQUESTS_PREFIX)) return false;
   return isQualifiedName(`${REQUESTS_PREFIX}${name}`).length === 0;
 }
