@@ -88,16 +88,22 @@ type StructWriter = (json: Record<string, Json>, out: Record<string, Json>) => v
 const ENCODERS = new Map<string, Encoder>();
 const WRITERS = new Map<string, StructWriter>();
 
-function encoderFor(expr: string): Encoder {
-  const kept = ENCODERS.get(expr);
-  if (kept) return kept;
-  // A type that reaches itself (through a pointer or a list) refers to its encoder before it is made.
-  let made: Encoder | undefined;
-  ENCODERS.set(expr, (json, omitEmpty) => made!(json, omitEmpty));
-  made = makeEncoder(expr);
-  ENCODERS.set(expr, made);
+/**
+ * madeOnce returns the function kept under `key`, making it the first time. A type that reaches itself (through a
+ * pointer or a list) refers to its function while that is being made: a stand-in calls it once it is there.
+ */
+function madeOnce<A extends unknown[], R>(kept: Map<string, (...args: A) => R>, key: string, make: (key: string) => (...args: A) => R): (...args: A) => R {
+  const known = kept.get(key);
+  if (known) return known;
+  let made: ((...args: A) => R) | undefined;
+  kept.set(key, (...args) => made!(...args));
+  made = make(key);
+  kept.set(key, made);
   return made;
 }
+
+const encoderFor = (expr: string): Encoder => madeOnce(ENCODERS, expr, makeEncoder);
+const writerFor = (type: string): StructWriter => madeOnce(WRITERS, type, makeWriter);
 
 const nullOf = (v: Json | typeof OMIT): Json => (v === OMIT ? null : v);
 
@@ -153,16 +159,6 @@ function makeEncoder(expr: string): Encoder {
   }
   // A type the layouts do not know: kept as it is stored.
   return (json, omitEmpty) => (json === undefined || json === null ? (omitEmpty ? OMIT : null) : json);
-}
-
-function writerFor(type: string): StructWriter {
-  const kept = WRITERS.get(type);
-  if (kept) return kept;
-  let made: StructWriter | undefined;
-  WRITERS.set(type, (json, out) => made!(json, out));
-  made = makeWriter(type);
-  WRITERS.set(type, made);
-  return made;
 }
 
 /** makeWriter writes a struct's fields in their declared order; an embedded `json:",inline"` struct's in its place. */
