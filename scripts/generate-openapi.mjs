@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const source = process.argv[2] ?? join(here, '../../shared/kubernetes-api/swagger.json');
 const swagger = JSON.parse(readFileSync(source, 'utf8'));
 // The group versions serve answers (src/serve/request-info.ts VERSIONS).
-const SERVED = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/autoscaling/v2', 'apis/policy/v1', 'apis/discovery.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1',
+const SERVED = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/autoscaling/v2', 'apis/autoscaling/v1', 'apis/policy/v1', 'apis/discovery.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1',
   'apis/scheduling.k8s.io/v1', 'apis/node.k8s.io/v1', 'apis/storage.k8s.io/v1', 'apis/admissionregistration.k8s.io/v1', 'apis/authorization.k8s.io/v1'];
 
 const ref = (r) => r.replace('#/definitions/', '#/components/schemas/');

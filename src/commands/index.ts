@@ -165,7 +165,8 @@ async function createSampleCluster(context: vscode.ExtensionContext): Promise<vo
 }
 
 /**
- * openExample opens one of the extension's example manifests (the walkthrough's first step) as the user's own file:
+ * openExample opens one of the extension's example manifests (the walkthrough's first and workloads steps), named by
+ * its file name, as the user's own file:
  * copied into the workspace folder (kept when the folder already has it, else under a free name), or as an untitled
  * document without a folder. Never the copy in the extension's install folder, which an update replaces.
  */

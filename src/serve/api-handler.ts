@@ -2,7 +2,8 @@
 // (authentication, authorization, admission, validation, storage) in the live cluster, lists and watches read from
 // its store after the same authentication and authorization.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { objectRef, type KubeObject } from '../engine/api/types';
+import { isObject, objectRef, type KubeObject } from '../engine/api/types';
+import { applyPatch } from '../engine/apiserver/patch';
 import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
 import { type ApiRequest, badRequest, notFound, StatusError } from '../engine/apiserver/request';
@@ -17,6 +18,7 @@ import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } fro
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
 import { readPatch } from './patch';
+import { bodyFromServed, type VersionConverter, versionConverter } from './hpa-v1';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
@@ -113,7 +115,11 @@ export class ApiHandler {
     if (!r) return sendStatus(res, noSuchResource());
     const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     const namespace = r.namespaced ? info.namespace : undefined;
-    if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')));
+    // A version the engine does not store the resource in (autoscaling/v1 HPAs) is converted to and from the stored one.
+    const conv = info.subresource ? undefined : versionConverter(info.group, info.version, r.resource);
+    if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')), conv);
+    if (conv) return this.converted(req, res, method, r, conv, { path: `${url.pathname}${url.search}`, apiVersion: conv.stored, kind: r.kind, group: r.group, resource: r.resource, credentials, verb: 'get', method: 'GET',
+      ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) }, url);
     const base: ApiRequest = { path: `${url.pathname}${url.search}`, apiVersion, kind: r.kind, group: r.group, resource: r.resource, credentials, verb: 'get', method: 'GET',
       ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(info.subresource ? { subresource: info.subresource } : {}),
       ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) };
@@ -151,6 +157,50 @@ export class ApiHandler {
       case 'DELETE': {
         const body = req.headers['content-length'] && req.headers['content-length'] !== '0' ? await readJson(req, 'DeleteOptions') : {};
         return this.answer(res, await this.serve({ ...base, verb: 'delete', method: 'DELETE' }, deleteOptionsOf(body, url.searchParams)));
+      }
+      default:
+        throw status405();
+    }
+  }
+
+  /**
+   * converted answers GET, POST, PUT, PATCH and DELETE at a version the engine does not store the resource in: the
+   * body converted to the stored version, the request run as one of it, the answer converted back. A PATCH applies
+   * to the object as this version shows it (patch.go patches in the request's version), the result sent as the
+   * stored version's merge patch. See pkg/apis/autoscaling/v1/conversion.go (v1.36.3).
+   */
+  private async converted(req: IncomingMessage, res: ServerResponse, method: string, r: ResourceInfo, conv: VersionConverter, base: ApiRequest, url: URL): Promise<void> {
+    const served = (out: ApiOutcome): ApiOutcome => (out.ok && out.object?.kind === r.kind ? { ...out, object: conv.toServed(out.object) } : out);
+    const body = async (): Promise<KubeObject> => bodyFromServed(conv, await readJson(req, r.kind) as KubeObject);
+    switch (method) {
+      case 'GET': {
+        const out = await this.serve(base);
+        if (out.ok && out.object && wantsTable(String(req.headers.accept ?? ''))) {
+          return sendJson(res, 200, servedTable(tableFor(r.kind, [out.object], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: out.object.metadata?.resourceVersion ?? '' }), conv));
+        }
+        return this.answer(res, served(out));
+      }
+      case 'POST': {
+        if (base.name) throw status405();
+        const object = await body();
+        const objNs = object.metadata?.namespace;
+        if (base.namespace !== undefined && objNs !== undefined && objNs !== '' && objNs !== base.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        const withNs = base.namespace !== undefined ? { ...object, metadata: { ...object.metadata, namespace: base.namespace } } : object;
+        return this.answer(res, served(await this.serve({ ...base, verb: 'create', method: 'POST', object: withNs })), 201);
+      }
+      case 'PUT':
+        return this.answer(res, served(await this.serve({ ...base, verb: 'update', method: 'PUT', object: await body() })));
+      case 'PATCH': {
+        const patch = await readPatch(req);
+        return this.answer(res, served(await this.serveWith({ ...base, verb: 'patch', method: 'PATCH' }, (current) => {
+          if (!current) return { patch: {}, patchType: 'merge' };
+          const patched = conv.fromServed(applyPatch(conv.toServed(current), patch.patch, patch.patchType));
+          return { patch: mergePatchOf(current, patched), patchType: 'merge' };
+        })));
+      }
+      case 'DELETE': {
+        const options = req.headers['content-length'] && req.headers['content-length'] !== '0' ? await readJson(req, 'DeleteOptions') : {};
+        return this.answer(res, served(await this.serve({ ...base, verb: 'delete', method: 'DELETE' }, deleteOptionsOf(options, url.searchParams))));
       }
       default:
         throw status405();
@@ -238,7 +288,7 @@ export class ApiHandler {
   }
 
   /** list answers a LIST (or a watch) of one resource, after authorization of the verb on it. */
-  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: ResourceRequestInfo, url: URL, credentials: Credentials, table: boolean): Promise<void> {
+  private async list(res: ServerResponse, r: ResourceInfo, apiVersion: string, namespace: string | undefined, info: ResourceRequestInfo, url: URL, credentials: Credentials, table: boolean, conv?: VersionConverter): Promise<void> {
     const q = url.searchParams;
     const watch = q.get('watch') === 'true' || q.get('watch') === '1';
     const filter = listFilter(r.kind, q);
@@ -251,10 +301,10 @@ export class ApiHandler {
       // As a Table, the first event carries the column definitions and the others only their row (watchEmbeddedEncoder).
       let headers = true;
       const render = table ? (o: KubeObject): unknown => {
-        const t = tableFor(r.kind, [o], this.wallNow(), { includeObject, noHeaders: !headers, resourceVersion: o.metadata?.resourceVersion ?? '' });
+        const t = servedTable(tableFor(r.kind, [o], this.wallNow(), { includeObject, noHeaders: !headers, resourceVersion: o.metadata?.resourceVersion ?? '' }), conv);
         headers = false;
         return t;
-      } : (o: KubeObject): unknown => o;
+      } : (o: KubeObject): unknown => (conv ? conv.toServed(o) : o);
       const timeoutSeconds = Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {};
       if (r.kind === 'Event') {
         return this.eventWatches.open({ ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '', ...timeoutSeconds, render }, res);
@@ -270,8 +320,9 @@ export class ApiHandler {
     const stored = r.kind === 'Event' ? listEvents(this.cluster.sim, namespace) as unknown as KubeObject[] : store.list(r.kind, namespace);
     const objects = stored.filter((o) => matches(filter, o));
     const resourceVersion = r.kind === 'Event' ? eventsResourceVersion(this.cluster.sim) : String(store.resourceVersion);
-    if (table) return sendJson(res, 200, tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }));
-    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: objects.map(withoutTypeMeta) });
+    if (table) return sendJson(res, 200, servedTable(tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }), conv));
+    const items = conv ? objects.map((o) => conv.toServed(o)) : objects;
+    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map(withoutTypeMeta) });
   }
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
@@ -302,6 +353,23 @@ export class ApiHandler {
     if (out.object) return sendJson(res, code, out.object, out.warnings);
     return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }, out.warnings);
   }
+}
+
+/** servedTable is a Table of stored objects at a converted version: a row's full object (includeObject=Object) converted. */
+function servedTable<T extends { rows: { object: unknown }[] | null }>(table: T, conv: VersionConverter | undefined): T {
+  if (!conv || !table.rows) return table;
+  return { ...table, rows: table.rows.map((row) => (isObject(row.object) && row.object.kind !== 'PartialObjectMetadata' ? { ...row, object: conv.toServed(row.object as KubeObject) } : row)) };
+}
+
+/** mergePatchOf is the JSON merge patch that turns `from` into `to`: changed values, removed keys as null, lists whole. */
+function mergePatchOf(from: unknown, to: unknown): unknown {
+  if (!isObject(from) || !isObject(to)) return to;
+  const patch: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+  for (const [k, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k]) !== JSON.stringify(v)) patch[k] = isObject(from[k]) && isObject(v) ? mergePatchOf(from[k], v) : v;
+  }
+  return patch;
 }
 
 /** withoutTypeMeta is a list item as the server encodes it: without its own kind and apiVersion. */

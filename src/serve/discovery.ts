@@ -43,13 +43,22 @@ export function apiVersions(): object {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '192.168.49.2:6443' }] };
 }
 
+/** groupOf is one named group with its versions, the first preferred (metav1.APIGroup). */
+function groupOf(name: string, versions: readonly string[]): { name: string; versions: object[]; preferredVersion: object | undefined } {
+  const list = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  return { name, versions: list, preferredVersion: list[0] };
+}
+
 /** apiGroupList is /apis: every named group with its versions, the first preferred. */
 export function apiGroupList(): object {
-  const groups = Object.entries(VERSIONS).filter(([g]) => g !== '').map(([name, versions]) => {
-    const list = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
-    return { name, versions: list, preferredVersion: list[0] };
-  });
+  const groups = Object.entries(VERSIONS).filter(([g]) => g !== '').map(([name, versions]) => groupOf(name, versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** apiGroup is /apis/GROUP: the group's versions, the first preferred; undefined for a group not served. See discovery/group.go (v0.36.3). */
+export function apiGroup(name: string): object | undefined {
+  const versions = name !== '' ? VERSIONS[name] : undefined;
+  return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupOf(name, versions) } : undefined;
 }
 
 /** apiResourceList is /api/v1 or /apis/GROUP/VERSION: the group's resources and subresources; undefined for a version not served. */

@@ -13,7 +13,7 @@ export interface ResourceInfo {
 
 /** VERSIONS are the versions served of each group; the first is the preferred one. */
 export const VERSIONS: Readonly<Record<string, readonly string[]>> = {
-  '': ['v1'], apps: ['v1'], batch: ['v1'], autoscaling: ['v2'], policy: ['v1'], 'discovery.k8s.io': ['v1'],
+  '': ['v1'], apps: ['v1'], batch: ['v1'], autoscaling: ['v2', 'v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'],
   'rbac.authorization.k8s.io': ['v1'], 'scheduling.k8s.io': ['v1'], 'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'],
   'admissionregistration.k8s.io': ['v1'], 'authorization.k8s.io': ['v1'],
 };

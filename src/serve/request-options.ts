@@ -5,7 +5,7 @@ import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
 import { badRequest } from '../engine/apiserver/request';
 import type { IncludeObject } from '../engine/printers/registry';
-import { apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 
 /**
  * impersonationOf reads Impersonate-User and Impersonate-Group (kubectl --as, --as-group) into the engine's
@@ -39,6 +39,8 @@ export function discoveryOf(path: string): object | undefined {
   if (path === '/apis') return apiGroupList();
   const legacy = /^\/api\/([^/]+)\/?$/.exec(path);
   if (legacy) return apiResourceList('', legacy[1]!);
+  const group = /^\/apis\/([^/]+)\/?$/.exec(path);
+  if (group) return apiGroup(group[1]!);
   const named = /^\/apis\/([^/]+)\/([^/]+)\/?$/.exec(path);
   if (named) return apiResourceList(named[1]!, named[2]!);
   return undefined;
