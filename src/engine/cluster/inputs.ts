@@ -115,7 +115,15 @@ export interface Behavior {
   webhooks: Record<string, WebhookBehavior>;
   /** metrics are the pods' CPU and memory usage, by pod name or a pattern with `*` (metrics.k8s.io as metrics-server serves it). */
   metrics: Record<string, PodMetrics>;
+  /** informers delay what each component's informers hand its handlers: `kubelet: {delaySeconds: 0.5}` (none by default). */
+  informers?: Partial<Record<InformerComponent, { delaySeconds?: number }>>;
 }
+
+/** INFORMER_COMPONENTS are the programs whose informers a Behavior may delay. */
+export const INFORMER_COMPONENTS = ['kube-scheduler', 'kube-controller-manager', 'kubelet', 'kube-proxy'] as const;
+
+/** InformerComponent is one program whose informers a Behavior may delay. */
+export type InformerComponent = (typeof INFORMER_COMPONENTS)[number];
 
 /** StaticToken is one line of the API server's --token-auth-file. */
 export interface StaticToken {

@@ -3,14 +3,14 @@
 import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
-import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import { INFORMER_COMPONENTS, InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
 import type { AuthzWebhookRule, Behavior, MetricSample, PodMetrics, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
 
 export { describeValue } from './checker';
 
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics'];
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'informers'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
@@ -113,7 +113,16 @@ function readBehavior(c: Checker): Behavior {
     finalizers: readFinalizers(c, doc['finalizers']),
     webhooks: c.named('webhooks', doc['webhooks'], WEBHOOK_FIELDS, (path, e) => readWebhook(c, path, e)) ?? {},
     metrics: c.named('metrics', doc['metrics'], ['cpu', 'memory'], (path, e) => readPodMetrics(c, path, e)) ?? {},
+    ...readInformers(c, doc['informers']),
   };
+}
+
+/** readInformers checks `informers`: per component (kube-scheduler, kube-controller-manager, kubelet, kube-proxy), a delaySeconds. */
+function readInformers(c: Checker, value: unknown): Pick<Behavior, 'informers'> {
+  const map = c.mapping('informers', value);
+  if (!map) return {};
+  c.known('informers', map, INFORMER_COMPONENTS);
+  return { informers: c.named('informers', map, ['delaySeconds'], (path, e) => compact({ delaySeconds: c.seconds(appendFieldPath(path, 'delaySeconds'), e['delaySeconds']) })) ?? {} };
 }
 
 /** readPodMetrics checks one entry of `metrics`: per resource, a sequence of `{at, value}` samples, `at` rising. */
@@ -238,9 +247,10 @@ function readFinalizers(c: Checker, value: unknown): string[] {
 
 /** mergeBehavior lays one Behavior over another: entries merge field by field, finalizers accumulate. */
 function mergeBehavior(into: Behavior, from: Behavior): void {
-  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks', 'metrics'] as const) {
-    const target = into[key] as Record<string, object>;
-    for (const [name, entry] of Object.entries(from[key] as Record<string, object>)) {
+  if (from.informers) into.informers ??= {};
+  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks', 'metrics', 'informers'] as const) {
+    const target = (into[key] ?? {}) as Record<string, object>;
+    for (const [name, entry] of Object.entries((from[key] ?? {}) as Record<string, object>)) {
       const value = { ...(target[name] ?? {}), ...entry };
       Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
     }
