@@ -86,6 +86,7 @@ const optionCases: { name: string; type: string | string[]; default?: unknown }[
   { name: 'maxSteps', type: 'integer', default: 1000000 },
   { name: 'maxObjects', type: 'integer', default: 20000 },
   { name: 'allowUnsimulated', type: 'boolean', default: false },
+  { name: 'watches', type: 'boolean', default: false },
   { name: 'delete', type: ['boolean', 'object'] },
   { name: 'gracePeriod', type: 'integer' },
   { name: 'force', type: 'boolean' },

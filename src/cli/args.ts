@@ -37,6 +37,8 @@ export interface RunArgs {
   json: boolean;
   /** allowUnsimulated is --allow-unsimulated: judge the run by what the engine runs, past a kind whose controller it does not run (none is left). */
   allowUnsimulated?: boolean;
+  /** watches is --watches: the run records the `watch` phase (the informers' requests and who is told of each change). */
+  watches?: boolean;
   /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
   trace: TraceDetail;
 }
@@ -63,7 +65,7 @@ export const USAGE = `Usage: pod-lifecycle run (MANIFEST | [options] -- kubectl 
                       [,grace-period=N][,timeout=DURATION][,skip-wait-for-delete-timeout=N][,pod-selector=SELECTOR]]...
          [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
-         [--max-steps N] [--max-objects N] [--allow-unsimulated] [--json [--trace summary|full|none]]
+         [--max-steps N] [--max-objects N] [--allow-unsimulated] [--watches] [--json [--trace summary|full|none]]
        pod-lifecycle explain (MANIFEST | [options] -- kubectl ARGS...) [the flags of run]
        pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]
                            [--event-ttl DURATION]
@@ -72,7 +74,7 @@ kubectl ARGS: run NAME --image=IMAGE [flags] [-- ARGS...] | create deployment NA
               | create job NAME --image=IMAGE [flags] [-- COMMAND...] | create -f FILE [flags] | apply -f FILE [flags]`;
 
 const VALUE_FLAGS = new Set(['--cluster', '--behavior', '--kubeconfig', '--context', '--token', '--as', '--as-group', '--for', '--grace-period', '--seed', '--cascade', '--then-delete', '--then-apply', '--then-drain', '--then-cordon', '--then-uncordon', '--trace', '--max-steps', '--max-objects']);
-const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated']);
+const BOOL_FLAGS = new Set(['--anonymous', '--delete', '--force', '--json', '--allow-unsimulated', '--watches']);
 
 const LIVE_VALUE_FLAGS = new Set(['--live', '-n', '--namespace', '--context', '--kubeconfig']);
 
@@ -157,6 +159,7 @@ export function parseArgs(argv: string[]): RunArgs | LiveArgs | 'help' {
   };
   const args: RunArgs = { command: command as Command, manifest: positional[0] ?? '', ...(kubectl ? { kubectl } : {}), clusters: values.get('--cluster') ?? [], identity: identityOf(one, values, bools), json: bools.has('--json'), trace: 'summary' };
   if (bools.has('--allow-unsimulated')) args.allowUnsimulated = true;
+  if (bools.has('--watches')) args.watches = true;
   const behavior = one('--behavior');
   if (behavior !== undefined) args.behavior = behavior;
   const forText = one('--for');

@@ -101,6 +101,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
       ...(sink ? { traceSink: new HeapWatch(sink) } : {}),
       ...kubeconfigOf(args, env),
       ...(args.allowUnsimulated ? { allowUnsimulated: true } : {}),
+      ...(args.watches ? { watches: true } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),
       ...(args.thenDelete ? { thenDelete: args.thenDelete } : {}),
       ...(args.thenKubectl ? { thenKubectl: args.thenKubectl } : {}),

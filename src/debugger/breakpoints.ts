@@ -57,7 +57,7 @@ export function readOptions(bp: { condition?: string; hitCondition?: string; log
 /**
  * entryResolver gives a condition the names of an entry: `phase`, `object`, `pod`, `namespace`, `field`, `result`,
  * `outcome`, `at`, `seq`, `step`, `kind`; the sub-step by its kind (`plugin`, `node`, `container`, `authenticator`,
- * `authorizer`, `volume`); `detail.…`; and any top-level key of the detail (`exitCode`, `decision`). `node` also
+ * `authorizer`, `volume`, `watcher`); `detail.…`; and any top-level key of the detail (`exitCode`, `decision`). `node` also
  * names the nodes of a scheduler table, so `node == "worker-2"` holds on a filter plugin that weighed worker-2.
  */
 export function entryResolver(entry: TraceEntry): (path: readonly PathSegment[]) => unknown {
@@ -67,7 +67,7 @@ export function entryResolver(entry: TraceEntry): (path: readonly PathSegment[])
   };
 }
 
-const STEP_KINDS = new Set(['plugin', 'node', 'container', 'authenticator', 'authorizer', 'volume', 'object']);
+const STEP_KINDS = new Set(['plugin', 'node', 'container', 'authenticator', 'authorizer', 'volume', 'object', 'watcher']);
 
 function entryName(entry: TraceEntry, name: string): unknown {
   const [kind, ns, objectName] = entry.object?.split('/') ?? [];
@@ -109,15 +109,19 @@ export function nodesOf(detail: Record<string, unknown>): string[] | undefined {
  * firstInRun tells whether a breakpoint acts on an entry: the entry is in its place, its condition holds, and no
  * earlier entry of the same uninterrupted run (same phase, same object) already did. So `scheduler.filter` stops once
  * per scheduling attempt, not once per filter plugin (step in to walk the plugins), and again on the next attempt;
- * with `plugin == "NodeResourcesFit"` it stops on that plugin's entry of each attempt.
+ * with `plugin == "NodeResourcesFit"` it stops on that plugin's entry of each attempt. A `watch` run is one change:
+ * its entry and its watchers' sub-steps, so `watch` stops at every change, `watcher == "kubelet worker-1"` once in each.
  */
 export function firstInRun(bp: BreakpointOptions & { matches: (e: TraceEntry) => boolean }, trace: readonly TraceEntry[], seq: number): boolean {
   const entry = trace[seq];
   if (!entry || !qualifies(bp, entry)) return false;
+  const oneChange = entry.phase === 'watch';
+  if (oneChange && !entry.step) return true;
   for (let i = seq - 1; i >= 0; i--) {
     const earlier = trace[i]!;
     if (earlier.phase !== entry.phase || earlier.object !== entry.object || !bp.matches(earlier)) return true;
     if (qualifies(bp, earlier)) return false;
+    if (oneChange && !earlier.step) return true;
   }
   return true;
 }

@@ -76,6 +76,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   maxSteps?: unknown;
   /** allowUnsimulated judges the run by the workloads the engine runs (the CLI's --allow-unsimulated). */
   allowUnsimulated?: unknown;
+  /** watches records the `watch` phase (the CLI's --watches). */
+  watches?: unknown;
   maxObjects?: unknown;
   /** delete is true, or `{gracePeriod, force}` as kubectl delete's flags. */
   delete?: unknown;
@@ -130,6 +132,7 @@ export function planLaunch(args: LaunchArguments): LaunchPlan {
   if (maxSteps === 0 || maxObjects === 0) throw invalid(`"${maxSteps === 0 ? 'maxSteps' : 'maxObjects'}" must be 1 or more`);
   if (maxSteps !== undefined || maxObjects !== undefined) options.budget = { steps: maxSteps ?? DEFAULT_BUDGET.steps, objects: maxObjects ?? DEFAULT_BUDGET.objects };
   if (optionalBoolean(args, 'allowUnsimulated') === true) options.allowUnsimulated = true;
+  if (optionalBoolean(args, 'watches') === true) options.watches = true;
   // kubectl -v=6 names the kubeconfig it loaded: the launch's own, else the default under the home directory.
   options.kubeconfig = files.identity.kind === 'kubeconfig' ? files.identity.file : join(homedir(), '.kube', 'config');
   return {
@@ -186,7 +189,7 @@ function deleteOf(args: LaunchArguments): SimulationOptions['delete'] {
 /** KNOWN_ATTRIBUTES are the launch attributes of package.json and those VS Code adds itself. */
 const KNOWN_ATTRIBUTES = new Set([
   'manifest', 'kubectl', 'cluster', 'behavior', 'kubeconfig', 'context', 'token', 'anonymous', 'as', 'asGroups', 'stopOnEntry', 'seed', 'for',
-  'maxSteps', 'maxObjects', 'allowUnsimulated', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'serve', 'port', 'speed', 'kubeconfigOut', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
+  'maxSteps', 'maxObjects', 'allowUnsimulated', 'watches', 'delete', 'gracePeriod', 'force', 'trace', 'noDebug', 'serve', 'port', 'speed', 'kubeconfigOut', 'type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'presentation',
   'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning', 'timeout', 'cwd', 'env',
 ]);
 

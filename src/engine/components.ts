@@ -3,7 +3,7 @@
 // change reaches each, as their informers would deliver it.
 import type { KubeObject, Pod } from './api/types';
 import type { ApiServer } from './apiserver/server';
-import type { SimulationInputs } from './cluster/inputs';
+import type { Behavior, InformerComponent, SimulationInputs } from './cluster/inputs';
 import type { WatchEventType } from './cluster/store';
 import type { EngineContext } from './context';
 import { Controllers } from './controllers/manager';
@@ -50,4 +50,39 @@ export function deliver(c: Components, type: WatchEventType, obj: KubeObject, ol
     kubelet?.onPodChange(pod);
     if (nodeName && !(old as Pod | undefined)?.spec?.nodeName) c.taintEviction.onPodBound(pod);
   }
+}
+
+/**
+ * deliverTo hands one change to one program alone, as its own informers would (deliver's share of it): the
+ * kube-controller-manager share is its controllers, pod GC and taint eviction; a kubelet's, the pods bound to its node.
+ */
+export function deliverTo(c: Components, component: InformerComponent, type: WatchEventType, obj: KubeObject, old: KubeObject | undefined): void {
+  if (component === 'kube-scheduler') c.scheduler.onChange(type, obj, old);
+  else if (component === 'kube-proxy') c.kubeProxy.onChange(obj);
+  else if (component === 'kube-controller-manager') {
+    c.controllers.onChange(type, obj, old);
+    c.podGC.onChange(type, obj);
+    if (obj.kind !== 'Pod') return;
+    const pod = obj as Pod;
+    if (type === 'DELETED') c.taintEviction.onPodDeleted(pod);
+    else if (pod.spec?.nodeName && !(old as Pod | undefined)?.spec?.nodeName) c.taintEviction.onPodBound(pod);
+  } else if (obj.kind === 'Pod') {
+    const pod = obj as Pod;
+    const kubelet = pod.spec?.nodeName ? c.kubelets.get(pod.spec.nodeName) : undefined;
+    if (type === 'DELETED') kubelet?.onPodRemoved(pod);
+    else kubelet?.onPodChange(pod);
+  }
+}
+
+/**
+ * kubeletTaskDown makes the test of whether a task belongs to a kubelet the Behavior has stopped by now (its label is
+ * `kubelet NODE: ...`). Most runs stop no kubelet: the label is read only when the Behavior stops one.
+ */
+export function kubeletTaskDown(behavior: Behavior, kubelets: ReadonlyMap<string, Kubelet>): (label: string) => boolean {
+  let stopsKubelets: boolean | undefined;
+  return (label) => {
+    if (!(stopsKubelets ??= Object.values(behavior.nodes).some((n) => n?.kubelet === 'down'))) return false;
+    const node = /^kubelet ([^:]+): /.exec(label)?.[1];
+    return node !== undefined && kubelets.get(node)?.down === true;
+  };
 }

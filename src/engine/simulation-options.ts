@@ -89,6 +89,11 @@ export interface SimulationOptions {
   epoch?: Date;
   /** kubeconfig is the file the run's kubectl loads its configuration from, as its -v=6 log names it (`~/.kube/config` by default). */
   kubeconfig?: string;
+  /**
+   * watches records the `watch` phase: each program's informers opening their watches, then every stored change with
+   * the programs told of it (the event each sees through its selectors, its request, when it is delivered). Off by default.
+   */
+  watches?: boolean;
   /** budget bounds the run: it stops, saying so, after that many trace entries or once the store holds that many objects. */
   budget?: RunBudget;
 }

@@ -15,7 +15,8 @@ import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
 import type { Kubelet } from './kubelet/kubelet';
-import { deliver, startComponents } from './components';
+import { deliver, kubeletTaskDown, startComponents } from './components';
+import { type InformerDelivery, startInformers } from './watch/delivery';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
@@ -44,6 +45,10 @@ export class Simulation {
   readonly api: ApiServer;
   readonly kubelets: ReadonlyMap<string, Kubelet>;
   private readonly kubeProxy: KubeProxy;
+  /** informers deliver the store's changes when the run shows its watches or delays an informer (watch/delivery.ts). */
+  private readonly informers: InformerDelivery | undefined;
+  /** kubeletDown tells whether a task belongs to a kubelet the Behavior has stopped by now. */
+  private readonly kubeletDown: (label: string) => boolean;
   readonly kubectlOutput: string[] = [];
   /** kubectlLog is kubectl's -v=N log (its stderr), apart from what it prints. */
   readonly kubectlLog: string[] = [];
@@ -90,12 +95,15 @@ export class Simulation {
     const components = startComponents(this.ctx, this.api, inputs.cluster.config);
     this.kubelets = components.kubelets;
     this.kubeProxy = components.kubeProxy;
+    this.kubeletDown = kubeletTaskDown(inputs.behavior, this.kubelets);
+    const informers = (this.informers = startInformers(this.ctx, components, options, () => this.now));
     this.store.watch((type, obj, old) => {
       if (obj.kind === 'Pod' && type === 'ADDED' && this.applied.size > 0 && isWorkloadPod(this.store, this.applied, obj as Pod)) {
         this.workloadPodUids.add(obj.metadata?.uid ?? '');
       }
       if (obj.kind === 'Job' && type === 'MODIFIED') noteFinishedJob(this.finishedJobs, obj);
-      deliver(components, type, obj, old);
+      if (informers) informers.onChange(type, obj, old);
+      else deliver(components, type, obj, old);
     });
     this.credentials = credentialsFor(inputs.identity);
     // The manifest's documents are known by kubectl's reference before the server stores them.
@@ -106,6 +114,7 @@ export class Simulation {
     }
     components.controllers.resync();
     this.warmUp();
+    informers?.start();
     if (options.live) this.expireEvents(options.eventTtlSeconds ?? 0);
     // A run too big to hold its trace hands it on as it goes (the warm-up's entries are not part of it).
     if (options.traceSink) this.recorder.spillTo(options.traceSink);
@@ -213,7 +222,7 @@ export class Simulation {
         this.clock.now = Math.max(this.clock.now, task.at);
         // A stopped kubelet does nothing more: its syncs, probes and kills are dropped where they stand.
         if (this.kubeletDown(task.label)) continue;
-        this.running = { gen: task.task(), label: task.label };
+        this.running = { gen: this.informers ? this.informers.wrap(task.task()) : task.task(), label: task.label };
       }
       let r: IteratorResult<StepYield, void>;
       try {
@@ -456,23 +465,12 @@ export class Simulation {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
       // A further delete still to come keeps the run going until its time (or the time limit).
-      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending) || idle || timeUp) this.stage = 'done';
+      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending && !this.informers?.delivering) || idle || timeUp) this.stage = 'done';
       if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }
 
   private stageStartedAt = 0;
-
-  /** stopsKubelets tells whether the Behavior stops some node's kubelet. */
-  private stopsKubelets: boolean | undefined;
-
-  /** kubeletDown tells whether a task belongs to a kubelet the Behavior has stopped by now (labels `kubelet NODE: ...`). */
-  private kubeletDown(label: string): boolean {
-    // Most runs stop no kubelet: the label is read only when the Behavior stops one.
-    if (!(this.stopsKubelets ??= Object.values(this.inputs.behavior.nodes).some((n) => n?.kubelet === 'down'))) return false;
-    const node = /^kubelet ([^:]+): /.exec(label)?.[1];
-    return node !== undefined && this.kubelets.get(node)?.down === true;
-  }
 
   /** kubeletsTerminating tells whether a kubelet still kills or cleans up a pod. */
   private kubeletsTerminating(): boolean {

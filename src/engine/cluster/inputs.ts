@@ -138,7 +138,15 @@ export interface Behavior {
   customMetrics: Record<string, Record<string, MetricSample[]>>;
   /** externalMetrics are the external metrics API's series, by metric name (an External metric). */
   externalMetrics: Record<string, ExternalSeries[]>;
+  /** informers delay what each component's informers hand its handlers: `kubelet: {delaySeconds: 0.5}` (none by default). */
+  informers?: Partial<Record<InformerComponent, { delaySeconds?: number }>>;
 }
+
+/** INFORMER_COMPONENTS are the programs whose informers a Behavior may delay. */
+export const INFORMER_COMPONENTS = ['kube-scheduler', 'kube-controller-manager', 'kubelet', 'kube-proxy'] as const;
+
+/** InformerComponent is one program whose informers a Behavior may delay. */
+export type InformerComponent = (typeof INFORMER_COMPONENTS)[number];
 
 /** StaticToken is one line of the API server's --token-auth-file. */
 export interface StaticToken {

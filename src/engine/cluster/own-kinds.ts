@@ -3,7 +3,7 @@
 import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
-import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import { INFORMER_COMPONENTS, InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
 import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
 import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetrics } from './behavior-metrics';
@@ -11,7 +11,7 @@ import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetr
 export { describeValue } from './checker';
 
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'customMetrics', 'externalMetrics'];
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'customMetrics', 'externalMetrics', 'informers'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
@@ -116,7 +116,16 @@ function readBehavior(c: Checker): Behavior {
     metrics: c.named('metrics', doc['metrics'], POD_METRICS_FIELDS, (path, e) => readPodMetrics(c, path, e)) ?? {},
     customMetrics: readCustomMetrics(c, doc['customMetrics']),
     externalMetrics: readExternalMetrics(c, doc['externalMetrics']),
+    ...readInformers(c, doc['informers']),
   };
+}
+
+/** readInformers checks `informers`: per component (kube-scheduler, kube-controller-manager, kubelet, kube-proxy), a delaySeconds. */
+function readInformers(c: Checker, value: unknown): Pick<Behavior, 'informers'> {
+  const map = c.mapping('informers', value);
+  if (!map) return {};
+  c.known('informers', map, INFORMER_COMPONENTS);
+  return { informers: c.named('informers', map, ['delaySeconds'], (path, e) => compact({ delaySeconds: c.seconds(appendFieldPath(path, 'delaySeconds'), e['delaySeconds']) })) ?? {} };
 }
 
 /** readWebhook checks one entry of `webhooks`: an admission webhook's answer. */
@@ -212,9 +221,10 @@ function readFinalizers(c: Checker, value: unknown): string[] {
 
 /** mergeBehavior lays one Behavior over another: entries merge field by field, finalizers accumulate. */
 function mergeBehavior(into: Behavior, from: Behavior): void {
-  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks', 'metrics'] as const) {
-    const target = into[key] as Record<string, object>;
-    for (const [name, entry] of Object.entries(from[key] as Record<string, object>)) {
+  if (from.informers) into.informers ??= {};
+  for (const key of ['images', 'containers', 'nodes', 'volumes', 'webhooks', 'metrics', 'informers'] as const) {
+    const target = (into[key] ?? {}) as Record<string, object>;
+    for (const [name, entry] of Object.entries((from[key] ?? {}) as Record<string, object>)) {
       const value = { ...(target[name] ?? {}), ...entry };
       Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
     }

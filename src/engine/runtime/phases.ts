@@ -22,6 +22,7 @@ export const PHASES = [
   { name: 'apiserver.validate', component: 'kube-apiserver', stage: 'create', summary: 'the object is checked against the API validation rules' },
   { name: 'apiserver.admit.validating', component: 'kube-apiserver', stage: 'create', summary: 'the validating admission plugins accept or refuse the object' },
   { name: 'etcd.persist', component: 'etcd', stage: 'create', summary: 'the object is stored with its uid, resourceVersion and creation time' },
+  { name: 'watch', component: 'kube-apiserver', stage: 'both', summary: 'the watch cache tells each component\'s informers of a stored change (run with watches on): who sees ADDED, MODIFIED or DELETED through its selectors, and when it is delivered' },
   { name: 'controllers.deployment', component: 'kube-controller-manager', stage: 'create', summary: 'the deployment controller creates or scales the ReplicaSet' },
   { name: 'controllers.replicaset', component: 'kube-controller-manager', stage: 'create', summary: 'the replicaset controller creates the pods' },
   { name: 'controllers.statefulset', component: 'kube-controller-manager', stage: 'create', summary: 'the statefulset controller records the template revision and creates each ordinal\'s claims and pod in order' },

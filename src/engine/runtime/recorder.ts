@@ -9,7 +9,7 @@ export type { EventChange, EventChangeType, EventTtl } from './kept-events';
 export { AGGREGATE_INTERVAL_MS, AGGREGATE_MAX_EVENTS, EVENT_SPAM_BURST, EVENT_SPAM_QPS, LRU_CACHE_ENTRIES } from './event-correlator';
 
 /** SubStepKind says what a sub-step of a phase is about. */
-export type SubStepKind = 'authenticator' | 'authorizer' | 'plugin' | 'node' | 'container' | 'volume' | 'object';
+export type SubStepKind = 'authenticator' | 'authorizer' | 'plugin' | 'node' | 'container' | 'volume' | 'object' | 'watcher';
 
 /** TraceEntry is one recorded decision: the unit the debugger steps through. */
 export interface TraceEntry {
