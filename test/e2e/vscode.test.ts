@@ -1,112 +1,31 @@
-// End to end in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven by headless Chromium: the built .vsix
-// is installed, examples/pod.yaml opened, F5 pressed; the session stops at a breakpoint on a manifest line, the Debug
-// Console tells kubectl's lines first, the pod shows in Variables and in the Workloads view, a step moves on, the state
-// tree opens with the pod and its node, the session continues to its end, the palette lists the commands, with the
-// display language zh-cn the extension speaks Chinese, Step Back says so in the console and a console error stays in
-// the console, the Debug and Run buttons and F5 are for Kubernetes manifests only (not a CI workflow), the
-// walkthrough's example is the workspace's own copy, the README's screenshots are taken, and the language server marks
-// a misspelt field with the API server's words.
+// End to end in a real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven by headless Chromium, with the built
+// .vsix installed. Every suite of suites/ runs in the dark and in the light theme, each on a workbench of its own: a
+// Pod's session (suites/session.ts), a Deployment's with the state tree's colors and the README's screenshots
+// (suites/deployment.ts), and the editor (suites/editor.ts). Here besides: with the display language zh-cn the
+// extension speaks Chinese; and the debugger's flows (a function breakpoint, step into, step back, a what-if edit, a
+// preStop line breakpoint on deletion).
 // code-server is installed on demand into .cache/ by scripts/install-code-server.sh, outside the dependencies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  cleanup, clickLine, editorAction, inPalette, openFile, openWorkloads, paletteEntries, prepare, replLines, ROOT, runCommand,
-  startWorkbench, stateTreeFrame, workloadRow,
-} from './workbench';
+import { cleanup, clickLine, editorAction, openFile, paletteEntries, prepare, ROOT, runCommand, startWorkbench, THEMES } from './workbench';
+import { deploymentSuite } from './suites/deployment';
+import { editorSuite } from './suites/editor';
+import { sessionSuite } from './suites/session';
 
 before(prepare);
 after(cleanup);
 
-describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
-  test('F5 on the example stops at a manifest breakpoint, steps, shows the state tree and runs to the end', async () => {
-    const wb = await startWorkbench('en');
-    const { page } = wb;
-    try {
-      await openFile(page, 'pod.yaml');
-      // A breakpoint on the image line: the session stops when the kubelet reads it to pull the image.
-      await clickLine(page, 'image: nginx:1.27');
-      await page.keyboard.press('F9');
-      await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').first().waitFor();
-      await clickLine(page, 'name: web');
-      await page.keyboard.press('F5');
-      await page.locator('.debug-toolbar').waitFor();
-      // Stopped on entry first; continue to the breakpoint. The image line is read first by the scheduler's
-      // ImageLocality score plugin, then by the kubelet's image pull.
-      await page.locator('.debug-call-stack .monaco-list-row').first().waitFor();
-      await page.locator('.debug-toolbar .action-label[aria-label^="Continue"]').click();
-      const atBreakpoint = page.locator('.debug-call-stack .monaco-list-row', { hasText: /scheduler\.score|kubelet\.imagePull/ }).first();
-      await atBreakpoint.waitFor();
-      await page.locator('.monaco-editor .debug-top-stack-frame-line').waitFor();
-      // The pod's frames, whole: its component frame names it, and no "Load More Stack Frames" under a short stack.
-      await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'Pod/default/web' }).first().waitFor();
-      const stack = await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
-      assert.ok(!stack.some((s) => /Load More Stack Frames/.test(s)), `no "Load More Stack Frames": ${stack.join(' | ')}`);
-      // The Debug Console tells the run as a terminal would: kubectl's command and what it printed come first, before
-      // the step the session stopped on (the scheduler has not bound the pod yet: no Scheduled event).
-      await page.locator('.repl .monaco-list-row', { hasText: 'pod/web created' }).first().waitFor();
-      const console1 = await replLines(page);
-      const [command, created, stop] = ['$ kubectl apply -f pod.yaml', 'pod/web created', 'scheduler.score'].map((t) => console1.findIndex((l) => l.includes(t)));
-      assert.ok(command! >= 0 && command! < created! && created! < stop!, `kubectl's lines come first: ${console1.join(' | ')}`);
-      assert.ok(!console1.some((l) => l.includes('Scheduled')), `nothing from after the stop: ${console1.join(' | ')}`);
-      // The Workloads view of the Run and Debug side bar shows the pod and its container with their STATUS.
-      await openWorkloads(page);
-      await workloadRow(page, /^web\s*Pending/).waitFor();
-      await workloadRow(page, /^app\s*Waiting/).waitFor();
-      // The pod is in the Variables view (once it has dropped what it showed for the stop on entry).
-      await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod/ }).first().waitFor();
-      const scopes = await page.locator('.debug-variables .monaco-list-row').allInnerTexts();
-      assert.ok(scopes.some((s) => /^Pod/.test(s.trim())), `Variables shows the Pod scope: ${scopes.join(' | ')}`);
-      // VS Code expands the first scope by itself; open it when it did not.
-      const metadata = page.locator('.debug-variables .monaco-list-row', { hasText: 'metadata' }).first();
-      if (!(await metadata.isVisible())) await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod/ }).first().click();
-      await metadata.waitFor();
-      // Step over: the next phase.
-      const before = (await page.locator('.debug-call-stack .monaco-list-row.focused, .debug-call-stack .monaco-list-row.selected').first().innerText().catch(() => '')) || stack.join('|');
-      await page.keyboard.press('F10');
-      await page.waitForFunction((b) => {
-        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
-        return Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row')).map((r) => r.textContent ?? '').join('|') !== b;
-      }, stack.join('|'));
-      void before;
-      // The state tree shows the pod and its node.
-      await runCommand(page, 'Pod Lifecycle: Show State Tree');
-      const frame = await stateTreeFrame(page);
-      await frame.locator('[role="treeitem"]', { hasText: 'web' }).first().waitFor();
-      const tree = await frame.locator('#root').innerText();
-      assert.match(tree, /Pod\s+web/);
-      assert.match(tree, /worker-[12]/);
-      // Continue to the end: with the breakpoint gone (the kubelet reads the image line too), the session ends.
-      // The state tree took the focus: back in the manifest's editor, F9 on the image line removes the breakpoint.
-      await clickLine(page, 'image: nginx:1.27');
-      await page.keyboard.press('F9');
-      await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').waitFor({ state: 'detached' });
-      await page.locator('.debug-toolbar .action-label[aria-label^="Continue"]').click();
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden' });
-      // The state tree follows the session to its end: the pod Running, not the last stop's ContainerCreating.
-      await frame.locator('#root', { hasText: 'Running' }).waitFor();
-      // So does the Workloads view, which stays after the session.
-      await page.keyboard.press('Control+Shift+D');
-      await openWorkloads(page);
-      await workloadRow(page, /^web\s*Running/).waitFor();
-      await workloadRow(page, /^app\s*Running, Ready/).waitFor();
-      await clickLine(page, 'name: web');
-      const commands = await paletteEntries(page, 'Pod Lifecycle:');
-      for (const title of ['Debug Pod Lifecycle', 'Run Pod Lifecycle', 'Show State Tree', 'Explain Why Pending', 'Explain Why Terminating', 'Import Cluster from Current kubectl Context', 'Create Sample Cluster File']) {
-        assert.ok(commands.some((c) => c.includes(title)), `the palette lists ${title}: ${commands.join(' | ')}`);
-      }
-    } catch (err) {
-      // What the workbench showed when it failed, for whoever reads the failure.
-      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
-      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-failure.png') }).catch(() => undefined);
-      const stack = await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts().catch(() => []);
-      throw new Error(`${(err as Error).message}\ncall stack: ${stack.join(' | ')}\nscreenshot: out/screenshots/e2e-failure.png`);
-    } finally {
-      await wb.stop();
-    }
+for (const theme of THEMES) {
+  describe(`in a real VS Code, ${theme.label}`, () => {
+    sessionSuite(theme);
+    deploymentSuite(theme);
+    editorSuite(theme);
   });
+}
 
+describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
   test('with the display language zh-cn the commands speak Chinese', async () => {
     const wb = await startWorkbench('zh', 'zh-cn');
     try {
@@ -265,182 +184,6 @@ describe('in a real VS Code', { timeout: 10 * 60_000 }, () => {
       mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
       await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-flows-failure.png') }).catch(() => undefined);
       throw new Error(`${(err as Error).message}\ncall stack: ${(await stack().catch(() => [])).join(' | ')}\nscreenshot: out/screenshots/e2e-flows-failure.png`);
-    } finally {
-      await wb.stop();
-    }
-  });
-
-  test('"create a launch.json file" in a workspace without one writes the debugger\'s initial configuration once', async () => {
-    const wb = await startWorkbench('launch-json');
-    const { page } = wb;
-    try {
-      await openFile(page, 'pod.yaml');
-      // The Run and Debug view's "create a launch.json file" link, as a first-time user finds it.
-      await page.keyboard.press('Control+Shift+D');
-      await page.locator('.welcome-view-content a', { hasText: 'create a launch.json file' }).first().click();
-      // VS Code may ask which debugger the new file is for; the extension's is picked.
-      const tab = page.locator('.tab[data-resource-name="launch.json"]');
-      const picker = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pod Lifecycle' }).first();
-      await Promise.race([tab.waitFor(), picker.waitFor()]);
-      if (await picker.isVisible()) await picker.click();
-      await tab.waitFor();
-      const file = join(wb.workspace, '.vscode', 'launch.json');
-      assert.ok(existsSync(file), 'launch.json is written');
-      // launch.json may hold comments: they are dropped before it is read as JSON.
-      const launch = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { configurations: { type: string; name: string; manifest: string }[] };
-      assert.deepEqual(launch.configurations.map((c) => [c.type, c.name, c.manifest]), [['pod-lifecycle', 'Debug pod lifecycle', '${file}']]);
-    } finally {
-      await wb.stop();
-    }
-  });
-
-  test('the Debug and Run buttons show on a Kubernetes manifest, not on a CI workflow, and F5 there does not offer the debugger', async () => {
-    const wb = await startWorkbench('kinds', undefined, { 'ci.yml': 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n' });
-    const { page } = wb;
-    try {
-      await openFile(page, 'pod.yaml');
-      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
-      // From the explorer, as a user opens a file beside another.
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ci.yml' }).first().click();
-      await page.locator('.tab[data-resource-name="ci.yml"]').waitFor();
-      await clickLine(page, 'runs-on');
-      // The language server has read it once the context keys say so: the buttons go.
-      await editorAction(page, 'Debug Pod Lifecycle').waitFor({ state: 'detached' });
-      assert.equal(await editorAction(page, 'Run Pod Lifecycle').count(), 0);
-      // VS Code says it has no debugger for YAML (or offers the debuggers of other extensions): never ours, and no
-      // session starts. A key pressed while the workbench settles can be lost: F5 again, a few times at most.
-      const picker = page.locator('.quick-input-widget .quick-input-list');
-      const dialog = page.locator('.monaco-dialog-box');
-      for (let attempt = 1; ; attempt++) {
-        await page.keyboard.press('F5');
-        const answered = await Promise.race([picker.waitFor({ timeout: 10_000 }), dialog.waitFor({ timeout: 10_000 })]).then(() => true, () => false);
-        if (answered) break;
-        assert.ok(attempt < 3, 'F5 on ci.yml got no answer');
-        await clickLine(page, 'runs-on');
-      }
-      if (await dialog.isVisible()) {
-        assert.match(await dialog.innerText(), /You don't have an extension for debugging YAML/);
-        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-      } else {
-        const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
-        assert.ok(!offered.some((o) => /Pod Lifecycle/.test(o)), `F5 on ci.yml offers: ${offered.join(' | ')}`);
-        await page.keyboard.press('Escape');
-      }
-      assert.equal(await page.locator('.debug-toolbar').isVisible(), false, 'no debug session on ci.yml');
-      // Back on the manifest, F5 runs ours at once.
-      await page.locator('.tab[data-resource-name="pod.yaml"]').click();
-      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
-      await clickLine(page, 'name: web');
-      await page.keyboard.press('F5');
-      await page.locator('.debug-toolbar').waitFor();
-      await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'kubectl apply -f pod.yaml' }).first().waitFor();
-    } catch (err) {
-      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
-      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-kinds-failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb.stop();
-    }
-  });
-
-  test('the walkthrough\'s example is copied into the workspace, and Run Pod Lifecycle shows its report in the Debug Console', async () => {
-    const wb = await startWorkbench('walkthrough', undefined, {}, { example: false });
-    const { page } = wb;
-    try {
-      await runCommand(page, 'Pod Lifecycle: Open Example Manifest');
-      await page.locator('.tab[data-resource-name="pod.yaml"]').waitFor();
-      // The user's own copy, in the workspace: not the one in the extension's folder.
-      assert.equal(readFileSync(join(wb.workspace, 'pod.yaml'), 'utf8'), readFileSync(join(ROOT, 'examples', 'pod.yaml'), 'utf8'));
-      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'pod.yaml' }).first().waitFor();
-      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
-      await clickLine(page, 'name: web');
-      // Run without debugging: the report comes in the Debug Console, which opens for it.
-      await runCommand(page, 'Pod Lifecycle: Run Pod Lifecycle');
-      await page.locator('.repl .monaco-list-row', { hasText: 'OUTCOME Running' }).first().waitFor();
-      assert.ok(await page.locator('.repl').isVisible());
-      // Not only the first session's: with the panel hidden, another run brings its report up again.
-      await runCommand(page, 'View: Hide Panel');
-      await page.locator('.repl').waitFor({ state: 'hidden' });
-      await clickLine(page, 'name: web');
-      await runCommand(page, 'Pod Lifecycle: Run Pod Lifecycle');
-      await page.locator('.repl .monaco-list-row', { hasText: 'OUTCOME Running' }).first().waitFor();
-    } catch (err) {
-      mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
-      await page.screenshot({ path: join(ROOT, 'out', 'screenshots', 'e2e-walkthrough-failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb.stop();
-    }
-  });
-
-  test('screenshots: the debugger and the state tree on a Deployment, in the dark and the light theme', async () => {
-    const wb = await startWorkbench('shots', undefined, { 'deployment.yaml': readFileSync(join(ROOT, 'examples', 'deployment.yaml'), 'utf8') }, {
-      example: false, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'editor.minimap.enabled': false },
-    });
-    const { page } = wb;
-    const shots = join(ROOT, 'out', 'screenshots');
-    mkdirSync(shots, { recursive: true });
-    try {
-      await openFile(page, 'deployment.yaml');
-      await editorAction(page, 'Debug Pod Lifecycle').waitFor();
-      await clickLine(page, 'image: nginx:1.27');
-      await page.keyboard.press('F9');
-      await page.locator('.glyph-margin-widgets .codicon-debug-breakpoint').first().waitFor();
-      await clickLine(page, 'name: web');
-      await page.keyboard.press('F5');
-      await page.locator('.debug-toolbar').waitFor();
-      await page.locator('.debug-call-stack .monaco-list-row').first().waitFor();
-      // On through the image line's readers (ImageLocality for each pod, then the pulls) to the first pull: by then
-      // the scheduler has placed all three pods.
-      const pulling = page.locator('.debug-call-stack .monaco-list-row', { hasText: 'kubelet.imagePull' }).first();
-      for (let i = 0; i < 8 && !(await pulling.isVisible()); i++) {
-        const before = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).join('|');
-        await page.locator('.debug-toolbar .action-label[aria-label^="Continue"]').click();
-        await page.waitForFunction((b) => {
-          const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
-          const rows = Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row')).map((r) => r.textContent ?? '').join('|');
-          return rows !== '' && rows !== b;
-        }, before);
-      }
-      await pulling.waitFor();
-      await openWorkloads(page);
-      await workloadRow(page, /^web-[a-z0-9]+-[a-z0-9]{5}/).waitFor();
-      await runCommand(page, 'Pod Lifecycle: Show State Tree');
-      const frame = await stateTreeFrame(page);
-      await frame.locator('[role="treeitem"]', { hasText: 'ReplicaSet' }).first().waitFor();
-      const panel = page.locator('.webview.ready, iframe.webview').last();
-      for (const theme of ['dark', 'light'] as const) {
-        if (theme === 'light') {
-          // As a user switches: Preferences: Color Theme, then the theme by name.
-          await inPalette(page, 'Preferences: Color Theme', () => page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click());
-          // The palette turns into the theme picker: the same input, now for a theme's name.
-          const input = page.locator('.quick-input-widget input');
-          await page.locator('.quick-input-list .monaco-list-row', { hasText: /Dark Modern/ }).first().waitFor();
-          await input.fill('Light Modern');
-          await page.locator('.quick-input-list .monaco-list-row', { hasText: /^Light Modern/ }).first().click();
-          await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor();
-        }
-        await page.mouse.move(0, 0);
-        await page.screenshot({ path: join(shots, `debugger-${theme}.png`) });
-        await panel.screenshot({ path: join(shots, `state-tree-${theme}.png`) });
-      }
-    } catch (err) {
-      await page.screenshot({ path: join(shots, 'e2e-shots-failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb.stop();
-    }
-  });
-
-  test('the language server reports a misspelt field with the API server\'s strict-decoding message', async () => {
-    const wb = await startWorkbench('lsp');
-    try {
-      await openFile(wb.page, 'typo.yaml');
-      await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor();
-      await wb.page.keyboard.press('Control+Shift+M');
-      const problem = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'unknown field' }).first();
-      await problem.waitFor();
-      assert.match(await problem.innerText(), /strict decoding error: unknown field "spec\.containers\[0\]\.imagee"/);
     } finally {
       await wb.stop();
     }

@@ -69,9 +69,27 @@ export interface Workbench {
   stop(): Promise<void>;
 }
 
-/** WorkbenchOptions: whether the workspace starts with examples/pod.yaml (it does by default), and settings to add. */
+/** Theme is a color theme the tests run the workbench in: its settings id, its picker label and the workbench's class. */
+export interface Theme {
+  name: 'dark' | 'light';
+  colorTheme: string;
+  label: string;
+  /** selector matches the workbench once the theme applies. */
+  selector: string;
+  /** highContrast is the high contrast theme of the same kind, which the state tree's contrast is measured in too. */
+  highContrast: { label: string; selector: string };
+}
+
+/** THEMES are the themes every end-to-end suite runs in: VS Code's default dark and light themes. */
+export const THEMES: readonly Theme[] = [
+  { name: 'dark', colorTheme: 'Default Dark Modern', label: 'Dark Modern', selector: '.monaco-workbench.vs-dark', highContrast: { label: 'Dark High Contrast', selector: '.monaco-workbench.hc-black' } },
+  { name: 'light', colorTheme: 'Default Light Modern', label: 'Light Modern', selector: '.monaco-workbench.vs:not(.vs-dark)', highContrast: { label: 'Light High Contrast', selector: '.monaco-workbench.hc-light' } },
+];
+
+/** WorkbenchOptions: whether the workspace starts with examples/pod.yaml (it does by default), the theme, and settings to add. */
 export interface WorkbenchOptions {
   example?: boolean;
+  theme?: Theme;
   settings?: Record<string, unknown>;
 }
 
@@ -93,7 +111,8 @@ export async function startWorkbench(name: string, locale?: string, files: Recor
   writeFileSync(settings, JSON.stringify({
     'workbench.startupEditor': 'none', 'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'security.workspace.trust.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
-    'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'workbench.tips.enabled': false, ...options.settings,
+    'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'workbench.tips.enabled': false,
+    ...(options.theme ? { 'workbench.colorTheme': options.theme.colorTheme } : {}), ...options.settings,
   }));
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') };
   run(CODE_SERVER, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix, ...(locale ? ['--install-extension', languagePack] : [])], env);
@@ -133,6 +152,7 @@ export async function startWorkbench(name: string, locale?: string, files: Recor
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor();
   await page.waitForFunction(() => (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName('code/didHandleExtensionPoints').length > 0);
+  if (options.theme) await page.locator(options.theme.selector).waitFor();
   return {
     page, server, log, workspace, settings,
     stop: async () => {
@@ -155,8 +175,10 @@ export async function openFile(page: Page, name: string): Promise<void> {
       await page.keyboard.press('Control+P');
       await input.waitFor({ timeout: 5_000 });
       await input.fill(name, { timeout: 5_000 });
-      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      // The row of the file itself: the first row can still be a recently opened file while the list filters.
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ timeout: 15_000 });
+      await row.click({ timeout: 5_000 });
       break;
     } catch (err) {
       if (attempt === 3) throw err;

@@ -34,6 +34,11 @@ const cases: { name: string; text: string; want: [code: string, line: number, me
     ],
   },
   {
+    name: 'a request no node can meet is reported on its own line, where the debugger\'s exception stops',
+    text: pod(['containers:', '  - name: app', '    image: nginx:1.27', '    resources:', '      requests:', '        cpu: "1000"', PROBE]),
+    want: [['scheduling', 10, /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 Insufficient cpu\./]],
+  },
+  {
     name: 'the hints come after what the cluster would refuse',
     text: pod(['nodeSelector: {disk: ssd}', 'containers:', '  - name: app', '    image: nginx', '    resources: {requests: {cpu: 100m}}', PROBE]),
     want: [

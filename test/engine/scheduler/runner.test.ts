@@ -142,7 +142,7 @@ test('The trace has one entry per phase, then one per plugin in the framework or
   ]);
 });
 
-test('A filter entry holds the plugin verdict per node and the field it reads', () => {
+test('A filter entry holds the plugin verdict per node and the field it reads (the request it found short when it rejects)', () => {
   const { trace } = run(makePod('web').req({ cpu: '3' }), busy());
   const taints = trace.find((t) => t.step?.name === 'TaintToleration')!;
   assert.equal(taints.field, 'spec.tolerations');
@@ -153,7 +153,7 @@ test('A filter entry holds the plugin verdict per node and the field it reads', 
     'worker-2': { code: 'Success', reasons: [] },
   });
   const fit = trace.find((t) => t.step?.name === 'NodeResourcesFit')!;
-  assert.equal(fit.field, 'spec.containers[0].resources.requests');
+  assert.equal(fit.field, 'spec.containers[0].resources.requests.cpu');
   assert.equal(fit.result, 'NodeResourcesFit rejected 2 of 2 nodes: Insufficient cpu');
   assert.deepEqual((fit.detail?.nodes as Record<string, unknown>)['control-plane'], { code: 'NotRun', reasons: [] });
 });

@@ -36,6 +36,11 @@ export interface Plugin {
   readonly name: string;
   /** fieldPath names the manifest field the plugin reads at an extension point for this pod, e.g. `spec.tolerations`. */
   fieldPath?(pod: Pod, point: ExtensionPoint): string | undefined;
+  /**
+   * rejectionFieldPath names, when the plugin's Filter turned nodes away, the field the reasons (its one-line result)
+   * are about, when that is narrower than fieldPath: `Insufficient cpu` is about the `cpu:` request.
+   */
+  rejectionFieldPath?(pod: Pod, result: string): string | undefined;
 }
 
 /** QueuedPodInfo is a pod in the scheduling queue with the time it was added (virtual ms). */

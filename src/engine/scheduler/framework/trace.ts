@@ -67,7 +67,7 @@ function pluginEntry(
   result: string, detail: Record<string, unknown>, outcome: TraceInput['outcome'],
 ): TraceInput {
   const step = { kind: 'plugin' as const, name };
-  const f = plugin?.fieldPath?.(ctx.pod, point);
+  const f = (outcome === 'rejected' ? plugin?.rejectionFieldPath?.(ctx.pod, result) : undefined) ?? plugin?.fieldPath?.(ctx.pod, point);
   if (f) return { phase, object: ctx.ref, field: f, step, result, detail, outcome };
   return { phase, object: ctx.ref, step, result, detail, outcome };
 }

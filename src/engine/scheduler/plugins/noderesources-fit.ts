@@ -273,6 +273,29 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   fieldPath(pod: Pod): string {
     return resourcesFieldPath(pod);
   }
+
+  rejectionFieldPath(pod: Pod, result: string): string | undefined {
+    return insufficientFieldPath(pod, result);
+  }
+}
+
+/**
+ * insufficientFieldPath points at the request the first `Insufficient <resource>` reason of a Filter result is about:
+ * the pod-level request, else the first container (then init container) that requests that resource. The reasons are
+ * fitsRequest's (see pkg/scheduler/framework/plugins/noderesources/fit.go, v1.36.3). Undefined when no request names it.
+ */
+export function insufficientFieldPath(pod: Pod, result: string): string | undefined {
+  const resource = /Insufficient ([^\s,;]+)/.exec(result)?.[1];
+  if (!resource) return undefined;
+  if (isPodLevelRequestsSet(pod)) {
+    const podLevel = (pod.spec as { resources?: { requests?: Record<string, unknown> } } | undefined)?.resources?.requests;
+    return podLevel?.[resource] !== undefined ? `spec.resources.requests.${resource}` : undefined;
+  }
+  for (const list of ['containers', 'initContainers'] as const) {
+    const i = (pod.spec?.[list] ?? []).findIndex((c) => c.resources?.requests?.[resource] !== undefined);
+    if (i >= 0) return `spec.${list}[${i}].resources.requests.${resource}`;
+  }
+  return undefined;
 }
 
 /** resourcesFieldPath points at the requests that make the pod's request: a container's, an init container's or the pod's. */
