@@ -295,7 +295,7 @@ test('Inputs: behaviors from cluster, manifest and behavior file merge in that o
 
 test('Inputs: with no behavior anywhere the behavior is the default', () => {
   const inputs = loadInputs({ manifest: { file: 'pod.yaml', text: POD }, clusters: [], identity: { kind: 'default' } });
-  assert.deepEqual(inputs.behavior, { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {} });
+  assert.deepEqual(inputs.behavior, { images: {}, containers: {}, nodes: {}, volumes: {}, finalizers: [], webhooks: {}, metrics: {}, customMetrics: {}, externalMetrics: {} });
   assert.deepEqual(inputs.cluster.profile, defaultProfile());
 });
 
