@@ -20,5 +20,10 @@ if (files.length === 0) {
   console.error(`no test files match "${filter}" under out/test`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// The spec reporter ends with a list of the failing tests and their errors, so the tail of a long log says what failed.
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

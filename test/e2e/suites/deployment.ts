@@ -73,7 +73,7 @@ export function deploymentSuite(theme: Theme): void {
           if ((await controlPlane.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
           const index = Number(await controlPlane.getAttribute('data-index'));
           const firstFrame = page.locator(`.debug-call-stack .monaco-list-row[data-index="${index + 1}"] .stack-frame`);
-          await firstFrame.waitFor({ timeout: 10_000 }).catch(async () => assert.fail(`the paused control plane thread shows no frame: ${(await stackRows(page)).join(' | ')}`));
+          await firstFrame.waitFor({ timeout: 60_000 }).catch(async () => assert.fail(`the paused control plane thread shows no frame: ${(await stackRows(page)).join(' | ')}`));
           await firstFrame.click();
           // The frame's object is the Deployment or its ReplicaSet: its scope is named by its kind (a pod's is "Pod").
           await page.locator('.debug-variables .monaco-list-row', { hasText: /^(Deployment|ReplicaSet)\b/ }).first().waitFor();

@@ -29,7 +29,7 @@ export function sessionSuite(theme: Theme): void {
     /** treeFollows waits until the state tree's summary names the phase of the Call Stack's top frame. */
     const treeFollows = async (frame: string) => {
       const phase = phaseOf(frame);
-      await tree.locator('.summary .phase', { hasText: new RegExp(`^${escape(phase)}$`) }).waitFor({ timeout: 15_000 })
+      await tree.locator('.summary .phase', { hasText: new RegExp(`^${escape(phase)}$`) }).waitFor({ timeout: 60_000 })
         .catch(async () => assert.fail(`the state tree names "${await treePhase(tree)}", the Call Stack stops in "${frame}"`));
     };
 
@@ -105,7 +105,7 @@ export function sessionSuite(theme: Theme): void {
           frame = await waitForNewStop(page, frame);
           await treeFollows(frame);
         }
-        await bound.first().waitFor({ timeout: 5_000 });
+        await bound.first().waitFor({ timeout: 60_000 });
         // Step Back: the console says where the run went back to, and the state tree shows that step's world.
         from = await consoleLength(page);
         await toolbar(page, 'Step Back');
