@@ -1,9 +1,10 @@
 // What the end-to-end tests read off the real VS Code, as a user sees it: the top frame of the Call Stack, the line the
 // editor highlights for it, the Debug Console's lines and what the last step added, the state tree's summary, the
 // computed colors of the state tree's text; and the gestures around them (a toolbar button, a console line, a theme).
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { inPalette, ROOT } from './workbench';
 
 /** The DOM as the page's own scripts see it, typed as far as these reads need it. */
@@ -44,6 +45,42 @@ export function topFrame(page: Page): Promise<string> {
     const frame = doc.querySelector('.debug-call-stack .monaco-list-row.selected .stack-frame') ?? doc.querySelector('.debug-call-stack .monaco-list-row .stack-frame');
     return (frame?.querySelector('.label')?.textContent ?? frame?.textContent ?? '').trim();
   });
+}
+
+/**
+ * unreadFrames are the Call Stack's frames whose name is not drawn on their row: its text lies outside the row's box.
+ * (The frame's box is two lines high when its file name and line wrap beside a long name, in a one-line row: scrolled
+ * within the row, as scrolling it into view for a synthetic click does, the name leaves the row and the row is empty.)
+ */
+export function unreadFrames(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Box = { top: number; bottom: number };
+    type Node = { textContent: string | null; nodeType: number; childNodes: ArrayLike<Node>; getBoundingClientRect(): Box; closest(s: string): Node | null };
+    const doc = (globalThis as unknown as {
+      document: { querySelectorAll(s: string): ArrayLike<Node>; createRange(): { selectNodeContents(n: Node): void; getClientRects(): ArrayLike<Box> } };
+    }).document;
+    const unread: string[] = [];
+    for (const name of Array.from(doc.querySelectorAll('.debug-call-stack .monaco-list-row .stack-frame .label .monaco-highlighted-label'))) {
+      const row = name.closest('.monaco-list-row')?.getBoundingClientRect();
+      const text = Array.from(name.childNodes).find((n) => n.nodeType === 3);
+      if (!row || !text) continue;
+      const range = doc.createRange();
+      range.selectNodeContents(text);
+      const first = range.getClientRects()[0];
+      if (!first || first.top < row.top - 1 || first.bottom > row.bottom + 1) unread.push(name.textContent ?? '');
+    }
+    return unread;
+  });
+}
+
+/**
+ * clickRow clicks a Call Stack row where a user would, on its text: a synthetic click on the element itself scrolls a
+ * frame's two-line box within its one-line row to its middle, and the row then draws empty.
+ */
+export async function clickRow(page: Page, row: Locator): Promise<void> {
+  const box = await row.boundingBox();
+  assert.ok(box, 'the row is drawn');
+  await page.mouse.click(box.x + Math.min(60, box.width / 2), box.y + Math.min(11, box.height / 2));
 }
 
 /** phaseOf is the phase a frame's name starts with (`kubectl.validate · GET ...` → `kubectl.validate`). */

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { clickLine, editorAction, openFile, openWorkloads, ROOT, runCommand, startWorkbench, stateTreeFrame, workloadRow, type Theme, type Workbench } from '../workbench';
-import { alpha, consoleLength, contrast, meterLooks, shoot, stackRows, stateTreeColors, switchTheme, toolbar, topFrame, typeInConsole, waitForConsole, waitForNewStop, waitForStackChange } from '../views';
+import { alpha, clickRow, consoleLength, contrast, meterLooks, shoot, stackRows, stateTreeColors, switchTheme, toolbar, topFrame, typeInConsole, unreadFrames, waitForConsole, waitForNewStop, waitForStackChange } from '../views';
 
 /** readable checks every piece of the state tree's text against its background: WCAG AA, 4.5:1. */
 async function readable(tree: Frame, themeLabel: string): Promise<void> {
@@ -64,7 +64,7 @@ export function deploymentSuite(theme: Theme): void {
         // The control plane thread (the Deployment's and ReplicaSet's controllers) is paused with the rest: its frames
         // show, and its frame's variables.
         // It is the first thread: the Call Stack, a few rows high, goes to its top from the paused frame it shows.
-        await page.locator('.debug-call-stack .monaco-list-row.selected').first().click();
+        await clickRow(page, page.locator('.debug-call-stack .monaco-list-row.selected').first());
         await page.keyboard.press('Home');
         const controlPlane = page.locator('.debug-call-stack .monaco-list-row', { hasText: /^control plane/ }).first();
         await controlPlane.waitFor();
@@ -74,7 +74,7 @@ export function deploymentSuite(theme: Theme): void {
           const index = Number(await controlPlane.getAttribute('data-index'));
           const firstFrame = page.locator(`.debug-call-stack .monaco-list-row[data-index="${index + 1}"] .stack-frame`);
           await firstFrame.waitFor({ timeout: 60_000 }).catch(async () => assert.fail(`the paused control plane thread shows no frame: ${(await stackRows(page)).join(' | ')}`));
-          await firstFrame.click();
+          await clickRow(page, firstFrame);
           // The frame's object is the Deployment or its ReplicaSet: its scope is named by its kind (a pod's is "Pod").
           await page.locator('.debug-variables .monaco-list-row', { hasText: /^(Deployment|ReplicaSet)\b/ }).first().waitFor();
         }
@@ -100,8 +100,10 @@ export function deploymentSuite(theme: Theme): void {
         await readable(tree, theme.label);
         await barsDrawTheirValue(tree, theme.label);
         // The README's screenshots: the window, with the paused pod's frame and variables, and the state tree's panel.
-        await page.locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: 'kubelet.imagePull' }).first().click();
+        await clickRow(page, page.locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: 'kubelet.imagePull' }).first());
         await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod\b/ }).first().waitFor();
+        // Every frame's name is drawn on its row (the screenshots once showed empty rows where frames were clicked).
+        assert.deepEqual(await unreadFrames(page), [], 'frames whose name the Call Stack does not draw');
         const shots = join(ROOT, 'out', 'screenshots');
         mkdirSync(shots, { recursive: true });
         await page.mouse.move(0, 0);
