@@ -165,7 +165,10 @@ function behaviorFromAnnotation(text: string): Json | undefined {
     return compact({
       stabilizationWindowSeconds: field(r, 'StabilizationWindowSeconds') ?? undefined,
       selectPolicy: field(r, 'SelectPolicy') ?? undefined,
-      policies: Array.isArray(policies) ? policies.map((p) => { const x = obj(p) ?? {}; return { type: field(x, 'Type') ?? '', value: field(x, 'Value') ?? 0, periodSeconds: field(x, 'PeriodSeconds') ?? 0 }; }) : undefined,
+      // v1 defaulting leaves the annotation's rules as written, so rules without Policies reach validateScalingRules
+      // empty ("must specify at least one Policy"); an empty list keeps autoscaling/v2 defaulting from filling them.
+      // See pkg/apis/autoscaling/v1/defaults.go and pkg/apis/autoscaling/validation/validation.go (v1.36.3).
+      policies: Array.isArray(policies) ? policies.map((p) => { const x = obj(p) ?? {}; return { type: field(x, 'Type') ?? '', value: field(x, 'Value') ?? 0, periodSeconds: field(x, 'PeriodSeconds') ?? 0 }; }) : [],
       tolerance: qp(field(r, 'Tolerance')),
     });
   };

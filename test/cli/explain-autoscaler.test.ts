@@ -70,6 +70,8 @@ const metricCases: { name: string; args: string[]; metrics: string[] }[] = [
   { name: 'a ContainerResource metric names its container', args: [`${S}/container-app.yaml`, '--for', '35s', '--behavior', `${S}/behavior.yaml`], metrics: ['cpu of container app: 150% of requests (300m a pod) against 50% of requests, ratio 3'] },
   { name: 'a Pods metric is an average a pod', args: [`${S}/pods.yaml`, '--for', '20s', '--behavior', `${S}/behavior.yaml`], metrics: ['packets-per-second (pods): 3k a pod against 1k a pod, ratio 3'] },
   { name: 'an Object metric names its object; a Value target is a total', args: [`${S}/object-value.yaml`, '--for', '20s', '--behavior', `${S}/behavior.yaml`], metrics: ['requests-per-second of Ingress/main-route: 30k against 10k, ratio 3'] },
+  { name: 'a Pods metric shows its selector', args: [`${S}/pods-selector.yaml`, '--for', '20s', '--behavior', `${S}/selectors-behavior.yaml`], metrics: ['packets-per-second {direction=in} (pods): 3k a pod against 1k a pod, ratio 3'] },
+  { name: 'an Object metric shows its selector', args: [`${S}/object-selector.yaml`, '--for', '20s', '--behavior', `${S}/selectors-behavior.yaml`], metrics: ['requests-per-second {verb=GET} of Ingress/main-route: 30k against 10k, ratio 3'] },
   { name: 'an External metric shows its selector', args: [`${S}/external-value.yaml`, '--for', '20s', '--behavior', `${S}/behavior.yaml`], metrics: ['queue_messages_ready {queue=worker_tasks} (external): 30 against 10, ratio 3'] },
   { name: 'a metric the APIs do not have is unknown', args: [`${S}/external-average.yaml`, '--for', '20s'], metrics: ['queue_length (external): <unknown> against 2 a pod'] },
   {

@@ -104,3 +104,8 @@ test('v1 defaulting: minReplicas 1, and CPU at 80% when neither a target nor an 
   assert.deepEqual(spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
   assert.equal(hpaFromV1(v1).metadata?.annotations, undefined, 'an annotation that does not decode is ignored, and dropped');
 });
+
+test('v1 conversion: behavior rules written without Policies are read back with none, for validation to refuse', () => {
+  const v1 = { ...hpaToV1(makeHpa([cpu50])), metadata: { name: 'web', annotations: { [ANNOTATIONS.behavior]: '{"ScaleUp":{"StabilizationWindowSeconds":30},"ScaleDown":{}}' } } } as KubeObject;
+  assert.deepEqual((hpaFromV1(v1).spec as { behavior?: unknown }).behavior, { scaleUp: { stabilizationWindowSeconds: 30, policies: [] }, scaleDown: { policies: [] } });
+});

@@ -141,3 +141,44 @@ test('a watch of the v1 resource sends v1 objects', async () => {
   assert.equal(first.object.metadata.name, 'web');
   assert.equal(first.object.spec.targetCPUUtilizationPercentage, 60);
 });
+
+// The behavior annotation is read as written: v1 defaulting does not complete its rules, so validateBehavior sees
+// them as given (pkg/apis/autoscaling/v1/conversion.go and defaults.go, validation.go validateScalingRules, v1.36.3).
+const behaviorCases: { name: string; behavior: string; error?: string; stored?: unknown }[] = [
+  {
+    name: 'a v1 behavior annotation whose rules name no policy is refused: v1 does not default them',
+    behavior: '{"ScaleUp":{"StabilizationWindowSeconds":300}}',
+    error: 'The HorizontalPodAutoscaler "behavior-0" is invalid: spec.behavior.scaleUp.policies: Required value: must specify at least one Policy',
+  },
+  {
+    name: 'a v1 behavior annotation with a period and a tolerance out of bounds is refused with every error',
+    behavior: '{"ScaleDown":{"Policies":[{"Type":"Pods","Value":1,"PeriodSeconds":3600}],"Tolerance":"-0.1"}}',
+    error: 'The HorizontalPodAutoscaler "behavior-1" is invalid: \n'
+      + '* spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 3600: must be less than or equal to 1800\n'
+      + '* spec.behavior.scaleDown.tolerance: Invalid value: "-100m": must be greater than or equal to 0',
+  },
+  {
+    name: 'a valid v1 behavior annotation is stored as spec.behavior, the direction it leaves out defaulted',
+    behavior: '{"ScaleUp":{"SelectPolicy":"Min","Policies":[{"Type":"Percent","Value":50,"PeriodSeconds":60}]}}',
+    stored: {
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] },
+      scaleDown: { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+    },
+  },
+];
+
+for (const [i, c] of behaviorCases.entries()) {
+  test(c.name, async () => {
+    const name = `behavior-${i}`;
+    const body = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name, annotations: { 'autoscaling.alpha.kubernetes.io/behavior': c.behavior } }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }, maxReplicas: 4 } };
+    const created = await kubectl('create', '-f', serve.file(`${name}.json`, JSON.stringify(body)));
+    if (c.error !== undefined) {
+      assert.equal(created.code, 1);
+      assert.equal(created.stderr.trim(), c.error);
+      return;
+    }
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual((await v2(name)).spec.behavior, c.stored);
+    await kubectl('delete', 'horizontalpodautoscalers.v1.autoscaling', name);
+  });
+}

@@ -1,10 +1,11 @@
 // The Behavior's metrics sections, checked: what metrics-server reports of pods and their containers (`metrics`), the
 // custom metrics of pods and of described objects (`metrics.*.pods`, `customMetrics`) and the external metrics'
-// series (`externalMetrics`), each a sequence of `{at, value}` samples over virtual time.
+// series (`externalMetrics`), each a sequence of `{at, value}` samples over virtual time; a custom or external metric
+// is either such a sequence (one series without labels) or a sequence of `{labels, samples}` series.
 import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
-import type { ExternalSeries, MetricSample, PodMetrics, ResourceSamples } from './inputs';
+import type { MetricSample, MetricSeries, PodMetrics, ResourceSamples } from './inputs';
 import { type Checker, compact, type Fields } from './checker';
 
 /** POD_METRICS_FIELDS are the fields of one entry of `metrics`. */
@@ -43,28 +44,27 @@ function readResources(c: Checker, path: string, e: Fields): ResourceSamples {
 /** readPodMetrics checks one entry of `metrics`: the pod's cpu and memory, its containers' (by name), its custom metrics (by name). */
 export function readPodMetrics(c: Checker, path: string, e: Fields): PodMetrics {
   const containers = c.named(appendFieldPath(path, 'containers'), e['containers'], ['cpu', 'memory'], (p, entry) => readResources(c, p, entry));
-  return compact({ ...readResources(c, path, e), containers, pods: readNamedSamples(c, appendFieldPath(path, 'pods'), e['pods']) });
+  return compact({ ...readResources(c, path, e), containers, pods: readNamedSeries(c, appendFieldPath(path, 'pods'), e['pods']) });
 }
 
-/** readNamedSamples checks a mapping of metric name → samples. */
-function readNamedSamples(c: Checker, path: string, raw: unknown): Record<string, MetricSample[]> | undefined {
+/** readNamedSeries checks a mapping of name → samples or series. */
+function readNamedSeries(c: Checker, path: string, raw: unknown): Record<string, MetricSeries[]> | undefined {
   const map = c.mapping(path, raw);
   if (!map) return undefined;
-  const out: Record<string, MetricSample[]> = {};
+  const out: Record<string, MetricSeries[]> = {};
   for (const [name, value] of Object.entries(map)) {
-    const samples = readSamples(c, appendFieldPath(path, name), value) ?? c.expect(appendFieldPath(path, name), 'a sequence of {at, value} samples', value);
-    Object.defineProperty(out, name, { value: samples, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, { value: readSeriesList(c, appendFieldPath(path, name), value), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-/** readCustomMetrics checks `customMetrics`: metric name → `Kind/name` of the described object → samples. */
-export function readCustomMetrics(c: Checker, raw: unknown): Record<string, Record<string, MetricSample[]>> {
+/** readCustomMetrics checks `customMetrics`: metric name → `Kind/name` of the described object → samples or series. */
+export function readCustomMetrics(c: Checker, raw: unknown): Record<string, Record<string, MetricSeries[]>> {
   const map = c.mapping('customMetrics', raw) ?? {};
-  const out: Record<string, Record<string, MetricSample[]>> = {};
+  const out: Record<string, Record<string, MetricSeries[]>> = {};
   for (const [metric, objects] of Object.entries(map)) {
     const path = appendFieldPath('customMetrics', metric);
-    const byObject = readNamedSamples(c, path, objects) ?? c.expect(path, 'a mapping of Kind/name to samples', objects);
+    const byObject = readNamedSeries(c, path, objects) ?? c.expect(path, 'a mapping of Kind/name to samples', objects);
     for (const key of Object.keys(byObject)) {
       if (!DESCRIBED_OBJECT.test(key)) c.expect(appendFieldPath(path, key), 'the described object as Kind/name, such as Ingress/main-route', key);
     }
@@ -73,26 +73,29 @@ export function readCustomMetrics(c: Checker, raw: unknown): Record<string, Reco
   return out;
 }
 
-/**
- * readExternalMetrics checks `externalMetrics`: metric name → either samples (one series without labels) or a
- * sequence of series `{labels, samples}`, which a metric selector tells apart.
- */
-export function readExternalMetrics(c: Checker, raw: unknown): Record<string, ExternalSeries[]> {
+/** readExternalMetrics checks `externalMetrics`: metric name → samples or series. */
+export function readExternalMetrics(c: Checker, raw: unknown): Record<string, MetricSeries[]> {
   const map = c.mapping('externalMetrics', raw) ?? {};
-  const out: Record<string, ExternalSeries[]> = {};
+  const out: Record<string, MetricSeries[]> = {};
   for (const [metric, value] of Object.entries(map)) {
-    const path = appendFieldPath('externalMetrics', metric);
-    if (!Array.isArray(value)) c.expect(path, 'a sequence of {at, value} samples or of {labels, samples} series', value);
-    const seriesForm = value.some((item: unknown) => isObject(item) && ('samples' in item || 'labels' in item));
-    const series: ExternalSeries[] = seriesForm
-      ? value.map((item: unknown, i) => readSeries(c, appendFieldPath(path, i), item))
-      : [{ labels: {}, samples: readSamples(c, path, value) ?? [] }];
-    Object.defineProperty(out, metric, { value: series, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, metric, { value: readSeriesList(c, appendFieldPath('externalMetrics', metric), value), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-function readSeries(c: Checker, path: string, item: unknown): ExternalSeries {
+/**
+ * readSeriesList checks one metric's value: either samples (one series without labels) or a sequence of series
+ * `{labels, samples}`, which a metric selector tells apart.
+ */
+function readSeriesList(c: Checker, path: string, value: unknown): MetricSeries[] {
+  if (!Array.isArray(value)) return c.expect(path, 'a sequence of {at, value} samples or of {labels, samples} series', value);
+  const seriesForm = value.some((item: unknown) => isObject(item) && ('samples' in item || 'labels' in item));
+  return seriesForm
+    ? value.map((item: unknown, i) => readSeries(c, appendFieldPath(path, i), item))
+    : [{ labels: {}, samples: readSamples(c, path, value) ?? [] }];
+}
+
+function readSeries(c: Checker, path: string, item: unknown): MetricSeries {
   const entry = c.mapping(path, item) ?? c.expect(path, 'a mapping with labels and samples', item);
   c.known(path, entry, ['labels', 'samples']);
   const labelsPath = appendFieldPath(path, 'labels');

@@ -104,18 +104,24 @@ export interface ResourceSamples {
 /**
  * PodMetrics is what the metrics APIs report of the pods a name pattern matches, over virtual time: the pod's CPU and
  * memory (metrics.k8s.io), each container's (`containers`, by container name), and custom per-pod metrics
- * (`pods`, by metric name, as custom.metrics.k8s.io serves them for a Pods metric).
+ * (`pods`, by metric name, as custom.metrics.k8s.io serves them for a Pods metric: one or more series each).
  */
 export interface PodMetrics extends ResourceSamples {
   containers?: Record<string, ResourceSamples>;
-  pods?: Record<string, MetricSample[]>;
+  pods?: Record<string, MetricSeries[]>;
 }
 
-/** ExternalSeries is one series of an external metric: its labels (what a metric selector matches) and samples. */
-export interface ExternalSeries {
+/**
+ * MetricSeries is one series of a custom or external metric: its labels (what a metric selector matches; none for a
+ * metric given as plain samples) and its samples.
+ */
+export interface MetricSeries {
   labels: Record<string, string>;
   samples: MetricSample[];
 }
+
+/** ExternalSeries is one series of an external metric (a MetricSeries). */
+export type ExternalSeries = MetricSeries;
 
 /** Behavior is the `podlifecycle.debug/v1alpha1` Behavior document. */
 export interface Behavior {
@@ -133,9 +139,9 @@ export interface Behavior {
   metrics: Record<string, PodMetrics>;
   /**
    * customMetrics are the custom metrics API's values of described objects (an Object metric), by metric name and
-   * then by `Kind/name` of the object.
+   * then by `Kind/name` of the object: one or more series each.
    */
-  customMetrics: Record<string, Record<string, MetricSample[]>>;
+  customMetrics: Record<string, Record<string, MetricSeries[]>>;
   /** externalMetrics are the external metrics API's series, by metric name (an External metric). */
   externalMetrics: Record<string, ExternalSeries[]>;
   /** informers delay what each component's informers hand its handlers: `kubelet: {delaySeconds: 0.5}` (none by default). */

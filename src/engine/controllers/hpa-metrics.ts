@@ -1,12 +1,14 @@
 // The metrics APIs as the horizontal pod autoscaler reads them, from the Behavior, at a virtual time: metrics.k8s.io
 // (a pod's and its containers' CPU and memory, from `metrics` by pod name or a pattern where `*` stands for any run of
 // characters), custom.metrics.k8s.io (a pod's custom metric from `metrics.*.pods`, a described object's from
-// `customMetrics`) and external.metrics.k8s.io (`externalMetrics`). Errors are the metrics client's own words: see
+// `customMetrics`) and external.metrics.k8s.io (`externalMetrics`). A custom or external metric is one or more series;
+// the metric selector (sent as metricLabelSelector) picks the series whose labels it matches, and each picked series
+// with a sample is one item of the API's answer. Errors are the metrics client's own words: see
 // pkg/controller/podautoscaler/metrics/client.go (GetResourceMetric, getContainerMetrics, getPodMetrics, GetRawMetric,
 // GetObjectMetric, GetExternalMetric) at k8s.io/kubernetes v1.36.3.
 import { matchesLabelSelector } from '../api/labels';
 import type { LabelSelector } from '../api/types';
-import type { Behavior, MetricSample, PodMetrics } from '../cluster/inputs';
+import type { Behavior, MetricSample, MetricSeries, PodMetrics } from '../cluster/inputs';
 import { RESOURCES } from '../cluster/store';
 
 const patterns = new Map<string, RegExp>();
@@ -103,9 +105,26 @@ export function containerMetrics(behavior: Behavior, pods: readonly MetricsPod[]
   return out;
 }
 
-/** podCustomMetric is a pod's value of a custom metric (GetRawMetric's series for the pod), in milli-units. */
-export function podCustomMetric(behavior: Behavior, pod: string, metric: string, now: number): number | undefined {
-  return sampleAt(metricsOf(behavior, pod)?.pods?.[metric], now);
+/**
+ * selectedValues are the values at `now` of the series the metric selector matches, in the order given. The selector
+ * goes to the API as a string: a nil one (labels.Nothing) is the empty string, which matches all.
+ */
+function selectedValues(series: readonly MetricSeries[] | undefined, selector: LabelSelector | undefined, now: number): number[] {
+  const values: number[] = [];
+  for (const s of series ?? []) {
+    if (selector && !matchesLabelSelector(selector, s.labels)) continue;
+    const v = sampleAt(s.samples, now);
+    if (v !== undefined) values.push(v);
+  }
+  return values;
+}
+
+/**
+ * podCustomMetric is a pod's value of a custom metric, in milli-units: GetRawMetric keeps one value a pod
+ * (`res[m.DescribedObject.Name] = ...`), so of several series the selector matches the last one listed wins.
+ */
+export function podCustomMetric(behavior: Behavior, pod: string, metric: string, selector: LabelSelector | undefined, now: number): number | undefined {
+  return selectedValues(metricsOf(behavior, pod)?.pods?.[metric], selector, now).pop();
 }
 
 /** groupResource is the described object's resource as the custom metrics API names it: `ingresses.networking.k8s.io`. */
@@ -119,25 +138,23 @@ function groupResource(kind: string): string {
 
 /**
  * objectMetric is GetObjectMetric: the value of the metric for the described object (`Kind/name`; a Namespace is
- * the autoscaler's own namespace). A missing one is the adapter's NotFound, as sigs.k8s.io/custom-metrics-apiserver
- * (pkg/provider/errors.go NewMetricNotFoundForError) words it.
+ * the autoscaler's own namespace), from the series the metric selector matches. None is the adapter's NotFound, as
+ * sigs.k8s.io/custom-metrics-apiserver (pkg/provider/errors.go NewMetricNotFoundForError) words it; more than one is
+ * the custom metrics client's refusal (GetForObject in staging/src/k8s.io/metrics/pkg/client/custom_metrics/
+ * versioned_client.go, v0.36.3: `the custom metrics API server returned %v results when we asked for exactly one`).
  */
-export function objectMetric(behavior: Behavior, metric: string, kind: string, name: string, namespace: string, now: number): { value: number } | { error: string } {
+export function objectMetric(behavior: Behavior, metric: string, kind: string, name: string, namespace: string, selector: LabelSelector | undefined, now: number): { value: number } | { error: string } {
   const objectName = kind === 'Namespace' ? namespace : name;
-  const value = sampleAt(behavior.customMetrics[metric]?.[`${kind}/${objectName}`], now);
-  if (value === undefined) return { error: `unable to fetch metrics from custom metrics API: the server could not find the metric ${metric} for ${groupResource(kind)} ${objectName}` };
-  return { value };
+  const values = selectedValues(behavior.customMetrics[metric]?.[`${kind}/${objectName}`], selector, now);
+  const prefix = 'unable to fetch metrics from custom metrics API: ';
+  if (values.length === 0) return { error: `${prefix}the server could not find the metric ${metric} for ${groupResource(kind)} ${objectName}` };
+  if (values.length > 1) return { error: `${prefix}the custom metrics API server returned ${values.length} results when we asked for exactly one` };
+  return { value: values[0]! };
 }
 
 /** externalMetric is GetExternalMetric: the values of the series the selector matches, in milli-units; an error when none. */
 export function externalMetric(behavior: Behavior, metric: string, selector: LabelSelector | undefined, now: number): number[] | { error: string } {
-  const values: number[] = [];
-  for (const series of behavior.externalMetrics[metric] ?? []) {
-    // The selector goes to the API as a string: a nil one (labels.Nothing) is the empty string, which matches all.
-    if (selector && !matchesLabelSelector(selector, series.labels)) continue;
-    const v = sampleAt(series.samples, now);
-    if (v !== undefined) values.push(v);
-  }
+  const values = selectedValues(behavior.externalMetrics[metric], selector, now);
   if (values.length === 0) return { error: 'no metrics returned from external metrics API' };
   return values;
 }

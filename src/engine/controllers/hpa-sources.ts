@@ -183,7 +183,7 @@ function podsMetric(input: MetricInput, m: MetricSpec): MetricResult {
   const selectorError = metricSelectorError(m.pods?.metric?.selector);
   if (selectorError !== undefined) return wrap(selectorError);
   // metrics/client.go GetRawMetric: an empty answer of the custom metrics API.
-  const values = input.pods.map((p) => (running(p) ? podCustomMetric(input.ctx.behavior, p.metadata?.name ?? '', name, input.now) : undefined));
+  const values = input.pods.map((p) => (running(p) ? podCustomMetric(input.ctx.behavior, p.metadata?.name ?? '', name, m.pods?.metric?.selector, input.now) : undefined));
   if (values.every((v) => v === undefined)) return wrap(`unable to get metric ${name}: no metrics returned from custom metrics API`);
   // calcPlainMetricReplicas: groupPods without a resource (no CPU readiness rule), missing pods at the target or 0.
   const calc = input.pods.map((p, i) => calcPod(input.ctx, p, '', values[i]));
@@ -206,7 +206,7 @@ function objectMetricReplicas(input: MetricInput, m: MetricSpec): MetricResult {
   if (selectorError !== undefined) return fail('FailedGetObjectMetric', selectorError, outer(selectorError));
   // CrossVersionObjectReference as autoscaling/v2 serializes it: kind, name, then apiVersion when set.
   const described = { kind: ref.kind ?? '', name: ref.name ?? '', ...(ref.apiVersion ? { apiVersion: ref.apiVersion } : {}) };
-  const fetched = objectMetric(input.ctx.behavior, name, ref.kind ?? '', ref.name ?? '', input.namespace, input.now);
+  const fetched = objectMetric(input.ctx.behavior, name, ref.kind ?? '', ref.name ?? '', input.namespace, metric?.selector, input.now);
   // GetObjectMetricReplicas' and GetObjectPerPodMetricReplicas' own format, "unable to get metric %s: %v on %s %s/%s",
   // with its arguments in their order: metric name, kind, namespace, object name, error.
   const fetchError = 'error' in fetched ? `unable to get metric ${name}: ${ref.kind ?? ''} on ${input.namespace} ${ref.name ?? ''}/${fetched.error}` : undefined;

@@ -102,8 +102,8 @@ function metricName(spec: MetricSpec): string {
   switch (spec.type) {
     case 'Resource': return spec.resource?.name ?? 'resource';
     case 'ContainerResource': return `${spec.containerResource?.name ?? ''} of container ${spec.containerResource?.container ?? ''}`;
-    case 'Pods': return `${spec.pods?.metric?.name ?? ''} (pods)`;
-    case 'Object': return `${spec.object?.metric?.name ?? ''} of ${spec.object?.describedObject?.kind ?? ''}/${spec.object?.describedObject?.name ?? ''}`;
+    case 'Pods': return `${spec.pods?.metric?.name ?? ''}${selector(spec.pods?.metric)} (pods)`;
+    case 'Object': return `${spec.object?.metric?.name ?? ''}${selector(spec.object?.metric)} of ${spec.object?.describedObject?.kind ?? ''}/${spec.object?.describedObject?.name ?? ''}`;
     case 'External': return `${spec.external?.metric?.name ?? ''}${selector(spec.external?.metric)} (external)`;
     default: return spec.type ?? 'metric';
   }

@@ -125,12 +125,33 @@ externalMetrics:
   - {labels: {queue: worker_tasks}, samples: [{at: 0, value: 30}]}
 `;
   const b = parseBehavior(behaviorDocs(body));
-  assert.deepEqual(b.metrics, { 'web-*': { containers: { app: { cpu: [{ at: 0, value: 300 }] } }, pods: { 'packets-per-second': [{ at: 0, value: 3_000_000 }] } } });
-  assert.deepEqual(b.customMetrics, { 'requests-per-second': { 'Ingress/main-route': [{ at: 5, value: 2000 }] } });
+  assert.deepEqual(b.metrics, { 'web-*': { containers: { app: { cpu: [{ at: 0, value: 300 }] } }, pods: { 'packets-per-second': [{ labels: {}, samples: [{ at: 0, value: 3_000_000 }] }] } } });
+  assert.deepEqual(b.customMetrics, { 'requests-per-second': { 'Ingress/main-route': [{ labels: {}, samples: [{ at: 5, value: 2000 }] }] } });
   assert.deepEqual(b.externalMetrics, {
     queue_length: [{ labels: {}, samples: [{ at: 0, value: 12_000 }] }],
     queue_messages_ready: [{ labels: { queue: 'worker_tasks' }, samples: [{ at: 0, value: 30_000 }] }],
   });
+});
+
+test('Behavior: a custom pod or object metric may be a sequence of labelled series, as an external one', () => {
+  const body = `
+metrics:
+  "web-*":
+    pods:
+      packets-per-second:
+      - {labels: {direction: in}, samples: [{at: 0, value: 3k}]}
+      - {labels: {direction: out}, samples: [{at: 0, value: 1k}]}
+customMetrics:
+  requests-per-second:
+    Ingress/main-route:
+    - {labels: {verb: GET}, samples: [{at: 0, value: 30k}]}
+`;
+  const b = parseBehavior(behaviorDocs(body));
+  assert.deepEqual(b.metrics['web-*']?.pods, { 'packets-per-second': [
+    { labels: { direction: 'in' }, samples: [{ at: 0, value: 3_000_000 }] },
+    { labels: { direction: 'out' }, samples: [{ at: 0, value: 1_000_000 }] },
+  ] });
+  assert.deepEqual(b.customMetrics, { 'requests-per-second': { 'Ingress/main-route': [{ labels: { verb: 'GET' }, samples: [{ at: 0, value: 30_000_000 }] }] } });
 });
 
 const behaviorErrors: { name: string; body: string; want: string }[] = [

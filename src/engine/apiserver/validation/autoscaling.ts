@@ -1,8 +1,9 @@
-// HorizontalPodAutoscaler create validation: the metadata, the replica bounds, the scale target reference and the
-// metrics. Why: validateHorizontalPodAutoscalerSpec and ValidateCrossVersionObjectReference in
-// pkg/apis/autoscaling/validation/validation.go (v1.36.3), with minReplicas' lower bound 1 (HPAScaleToZero is off).
-// The behavior rules (validateBehavior) are not checked.
+// HorizontalPodAutoscaler create validation: the metadata, the replica bounds, the scale target reference, the
+// metrics and the behavior (autoscaling-behavior.ts), in that order. Why: validateHorizontalPodAutoscalerSpec and
+// ValidateCrossVersionObjectReference in pkg/apis/autoscaling/validation/validation.go (v1.36.3), with minReplicas'
+// lower bound 1 (HPAScaleToZero is off). The behavior is checked as defaulting left it (pkg/apis/autoscaling/v2/defaults.go).
 import type { KubeObject } from '../../api/types';
+import { type Behavior, validateBehavior } from './autoscaling-behavior';
 import { validateCrossVersionObjectReference, validateMetrics } from './autoscaling-metrics';
 import { type FieldError, invalidValue, required } from './field-errors';
 import { nameIsDNSSubdomain, validateObjectMeta } from './metadata';
@@ -12,6 +13,7 @@ interface HpaSpec {
   maxReplicas?: number;
   scaleTargetRef?: { kind?: string; name?: string; apiVersion?: string };
   metrics?: Parameters<typeof validateMetrics>[0];
+  behavior?: Behavior | null;
 }
 
 /** validateHorizontalPodAutoscaler is ValidateHorizontalPodAutoscaler on create. */
@@ -28,5 +30,6 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
   // (validationOptionsForHorizontalPodAutoscaler in pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go, v1.36.3).
   errs.push(...validateCrossVersionObjectReference(spec.scaleTargetRef, 'spec.scaleTargetRef', { allowInvalidAPIVersion: false, allowEmptyAPIGroup: spec.scaleTargetRef?.kind === 'ReplicationController' }));
   errs.push(...validateMetrics(spec.metrics, 'spec.metrics', typeof min === 'number' ? min : undefined));
+  errs.push(...validateBehavior(spec.behavior, 'spec.behavior'));
   return errs;
 }
