@@ -13,11 +13,11 @@ import { listEvents } from '../engine/console/events';
 import { tableFor } from '../engine/printers/registry';
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './auth-review';
 import { SERVER_VERSION } from './discovery';
-import { EventWatchHub, eventsResourceVersion } from './event-watch';
+import { EventWatchHub } from './event-watch';
 import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
-import { readPatch } from './patch';
+import { mergePatchOf, readPatch } from './patch';
 import { bodyFromServed, type VersionConverter, versionConverter } from './hpa-v1';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
@@ -25,6 +25,8 @@ import { listFilter, matches } from './selectors';
 import { isRunning, type LogSource, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
 import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
+import { etcdResourceVersionError, eventsAt, type Freshness, getResourceVersionError, listAt, watchResourceVersionReady } from './list-at';
+import { defaultedListOptions, listOptionsOf, validateListOptions } from './list-options';
 
 /** ResourceRequestInfo is a request path that names a resource. */
 type ResourceRequestInfo = Extract<RequestInfo, { resourceRequest: true }>;
@@ -132,7 +134,7 @@ export class ApiHandler {
     if (method === 'GET' && r.kind === 'Event' && info.name && !info.subresource) return this.getEvent(res, base, info.name, url, credentials, wantsTable(String(req.headers.accept ?? '')));
     switch (method) {
       case 'GET': {
-        const out = await this.serve(base);
+        const out = await this.get(base, url);
         if (out.ok && out.object && wantsTable(String(req.headers.accept ?? '')) && !info.subresource) {
           return sendJson(res, 200, tableFor(r.kind, [out.object], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: out.object.metadata?.resourceVersion ?? '' }));
         }
@@ -174,7 +176,7 @@ export class ApiHandler {
     const body = async (): Promise<KubeObject> => bodyFromServed(conv, await readJson(req, r.kind) as KubeObject);
     switch (method) {
       case 'GET': {
-        const out = await this.serve(base);
+        const out = await this.get(base, url);
         if (out.ok && out.object && wantsTable(String(req.headers.accept ?? ''))) {
           return sendJson(res, 200, servedTable(tableFor(r.kind, [out.object], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: out.object.metadata?.resourceVersion ?? '' }), conv));
         }
@@ -275,6 +277,7 @@ export class ApiHandler {
   private async getEvent(res: ServerResponse, base: ApiRequest, name: string, url: URL, credentials: Credentials, table: boolean): Promise<void> {
     const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: 'get', group: '', version: 'v1', resource: 'events', name, ...(base.namespace !== undefined ? { namespace: base.namespace } : {}) }, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
+    etcdResourceVersionError(this.cluster.sim.store, url.searchParams.get('resourceVersion') ?? '');
     const event = listEvents(this.cluster.sim, base.namespace).find((e) => e.metadata.name === name) as unknown as KubeObject | undefined;
     if (!event) throw notFound('events', '', name);
     if (table) return sendJson(res, 200, tableFor('Event', [event], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: event.metadata?.resourceVersion ?? '' }));
@@ -294,9 +297,12 @@ export class ApiHandler {
     const filter = listFilter(r.kind, q);
     const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: watch ? 'watch' : 'list', group: r.group, version: info.version, resource: r.resource, ...(namespace !== undefined ? { namespace } : {}) }, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
-    const store = this.cluster.sim.store;
     const includeObject = includeObjectOf(q);
+    const options = defaultedListOptions(listOptionsOf(q));
+    validateListOptions(options);
     if (watch) {
+      // An unparsable resourceVersion is an error before the stream; a watch-list's one not yet reached, an ERROR event after 3 s.
+      if (!(await watchResourceVersionReady(this.fresh(), options, res))) return;
       const timeout = Number(q.get('timeoutSeconds'));
       // As a Table, the first event carries the column definitions and the others only their row (watchEmbeddedEncoder).
       let headers = true;
@@ -310,19 +316,35 @@ export class ApiHandler {
         return this.eventWatches.open({ ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '', ...timeoutSeconds, render }, res);
       }
       this.watches.open({
-        kind: r.kind, apiVersion, ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: q.get('resourceVersion') ?? '',
+        kind: r.kind, apiVersion, ...(namespace !== undefined ? { namespace } : {}), filter, resourceVersion: options.resourceVersion,
+        ...(options.sendInitialEvents !== undefined ? { sendInitialEvents: options.sendInitialEvents } : {}),
         bookmarks: q.get('allowWatchBookmarks') === 'true', ...timeoutSeconds,
         render,
       }, res);
       return;
     }
     // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written.
-    const stored = r.kind === 'Event' ? listEvents(this.cluster.sim, namespace) as unknown as KubeObject[] : store.list(r.kind, namespace);
-    const objects = stored.filter((o) => matches(filter, o));
-    const resourceVersion = r.kind === 'Event' ? eventsResourceVersion(this.cluster.sim) : String(store.resourceVersion);
+    const at = r.kind === 'Event' ? eventsAt(this.cluster.sim, namespace, options) : await listAt(this.fresh(), r.kind, namespace, options, Number(q.get('limit')), (rv) => this.watches.history(r.kind, rv));
+    const objects = at.objects.filter((o) => matches(filter, o));
+    const resourceVersion = at.resourceVersion;
     if (table) return sendJson(res, 200, servedTable(tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }), conv));
     const items = conv ? objects.map((o) => conv.toServed(o)) : objects;
     return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map(withoutTypeMeta) });
+  }
+
+  /**
+   * get reads one object; its resourceVersion is read once authorized, as the cacher's Get reads it: one that does not
+   * parse is a 500, one not yet reached is waited for (the object then read again) or a 504.
+   */
+  private async get(base: ApiRequest, url: URL): Promise<ApiOutcome> {
+    const out = await this.serve(base);
+    if (!out.ok && [401, 403].includes(out.error.code)) return out;
+    return await getResourceVersionError(this.fresh(), url.searchParams.get('resourceVersion') ?? '') ? this.serve(base) : out;
+  }
+
+  /** fresh is what a read waits on for a resourceVersion the store has not reached. */
+  private fresh(): Freshness {
+    return { store: this.cluster.sim.store, onAdvance: (listener) => this.cluster.onAdvance(listener) };
   }
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
@@ -359,17 +381,6 @@ export class ApiHandler {
 function servedTable<T extends { rows: { object: unknown }[] | null }>(table: T, conv: VersionConverter | undefined): T {
   if (!conv || !table.rows) return table;
   return { ...table, rows: table.rows.map((row) => (isObject(row.object) && row.object.kind !== 'PartialObjectMetadata' ? { ...row, object: conv.toServed(row.object as KubeObject) } : row)) };
-}
-
-/** mergePatchOf is the JSON merge patch that turns `from` into `to`: changed values, removed keys as null, lists whole. */
-function mergePatchOf(from: unknown, to: unknown): unknown {
-  if (!isObject(from) || !isObject(to)) return to;
-  const patch: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
-  for (const [k, v] of Object.entries(to)) {
-    if (JSON.stringify(from[k]) !== JSON.stringify(v)) patch[k] = isObject(from[k]) && isObject(v) ? mergePatchOf(from[k], v) : v;
-  }
-  return patch;
 }
 
 /** withoutTypeMeta is a list item as the server encodes it: without its own kind and apiVersion. */

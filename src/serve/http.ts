@@ -78,15 +78,21 @@ export function noSuchResource(): Status {
 /** sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
+  // encoding/json's Encoder escapes <, > and & (and U+2028, U+2029) in every string, as kube-apiserver's serializer writes them.
+  const text = JSON.stringify(body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);
 }
 
-/** sendStatus writes a Status as the answer, with its own code. */
+/**
+ * sendStatus writes a Status as the answer, with its own code, and a Retry-After header when it asks for a retry
+ * (responsewriters.ErrorNegotiated).
+ */
 export function sendStatus(res: ServerResponse, s: Status): void {
+  const retryAfter = s.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0 && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
   sendJson(res, s.code, s);
 }
 

@@ -2,6 +2,7 @@
 // merge patch, strategic merge patch); any other type is a 415 naming the accepted ones, and a body that is not JSON
 // a 400 with encoding/json's words. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource).
 import type { IncomingMessage } from 'node:http';
+import { isObject } from '../engine/api/types';
 import { PATCH_MEDIA_TYPES, type PatchType } from '../engine/apiserver/patch';
 import { badRequest, StatusError } from '../engine/apiserver/request';
 import type { UpdateOptions } from '../engine/apiserver/update';
@@ -31,4 +32,15 @@ export async function readPatch(req: IncomingMessage): Promise<Required<UpdateOp
     throw badRequest(patchType === 'merge' ? 'Invalid JSON Patch' : syntax);
   }
   return { patch: JSON.parse(body.toString('utf8')) as unknown, patchType };
+}
+
+/** mergePatchOf is the JSON merge patch that turns `from` into `to`: changed values, removed keys as null, lists whole. */
+export function mergePatchOf(from: unknown, to: unknown): unknown {
+  if (!isObject(from) || !isObject(to)) return to;
+  const patch: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+  for (const [k, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k]) !== JSON.stringify(v)) patch[k] = isObject(from[k]) && isObject(v) ? mergePatchOf(from[k], v) : v;
+  }
+  return patch;
 }

@@ -6,9 +6,13 @@ import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../engine/api/types';
 import type { Store, WatchEventType } from '../engine/cluster/store';
 import type { Millis } from '../engine/runtime/clock';
+import type { Status } from '../engine/apiserver/request';
 import { status } from './http';
 import { type ListFilter, matches } from './selectors';
-import { type CachedChange, WatchCache } from './watch-cache';
+import { type CachedChange, type TooOld, WatchCache } from './watch-cache';
+
+/** INITIAL_EVENTS_END is metav1.InitialEventsAnnotationKey, the annotation of the BOOKMARK that ends a watch-list's initial events. */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /** BOOKMARK_INTERVAL_MS is how often a watch that allows bookmarks gets one (the watch cache's, about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -21,6 +25,12 @@ export interface WatchRequest {
   filter: ListFilter;
   /** resourceVersion: changes after it; "" or "0" start with every object that exists as ADDED. */
   resourceVersion: string;
+  /**
+   * sendInitialEvents (after the WatchList defaults): true starts with every object that exists as ADDED, followed
+   * with bookmarks by the initial-events-end BOOKMARK; false from "" or "0" starts from now. See cacher.go (Watch,
+   * setInitialEventsEndBookmarkIfRequested) and watch_cache.go (getAllEventsSinceLocked), v0.36.3.
+   */
+  sendInitialEvents?: boolean;
   bookmarks: boolean;
   timeoutSeconds?: number;
   /** render turns an object into what the event carries (the object itself, or a Table row). */
@@ -61,8 +71,13 @@ export class WatchHub {
     startStream(res);
     const watcher: Watcher = { req, res, since: this.store.resourceVersion };
     const since = Number(req.resourceVersion);
-    if (req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isFinite(since)) {
+    const fromNow = req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isFinite(since);
+    if (req.sendInitialEvents === true || (req.sendInitialEvents === undefined && fromNow)) {
       for (const obj of this.store.list(req.kind, req.namespace)) if (matches(req.filter, obj)) sendEvent(watcher, 'ADDED', obj);
+      // A watch-list (initial events and bookmarks) learns where its initial events end from an annotated BOOKMARK.
+      if (req.sendInitialEvents === true && req.bookmarks) writeEvent(watcher, { type: 'BOOKMARK', object: this.bookmark(req, { [INITIAL_EVENTS_END]: 'true' }) });
+    } else if (fromNow) {
+      // sendInitialEvents=false from "" or "0": the changes from now on, nothing before.
     } else {
       const changes = this.cacheOf(req.kind).since(since);
       if (!Array.isArray(changes)) return sendExpired(res, changes.expired);
@@ -73,7 +88,7 @@ export class WatchHub {
     this.watchers.add(watcher);
     const timers: NodeJS.Timeout[] = [];
     if (req.bookmarks) {
-      timers.push(setInterval(() => writeEvent(watcher, { type: 'BOOKMARK', object: { kind: req.kind, apiVersion: req.apiVersion, metadata: { resourceVersion: String(this.store.resourceVersion) } } }), BOOKMARK_INTERVAL_MS));
+      timers.push(setInterval(() => writeEvent(watcher, { type: 'BOOKMARK', object: this.bookmark(req) }), BOOKMARK_INTERVAL_MS));
     }
     endWith(watcher, req.timeoutSeconds, () => {
       this.watchers.delete(watcher);
@@ -81,10 +96,20 @@ export class WatchHub {
     });
   }
 
+  /** bookmark is a BOOKMARK's object: the kind with only the current resourceVersion (and the annotations given). */
+  private bookmark(req: WatchRequest, annotations?: Record<string, string>): unknown {
+    return { kind: req.kind, apiVersion: req.apiVersion, metadata: { resourceVersion: String(this.store.resourceVersion), ...(annotations ? { annotations } : {}) } };
+  }
+
   /** closeAll ends every watch (the server stops). */
   closeAll(): void {
     for (const w of this.watchers) w.res.end();
     this.watchers.clear();
+  }
+
+  /** history is the watch cache's changes of a kind after a resourceVersion, or its 410 (a list at an Exact revision). */
+  history(kind: string, resourceVersion: number): CachedChange[] | TooOld {
+    return this.cacheOf(kind).since(resourceVersion);
   }
 
   private cacheOf(kind: string): WatchCache {
@@ -116,7 +141,12 @@ export function startStream(res: ServerResponse): void {
  * cacher (newErrWatcher) sends after a 200, not as the response's status.
  */
 export function sendExpired(res: ServerResponse, message: string): void {
-  if (!res.destroyed && !res.writableEnded) res.end(`${JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', message) })}\n`);
+  sendErrorEvent(res, status(410, 'Expired', message));
+}
+
+/** sendErrorEvent ends a watch with an ERROR event carrying a Status (the cacher's errWatcher, after the 200). */
+export function sendErrorEvent(res: ServerResponse, s: Status): void {
+  if (!res.destroyed && !res.writableEnded) res.end(`${JSON.stringify({ type: 'ERROR', object: s })}\n`);
 }
 
 /** endWith ends a watch after its timeout, and calls `done` once it has ended, however. */
