@@ -4,10 +4,9 @@
 // resourceVersion the cache does not reach within 3 s. See staging/src/k8s.io/apiserver/pkg/storage (v0.36.3).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { parse } from 'yaml';
 import { type ServeProcess, startServe } from './serve-process';
+import { adminCredentials, watchEvents } from './watch-stream';
 
 let serve: ServeProcess;
 
@@ -18,13 +17,7 @@ before(async () => {
 after(() => serve?.stop());
 
 /** credentials are the admin's from the kubeconfig serve wrote. */
-function credentials() {
-  const config = parse(readFileSync(serve.kubeconfig, 'utf8'));
-  const b64 = (s: string) => Buffer.from(s, 'base64');
-  const url = new URL(config.clusters[0].cluster.server);
-  const user = config.users[0].user;
-  return { host: url.hostname, port: url.port, ca: b64(config.clusters[0].cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) };
-}
+const credentials = () => adminCredentials(serve.kubeconfig);
 
 type Answer = { status: number; body: string; retryAfter: string | undefined };
 
@@ -44,38 +37,8 @@ function api(method: string, path: string, body?: unknown): Promise<Answer> {
 
 type WatchEvent = { type: string; object: { metadata: { name?: string; resourceVersion: string; annotations?: Record<string, string> }; code?: number; reason?: string } };
 
-/**
- * watch opens a watch and resolves with its status and events up to and with the first one `until` accepts, or up to
- * its end; `opened` is called when its head has come (the server has registered it by then).
- */
-function watch(path: string, until: (e: WatchEvent) => boolean, opened: () => void = () => undefined): Promise<{ status: number; events: WatchEvent[] }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ ...credentials(), path, method: 'GET' }, (res) => {
-      opened();
-      const events: WatchEvent[] = [];
-      let buffer = '';
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, events });
-      };
-      res.on('data', (d) => {
-        buffer += d;
-        for (let nl = buffer.indexOf('\n'); nl >= 0 && !done; nl = buffer.indexOf('\n')) {
-          const e = JSON.parse(buffer.slice(0, nl)) as WatchEvent;
-          buffer = buffer.slice(nl + 1);
-          events.push(e);
-          if (until(e)) finish();
-        }
-      });
-      res.on('end', finish);
-    });
-    req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
-    req.end();
-  });
-}
+/** watch opens a watch as the admin (see watchEvents). */
+const watch = (path: string, until: (e: WatchEvent) => boolean, opened?: () => void) => watchEvents<WatchEvent>(credentials(), path, until, opened);
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 /** goJson is JSON as Go's encoding/json Encoder writes it: <, > and & escaped in strings. */

@@ -4,10 +4,9 @@
 // describe). See staging/src/k8s.io/apiserver/pkg/storage/cacher (v0.36.3).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { parse } from 'yaml';
 import { type ServeProcess, startServe } from './serve-process';
+import { adminCredentials, watchEvents } from './watch-stream';
 
 type Obj = { metadata: { name: string; resourceVersion: string; labels?: Record<string, string> }; data?: Record<string, string>; reason?: string; message?: string };
 type WatchEvent = { type: string; object: Obj & { message?: string; code?: number; reason?: string } };
@@ -22,13 +21,7 @@ before(async () => {
 after(() => serve?.stop());
 
 /** credentials are the admin's from the kubeconfig serve wrote. */
-function credentials() {
-  const config = parse(readFileSync(serve.kubeconfig, 'utf8'));
-  const b64 = (s: string) => Buffer.from(s, 'base64');
-  const url = new URL(config.clusters[0].cluster.server);
-  const user = config.users[0].user;
-  return { host: url.hostname, port: url.port, ca: b64(config.clusters[0].cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) };
-}
+const credentials = () => adminCredentials(serve.kubeconfig);
 
 /** api sends one request (a JSON body, a merge patch for PATCH) and resolves with the status and the parsed answer. */
 function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: Obj & { items?: Obj[] } }> {
@@ -44,40 +37,8 @@ function api(method: string, path: string, body?: unknown): Promise<{ status: nu
   });
 }
 
-/** watch opens a watch and resolves with its events up to and with the first one `until` accepts, or up to its end. */
-function watch(path: string, until: (e: WatchEvent, seen: WatchEvent[]) => boolean = () => false): Promise<{ status: number; events: WatchEvent[] }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ ...credentials(), path, method: 'GET' }, (res) => {
-      const events: WatchEvent[] = [];
-      let buffer = '';
-      let done = false;
-      const finish = (): void => {
-        if (done) return;
-        done = true;
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, events });
-      };
-      res.on('data', (d) => {
-        buffer += d;
-        for (let nl = buffer.indexOf('\n'); nl >= 0 && !done; nl = buffer.indexOf('\n')) {
-          const e = JSON.parse(buffer.slice(0, nl)) as WatchEvent;
-          buffer = buffer.slice(nl + 1);
-          events.push(e);
-          if (until(e, events)) finish();
-        }
-      });
-      res.on('end', finish);
-      // A bound, not a sleep: the events come within a second or two; a server that never sends them fails the test.
-      const timer = setTimeout(() => {
-        req.destroy();
-        reject(new Error(`the watch ${path} ended no wait within 60 s: ${JSON.stringify(events.map((e) => [e.type, e.object.metadata?.name]))}`));
-      }, 60_000);
-      res.on('close', () => clearTimeout(timer));
-    });
-    req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
-    req.end();
-  });
-}
+/** watch opens a watch as the admin (see watchEvents). */
+const watch = (path: string, until?: (e: WatchEvent, seen: WatchEvent[]) => boolean) => watchEvents<WatchEvent>(credentials(), path, until);
 
 const configMap = (name: string, app: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app } }, data: { v } });
 const CMS = '/api/v1/namespaces/default/configmaps';
