@@ -1,10 +1,12 @@
 // `pod-lifecycle run -- kubectl ... -v=N` as a process: kubectl's klog lines on stderr as kubectl 1.36 writes them
-// (round_trippers.go's "Request" and "Response", the bodies at -v=8), apart from the report on stdout, and in --json's
+// (round_trippers.go's "Request" and "Response", the bodies at -v=8, the curl commands and connection timings at -v=9,
+// the bodies whole at -v=10), apart from the report on stdout, and in --json's
 // `kubectlLog`; the refusals of what is not simulated; and the discovery cache a later kubectl of the run reads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT, type Report } from './harness';
 
@@ -88,6 +90,18 @@ const stderrCases = [
     stderr: readFileSync(join(ROOT, F, 'apply-v8.stderr'), 'utf8').replace(/\n$/, ''),
   },
   {
+    name: 'kubectl run at -v=9 logs each request as a curl command, the one dial, and each answer with its headers and timings, the bodies cut at 10240 bytes',
+    argv: ['run', 'web', '--image=nginx:1.27', '-v=9'],
+    stdout: 'pod/web created',
+    stderr: readFileSync(join(ROOT, F, 'run-v9.stderr'), 'utf8').replace(/\n$/, ''),
+  },
+  {
+    name: 'kubectl at -v=11 logs as at -v=10, nothing kubectl logs being above V(10) (here as at -v=9 too: no body reaches 10240 bytes)',
+    argv: ['run', 'web', '--image=nginx:1.27', '-v=11'],
+    stdout: 'pod/web created',
+    stderr: readFileSync(join(ROOT, F, 'run-v9.stderr'), 'utf8').replace(/\n$/, ''),
+  },
+  {
     name: 'kubectl at -v=4 logs only what is logged at 4 or less: the feature gates and apply\'s post-processor',
     argv: ['apply', '-f', `${F}/pod.yaml`, '-v=4'],
     stdout: 'pod/web created',
@@ -124,25 +138,68 @@ test('Without -v there is no kubectl log: no kubectlLog in --json, nothing on st
   assert.equal((JSON.parse(r.stdout) as { kubectlLog?: string[] }).kubectlLog, undefined);
 });
 
+test('At -v=9 the first request dials the API server (by its address: no DNS lookup) and later ones reuse the connection', () => {
+  const r = cli(['run', '--', 'kubectl', 'apply', '-f', `${F}/pod.yaml`, '-v=9']);
+  assert.equal(r.status, 0);
+  const dials = r.stderr.split('\n').filter((l) => l.includes('HTTP Trace'));
+  assert.deepEqual(dials, [`${head('round_trippers.go:562')}"HTTP Trace: Dial succeed" network="tcp" address="192.168.49.2:6443"`]);
+  const timings = [...r.stderr.matchAll(/^ > milliseconds=0 (.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(timings, [
+    'dnsLookupMilliseconds=0 dialMilliseconds=0 tlsHandshakeMilliseconds=0 serverProcessingMilliseconds=0',
+    ...Array<string>(5).fill('getConnectionMilliseconds=0 serverProcessingMilliseconds=0'),
+  ]);
+  // levelsV9 replaces levelsV8: the request is the curl command alone, without the verb, URL and headers keys.
+  assert.doesNotMatch(r.stderr, /"Request" verb=/);
+});
+
+test('A body is cut at 10240 bytes at -v=9 and logged whole from -v=10, as request.go\'s truncateBody does', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-big-pod-'));
+  try {
+    const note = 'n'.repeat(11000);
+    const pod = join(dir, 'big.yaml');
+    writeFileSync(pod, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: big\n  annotations:\n    note: ${note}\nspec:\n  containers:\n    - name: app\n      image: nginx:1.27\n`);
+    const at9 = cli(['run', '--', 'kubectl', 'create', '-f', pod, '-v=9']);
+    assert.equal(at9.status, 0);
+    const body9 = /helper\.go:246\] "Request Body" body=(.*)$/m.exec(at9.stderr)?.[1] ?? '';
+    // The body is logged as a Go-quoted text, which JSON reads: its first 10240 bytes, then how many were left out.
+    const cut = /^([^]*) \[truncated (\d+) chars\]$/.exec(JSON.parse(body9) as string);
+    assert.ok(cut, body9.slice(0, 200));
+    assert.equal(Buffer.byteLength(cut[1]!), 10240);
+    assert.ok(Number(cut[2]) > note.length - 10240);
+    const at10 = cli(['run', '--', 'kubectl', 'create', '-f', pod, '-v=10']);
+    assert.equal(at10.status, 0);
+    assert.doesNotMatch(at10.stderr, /\[truncated \d+ chars\]/);
+    // The whole note, in the request's body and in the created pod the server answers with.
+    assert.equal(at10.stderr.split(note).length - 1, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('A bearer token is masked in the logged headers as client-go masks it (Bearer <masked>), never printed', () => {
   const r = cli(['run', '--cluster', 'examples/cluster.yaml', '--token', '31ada4fd', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=8']);
   assert.doesNotMatch(r.stderr, /31ada4fd/);
   assert.equal(r.stderr.split('\n').filter((l) => l === '\tAuthorization: Bearer <masked>').length, 3);
   // alice may not create pods: the refusal's Status is the logged body of the POST's answer.
   assert.match(r.stderr, /helper\.go:246\] "Response Body" body="\{\\"kind\\":\\"Status\\",.*\\"code\\":403\}"\n/);
+  // At -v=9 the curl commands carry the header masked the same way.
+  const at9 = cli(['run', '--cluster', 'examples/cluster.yaml', '--token', '31ada4fd', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=9']);
+  assert.doesNotMatch(at9.stderr, /31ada4fd/);
+  assert.equal(at9.stderr.split('\n').filter((l) => l.startsWith('\tcurl -v -X') && l.includes(' -H "Authorization: Bearer <masked>" ')).length, 3);
 });
 
-test('A Secret\'s values never reach the log: its request and response bodies show them by their sizes', () => {
-  const r = cli(['run', '--', 'kubectl', 'apply', '-f', `${F}/secret.yaml`, '-v=8']);
-  assert.equal(r.status, 0);
-  assert.match(r.stderr, /helper\.go:246\] "Request Body" body=</);
-  assert.match(r.stderr, /helper\.go:246\] "Response Body" body=/);
-  assert.doesNotMatch(r.stderr, /hunter2-s3cr3t|aHVudGVyMi1zM2NyM3Q/);
-});
+for (const v of ['-v=8', '-v=10']) {
+  test(`A Secret's values never reach the log at ${v}: its request and response bodies show them by their sizes`, () => {
+    const r = cli(['run', '--', 'kubectl', 'apply', '-f', `${F}/secret.yaml`, v]);
+    assert.equal(r.status, 0);
+    assert.match(r.stderr, /helper\.go:246\] "Request Body" body=</);
+    assert.match(r.stderr, /helper\.go:246\] "Response Body" body=/);
+    assert.doesNotMatch(r.stderr, /hunter2-s3cr3t|aHVudGVyMi1zM2NyM3Q/);
+  });
+}
 
 const refusedCases = [
-  { name: '-v=9 (curl commands and connection timings)', argv: ['run', 'web', '--image=nginx:1.27', '-v=9'], message: /^error: kubectl -v=9 is not simulated: from -v=9 kubectl logs curl commands and the connection's DNS, dial and TLS timings/ },
-  { name: '--vmodule', argv: ['run', 'web', '--image=nginx:1.27', '--vmodule=round_trippers=8'], message: /^error: kubectl's --vmodule is not simulated: use -v=N \(up to 8\)/ },
+  { name: '--vmodule', argv: ['run', 'web', '--image=nginx:1.27', '--vmodule=round_trippers=8'], message: /^error: kubectl's --vmodule is not simulated: use -v=N \(up to 10\)/ },
   { name: 'create deployment at -v=8 (protobuf bodies)', argv: ['create', 'deployment', 'web', '--image=nginx:1.27', '-v=8'], message: /^error: kubectl create deployment -v=8 is not simulated: its typed client sends protobuf/ },
 ];
 

@@ -1,4 +1,4 @@
-// The emulated kubectl's -v=6 log against the real kubectl's, applying the same pod to `pod-lifecycle serve`: both
+// The emulated kubectl's -v=6 and -v=9 logs against the real kubectl's, applying the same pod to `pod-lifecycle serve`: both
 // logs are klog lines that open with the kubeconfig loaded, ask the same questions in the same order (OpenAPI, then
 // discovery, then the object) with the same answers, and end with apply's post-processor; a second kubectl reads
 // discovery from its disk cache. The real kubectl on PATH may be older than 1.36 and word its lines in the older
@@ -112,4 +112,47 @@ test('A second kubectl apply reads discovery from the disk cache the first wrote
   const trace = (JSON.parse(r.stdout) as { trace: { at: number; phase: string; result: string }[] }).trace;
   const later = trace.filter((e) => e.at === 5 && e.phase === 'kubectl.validate').map((e) => e.result.replace(/ — .*|: 200 OK|\?.*/g, ''));
   assert.deepEqual(later.slice(0, 3), ['GET https://192.168.49.2:6443/openapi/v3', 'GET https://192.168.49.2:6443/openapi/v3/api/v1', 'discovery: read from the cache in ~/.kube/cache/discovery/192.168.49.2_6443, fresh for 6h: no request sent']);
+});
+
+/** Curl is one -v=9 request as its curl command tells it: verb, path, and the -H flags sorted (Go's map order varies). */
+type Curl = [verb: string, path: string, headers: string[]];
+
+/**
+ * curls reads the curl commands from a -v=9 log: kubectl 1.36 logs each as the multi-line value of "Request"
+ * (a tab-indented line), older ones as an Infof line of its own. The User-Agent's version is left out.
+ */
+function curls(log: string): Curl[] {
+  const out: Curl[] = [];
+  for (const line of log.split('\n')) {
+    const m = /(?:\] |^\t)curl -v -X(\w+) ((?: -H "[^"]*")*) 'https:\/\/[^/]+([^']*)'$/.exec(line);
+    if (!m) continue;
+    const headers = [...m[2]!.matchAll(/-H "([^"]*)"/g)].map((h) => h[1]!.replace(/^User-Agent: .*/, 'User-Agent: UA')).sort();
+    out.push([m[1]!, m[3]!, headers]);
+  }
+  return out.filter(([, path]) => !/^\/(api\/v1|apis\/[^/?]+\/[^/?]+)\?timeout=32s$/.test(path));
+}
+
+/** timings counts a -v=9 log's answers that carry the connection's timings, in either wording. */
+const timings = (log: string): number => log.split('\n').filter((l) => /HTTP Statistics: .* Duration \d+ ms$|serverProcessingMilliseconds=\d+$/.test(l)).length;
+
+test('kubectl run at -v=9: the same curl commands with the same headers, each answer with its timings, the bodies whole, for the real kubectl as for ours', async () => {
+  const real = await realKubectl(newHome(), ['run', 'web9', '--image=nginx:1.27', '-v=9']);
+  const emulated = ours(['run', 'web9', '--image=nginx:1.27', '-v=9']);
+  const discovery = 'Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+  const expected: Curl[] = [
+    ['GET', '/api?timeout=32s', [discovery, 'User-Agent: UA']],
+    ['GET', '/apis?timeout=32s', [discovery, 'User-Agent: UA']],
+    ['POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-run', ['Accept: application/json, */*', 'Content-Type: application/json', 'User-Agent: UA']],
+  ];
+  assert.deepEqual(curls(real), expected);
+  assert.deepEqual(curls(emulated), expected);
+  // Every request sent has its answer logged with the timings (the real kubectl's legacy discovery counted too).
+  for (const log of [real, emulated]) {
+    const sent = log.split('\n').filter((l) => /(?:\] |^\t)curl -v -X/.test(l)).length;
+    assert.equal(timings(log), sent);
+    // The created pod's body (more than 1024 bytes, less than 10240) is logged whole.
+    const created = /helper\.go:\d+\] "Response Body" body=(.*)$/m.exec(log)?.[1] ?? '';
+    assert.ok(created.length > 1024, created);
+    assert.doesNotMatch(created, /\[truncated \d+ chars\]/);
+  }
 });

@@ -1,6 +1,7 @@
 // What kubectl -v=N writes to stderr about its requests, as client-go 1.36 logs them: the debugging round tripper's
-// "Request" and "Response" lines (round_trippers.go), the REST client's "Request Body" and "Response Body" (request.go,
-// logged at the line that called Do), and the few Infof lines of the command itself. See
+// "Request" and "Response" lines (round_trippers.go; from -v=9 the curl command, the dial and the connection's
+// timings), the REST client's "Request Body" and "Response Body" (request.go, logged at the line that called Do, cut
+// at 1024 bytes at -v=8, 10240 at -v=9, whole from -v=10), and the few Infof lines of the command itself. See
 // staging/src/k8s.io/client-go/transport/round_trippers.go (v0.36.3: DebugWrappers, levelsV6..V9, RoundTrip,
 // maskValue, headersMap.String) and rest/request.go (v0.36.3: logBody, truncateBody).
 import { createHash } from 'node:crypto';
@@ -8,7 +9,8 @@ import type { Millis, VirtualClock } from '../runtime/clock';
 import { headersText, klogHeader, klogStructured, type KlogSite, type KlogValue } from './klog';
 import type { ApiOutcome } from '../apiserver/server';
 import type { Credentials } from '../apiserver/authn/authenticator';
-import { type HttpRequest, recordRequest, redactSecretBody, statusLine } from './http';
+import { API_SERVER_URL, type HttpRequest, recordRequest, redactSecretBody, statusLine } from './http';
+import { goQuote } from '../apiserver/authz/forbidden';
 
 /**
  * SITES are the source lines (v0.36.3 of client-go, v0.36.3 of cli-runtime and kubectl
@@ -18,6 +20,8 @@ import { type HttpRequest, recordRequest, redactSecretBody, statusLine } from '.
 export const SITES = {
   /** staging/src/k8s.io/client-go/transport/round_trippers.go:527, logger.Info("Request", ...). */
   request: { file: 'round_trippers.go', line: 527 },
+  /** staging/src/k8s.io/client-go/transport/round_trippers.go:562, logger.Info("HTTP Trace: Dial succeed", ...) (-v=9). */
+  dial: { file: 'round_trippers.go', line: 562 },
   /** staging/src/k8s.io/client-go/transport/round_trippers.go:632, logger.Info("Response", ...). */
   response: { file: 'round_trippers.go', line: 632 },
   /** staging/src/k8s.io/client-go/tools/clientcmd/loader.go:407, klog.V(6).Infoln("Config loaded from file: ", filename). */
@@ -56,8 +60,11 @@ const CLIENT_FEATURE_GATES: readonly (readonly [string, boolean])[] = [
   ['UnlockWhileProcessingFIFO', true], ['WatchListClient', true],
 ];
 
-/** MAX_VERBOSITY is the highest -v simulated: -v=9 adds curl commands and connection timings (DNS, dial, TLS). */
-export const MAX_VERBOSITY = 8;
+/**
+ * MAX_VERBOSITY is the highest -v simulated: -v=9 logs curl commands and connection timings, -v=10 the bodies whole.
+ * Nothing kubectl 1.36 does here logs above V(10). See staging/src/k8s.io/client-go/rest/request.go (truncateBody) at v0.36.3.
+ */
+export const MAX_VERBOSITY = 10;
 
 /** Exchange is one request and its answer, as the log shows them. */
 export interface Exchange {
@@ -83,6 +90,8 @@ export interface Exchange {
 /** RequestLog is one kubectl process's log at -v=N: it writes each line (stderr) as kubectl would. */
 export class RequestLog {
   private audits = 0;
+  /** connected says whether the process has dialed the API server yet (-v=9 logs the dial and its timings once). */
+  private connected = false;
 
   constructor(readonly verbosity: number, private readonly clock: VirtualClock, private readonly write: (line: string) => void) {}
 
@@ -110,21 +119,43 @@ export class RequestLog {
 
   /**
    * exchange logs one request and its answer by the level's set: -v=6 the response with verb, URL, status and time;
-   * -v=7 the request with its headers and the response status; -v=8 the bodies and the response headers too.
+   * -v=7 the request with its headers and the response status; -v=8 the bodies and the response headers too; -v=9
+   * (levelsV9, which replaces levelsV8 rather than adding to it) the request as a curl command, the dial of the
+   * process's one connection, and the response with verb, URL, status, headers and the connection's timings.
+   * See staging/src/k8s.io/client-go/transport/round_trippers.go (v0.36.3: RoundTrip, levelsV6..levelsV9).
    */
   exchange(x: Exchange): void {
     const v = this.verbosity;
     if (v < 6) return;
     const info = (at: Millis, site: KlogSite, message: string, kvs: (readonly [string, KlogValue])[]) =>
       this.write(`${klogHeader('I', this.clock, at, site)}${klogStructured(message, kvs)}`);
-    if (v >= 8) info(x.sentAt, x.caller, 'Request Body', [['body', truncateBody(x.body ?? '')]]);
-    if (v >= 7) info(x.sentAt, SITES.request, 'Request', [['verb', x.verb], ['url', x.url], ['headers', headersText(x.requestHeaders)]]);
+    if (v >= 8) info(x.sentAt, x.caller, 'Request Body', [['body', truncateBody(x.body ?? '', bodyLimit(v))]]);
+    if (v >= 9) info(x.sentAt, SITES.request, 'Request', [['curlCommand', curlCommand(x.verb, x.url, x.requestHeaders)]]);
+    else if (v >= 7) info(x.sentAt, SITES.request, 'Request', [['verb', x.verb], ['url', x.url], ['headers', headersText(x.requestHeaders)]]);
+    const dialed = v >= 9 && !this.connected;
+    if (dialed) {
+      // The first request opens the process's connection to the API server (HTTP/2: later ones share it). The server
+      // is named by its IP address, so there is no DNS lookup and no "HTTP Trace: DNS Lookup resolved" line.
+      this.connected = true;
+      info(x.sentAt, SITES.dial, 'HTTP Trace: Dial succeed', [['network', 'tcp'], ['address', new URL(API_SERVER_URL).host]]);
+    }
     const ms = Math.max(0, Math.floor(x.answeredAt - x.sentAt));
     const status = statusLine(x.status);
     if (v === 6) info(x.answeredAt, SITES.response, 'Response', [['verb', x.verb], ['url', x.url], ['status', status], ['milliseconds', ms]]);
     else if (v === 7) info(x.answeredAt, SITES.response, 'Response', [['status', status], ['milliseconds', ms]]);
-    else info(x.answeredAt, SITES.response, 'Response', [['status', status], ['headers', headersText(this.responseHeaders(x))], ['milliseconds', ms]]);
-    if (v >= 8 && x.responseBody !== undefined) info(x.answeredAt, x.caller, 'Response Body', [['body', truncateBody(x.responseBody)]]);
+    else if (v === 8) info(x.answeredAt, SITES.response, 'Response', [['status', status], ['headers', headersText(this.responseHeaders(x))], ['milliseconds', ms]]);
+    else {
+      // A simulated connection takes no virtual time to dial, shake hands or be taken from the pool: those are 0; the
+      // server's processing is the whole of the virtual time the answer took.
+      const connection: [string, number][] = dialed
+        ? [['dnsLookupMilliseconds', 0], ['dialMilliseconds', 0], ['tlsHandshakeMilliseconds', 0]]
+        : [['getConnectionMilliseconds', 0]];
+      info(x.answeredAt, SITES.response, 'Response', [
+        ['verb', x.verb], ['url', x.url], ['status', status], ['headers', headersText(this.responseHeaders(x))], ['milliseconds', ms],
+        ...connection, ['serverProcessingMilliseconds', ms],
+      ]);
+    }
+    if (v >= 8 && x.responseBody !== undefined) info(x.answeredAt, x.caller, 'Response Body', [['body', truncateBody(x.responseBody, bodyLimit(v))]]);
   }
 
   /**
@@ -151,11 +182,30 @@ export class RequestLog {
   }
 }
 
-/** truncateBody is request.go's: at -v=8 a body longer than 1024 bytes is cut and `[truncated N chars]` added. */
+/**
+ * bodyLimit is request.go's limit on a logged body at -v=N: 1024 bytes at 8, 10240 at 9, none from 10.
+ * See staging/src/k8s.io/client-go/rest/request.go (truncateBody) at v0.36.3.
+ */
+export function bodyLimit(verbosity: number): number {
+  return verbosity >= 10 ? Infinity : verbosity >= 9 ? 10240 : 1024;
+}
+
+/** truncateBody is request.go's: a body longer than the level's limit is cut and `[truncated N chars]` added. */
 export function truncateBody(body: string, max = 1024): string {
   const bytes = Buffer.from(body, 'utf8');
   if (bytes.length <= max) return body;
   return `${bytes.subarray(0, max).toString('utf8')} [truncated ${bytes.length - max} chars]`;
+}
+
+/**
+ * curlCommand is round_trippers.go's toCurl: `curl -v -X<verb> ` then ` -H "<Key>: <value>"` per header value (an
+ * Authorization value masked by maskValue, quoted as Go's %q), then the URL in single quotes and a line break, which
+ * makes klog print it as a multi-line value. Go walks the headers map in an order of its own each run; here by name.
+ * See staging/src/k8s.io/client-go/transport/round_trippers.go (toCurl, maskValue) at v0.36.3.
+ */
+export function curlCommand(verb: string, url: string, headers: Readonly<Record<string, readonly string[]>>): string {
+  const flags = Object.keys(headers).sort().flatMap((k) => (headers[k] ?? []).map((v) => ` -H ${goQuote(`${k}: ${v}`)}`)).join('');
+  return `curl -v -X${verb} ${flags} '${url}'\n`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VirtualClock } from '../../../src/engine/runtime/clock';
 import { headersText, klogHeader, klogStructured } from '../../../src/engine/kubectl/klog';
-import { RequestLog, truncateBody } from '../../../src/engine/kubectl/request-log';
+import { bodyLimit, curlCommand, RequestLog, truncateBody } from '../../../src/engine/kubectl/request-log';
 
 const clock = new VirtualClock(new Date('2026-12-03T00:01:02Z'));
 
@@ -47,6 +47,42 @@ for (const c of truncateCases) {
     assert.equal(truncateBody(c.body), c.want);
   });
 }
+
+const limitCases = [
+  { name: 'at -v=8 a body is cut at 1024 bytes', v: 8, body: 'x'.repeat(1030), want: `${'x'.repeat(1024)} [truncated 6 chars]` },
+  { name: 'at -v=9 a body of 10240 bytes is kept whole', v: 9, body: 'x'.repeat(10240), want: 'x'.repeat(10240) },
+  { name: 'at -v=9 a longer body is cut at 10240 bytes', v: 9, body: 'x'.repeat(10250), want: `${'x'.repeat(10240)} [truncated 10 chars]` },
+  { name: 'at -v=10 no body is cut', v: 10, body: 'x'.repeat(50_000), want: 'x'.repeat(50_000) },
+];
+
+for (const c of limitCases) {
+  test(`truncateBody: ${c.name}`, () => {
+    assert.equal(truncateBody(c.body, bodyLimit(c.v)), c.want);
+  });
+}
+
+test('curlCommand: -H flags by header name, each Go-quoted, the URL in single quotes, then a line break', () => {
+  assert.equal(
+    curlCommand('POST', 'https://h/api?x=1', { 'User-Agent': ['k'], Authorization: ['Bearer <masked>'], Accept: ['a "b"'] }),
+    `curl -v -XPOST  -H "Accept: a \\"b\\"" -H "Authorization: Bearer <masked>" -H "User-Agent: k" 'https://h/api?x=1'\n`,
+  );
+});
+
+test('RequestLog: at -v=9 the first exchange dials and logs the dial\'s timings, a later one the connection taken from the pool', () => {
+  const lines: string[] = [];
+  const log = new RequestLog(9, clock, (l) => lines.push(l));
+  for (const at of [0, 0]) log.exchange({ verb: 'GET', url: 'https://h/api', requestHeaders: { Accept: ['a'] }, caller: { file: 'x.go', line: 1 }, sentAt: at, answeredAt: at + 2, status: 200 });
+  const kept = lines.map((l) => l.replace(/^I1203 00:01:02\.00\d000 {7}1 /, '').replace(/\tAudit-Id: .*\n/, '').replace(/\tDate: .*\n/, ''));
+  const request = 'round_trippers.go:527] "Request" curlCommand=<\n\tcurl -v -XGET  -H "Accept: a" \'https://h/api\'\n >';
+  const response = (timings: string) => `round_trippers.go:632] "Response" verb="GET" url="https://h/api" status="200 OK" headers=<\n\tCache-Control: no-cache, private\n\tContent-Type: application/json\n > milliseconds=2 ${timings} serverProcessingMilliseconds=2`;
+  assert.deepEqual(kept, [
+    'x.go:1] "Request Body" body=""', request,
+    'round_trippers.go:562] "HTTP Trace: Dial succeed" network="tcp" address="192.168.49.2:6443"',
+    response('dnsLookupMilliseconds=0 dialMilliseconds=0 tlsHandshakeMilliseconds=0'),
+    'x.go:1] "Request Body" body=""', request,
+    response('getConnectionMilliseconds=0'),
+  ]);
+});
 
 const levelCases = [
   { v: 5, want: [] },
