@@ -217,6 +217,13 @@ export class Simulation {
         // The warm-up starts no task past its time: a cluster's workload that never settles (no node for its pods) is
         // left where it stands, not retried to the step budget.
         if (this.warming && !((this.queue.peek()?.at ?? Infinity) <= DEFAULT_MAX_MS)) return undefined;
+        // A watch that reaches its timeoutSeconds before the next task ends then, and its reflector watches again.
+        const rewatch = this.warming ? undefined : this.informers?.rewatchDue(Math.min(this.queue.peek()?.at ?? -Infinity, this.options.live ? this.horizon : Infinity));
+        if (rewatch) {
+          this.clock.now = Math.max(this.clock.now, rewatch.at);
+          this.running = { gen: rewatch.steps, label: 'informers: rewatch' };
+          continue;
+        }
         const task = this.queue.pop();
         if (!task) continue;
         this.clock.now = Math.max(this.clock.now, task.at);
