@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KUBERNETES_VERSION = '1.36';
 
-/** KINDS are the kinds the engine stores (src/engine/cluster/store.ts RESOURCES), each in its served version (v1 unless named). */
+/** KINDS are the kinds the engine stores (src/engine/cluster/store.ts RESOURCES), each in each served version (v1 unless named). */
 const KINDS = [
   ['', 'Pod'], ['', 'Node'], ['', 'Namespace'], ['', 'ServiceAccount'], ['', 'Service'], ['', 'Endpoints'], ['', 'ConfigMap'],
   ['', 'Secret'], ['', 'ResourceQuota'], ['', 'LimitRange'], ['', 'PersistentVolume'], ['', 'PersistentVolumeClaim'], ['', 'Event'],
@@ -16,7 +16,7 @@ const KINDS = [
   ['discovery.k8s.io', 'EndpointSlice'], ['rbac.authorization.k8s.io', 'Role'], ['rbac.authorization.k8s.io', 'ClusterRole'],
   ['rbac.authorization.k8s.io', 'RoleBinding'], ['rbac.authorization.k8s.io', 'ClusterRoleBinding'], ['scheduling.k8s.io', 'PriorityClass'],
   ['node.k8s.io', 'RuntimeClass'], ['storage.k8s.io', 'StorageClass'], ['policy', 'PodDisruptionBudget'],
-  ['autoscaling', 'HorizontalPodAutoscaler', 'v2'],
+  ['autoscaling', 'HorizontalPodAutoscaler', 'v2'], ['autoscaling', 'HorizontalPodAutoscaler', 'v1'],
 ];
 
 /** SCALARS are the definitions that decode as JSON scalars through their own UnmarshalJSON, not as structs. */

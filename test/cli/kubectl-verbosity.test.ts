@@ -233,7 +233,7 @@ test('The first kubectl of a run fetches discovery and caches it; a later kubect
   assert.deepEqual(discoveryEntries(report), [
     [0, `GET ${URL}/api?timeout=32s: 200 OK`],
     [0, `GET ${URL}/apis?timeout=32s: 200 OK`],
-    [0, 'discovery: fetched from the server, cached in ~/.kube/cache/discovery/192.168.49.2_6443 (12 files, fresh for 6h)'],
+    [0, 'discovery: fetched from the server, cached in ~/.kube/cache/discovery/192.168.49.2_6443 (13 files, fresh for 6h)'],
     [5, 'discovery: read from the cache in ~/.kube/cache/discovery/192.168.49.2_6443, fresh for 6h: no request sent'],
   ]);
   // The later kubectl is a process of its own: it asks for the OpenAPI documents again (they are not in that cache).

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/engine/api/types';
-import { ANNOTATIONS, hpaFromV1, hpaToV1 } from '../../src/serve/hpa-v1';
+import { ANNOTATIONS, hpaFromV1, hpaToV1 } from '../../src/engine/api/hpa-v1';
 
 const cpu50 = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } };
 

@@ -2,6 +2,7 @@
 // errors, quantity and time errors and strict unknown-field errors of the JSON serializer, as one 400 BadRequest.
 import { convertFromV1 } from '../api/conversion';
 import { formatFieldPath, type PathSegment } from '../api/fieldpath';
+import { hpaFromV1, isHpaV1 } from '../api/hpa-v1';
 import { parseQuantity, QuantityError } from '../api/quantity';
 import { SCHEMA_KINDS, SCHEMA_TYPES } from '../api/schema/schema.generated';
 import { isObject, type KubeObject } from '../api/types';
@@ -374,14 +375,19 @@ export function* decodeBody(req: ApiRequest, ref: string): Steps<DecodeResult> {
     return decoded;
   }
   const warnings = validation === 'Ignore' ? [] : decoded.warnings;
+  // An autoscaling/v1 HorizontalPodAutoscaler is defaulted as v1 and converted to the version it is stored in,
+  // autoscaling/v2. See pkg/apis/autoscaling/v1/defaults.go and conversion.go (v1.36.3).
+  const storageVersion = isHpaV1(decoded.object) ? hpaFromV1(decoded.object) : undefined;
+  const object = storageVersion ?? decoded.object;
   // The codec converts what it decoded to the internal type (pkg/apis/core/v1/conversion.go, v1.36.3).
-  const converted = convertFromV1(decoded.object);
+  const converted = convertFromV1(object);
   const conversion = converted.map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);
   yield {
     phase, object: ref, step: { kind: 'plugin', name: 'decode' },
     result: `decoded the body as ${req.apiVersion} ${req.kind} (fieldValidation=${validation})${warnings.length ? `; warnings: ${warnings.join(', ')}` : ''}`
+      + (storageVersion ? `; converted to ${String(storageVersion.apiVersion)}, the version it is stored in` : '')
       + (conversion.length ? `; conversion set ${conversion.join(', ')}` : ''),
-    detail: { fieldValidation: validation, warnings, ...(converted.length ? { conversion: converted } : {}) },
+    detail: { fieldValidation: validation, warnings, ...(storageVersion ? { storedAs: storageVersion.apiVersion } : {}), ...(converted.length ? { conversion: converted } : {}) },
   };
-  return { object: decoded.object, warnings };
+  return { object, warnings };
 }

@@ -1,5 +1,6 @@
 // kube-apiserver's request pipeline: authentication, authorization, then the verb's handler (create, get, delete).
 import { generateName } from '../api/naming';
+import { hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import { type KubeObject, type Meta, objectRef } from '../api/types';
 import type { EngineContext } from '../context';
 import { RESOURCES } from '../cluster/store';
@@ -29,6 +30,14 @@ export class ApiServer {
    * thread); for a create by generateName it is made from the name the registry will give.
    */
   *serve(req: ApiRequest, ref?: string, deleteOptions: DeleteOptions = {}, updateOptions: UpdateOptions = {}): Steps<ApiOutcome> {
+    const out = yield* this.handle(req, ref, deleteOptions, updateOptions);
+    // A request at autoscaling/v1 gets the stored autoscaling/v2 HorizontalPodAutoscaler back as v1.
+    // See pkg/apis/autoscaling/v1/conversion.go (v1.36.3).
+    return out.ok && out.object && isHpaV1(req) && !req.subresource && out.object.kind === 'HorizontalPodAutoscaler' && out.object.apiVersion !== 'autoscaling/v1'
+      ? { ...out, object: hpaToV1(out.object) } : out;
+  }
+
+  private *handle(req: ApiRequest, ref?: string, deleteOptions: DeleteOptions = {}, updateOptions: UpdateOptions = {}): Steps<ApiOutcome> {
     const meta = req.object?.metadata;
     // The registry assigns a generated name after admission; it is drawn here so the trace follows the object by it.
     const plannedName = req.verb === 'create' && !meta?.name && meta?.generateName ? generateName(meta.generateName, this.ctx.rng) : undefined;
@@ -127,8 +136,20 @@ export interface KindMapping {
 
 const VERSIONS: Readonly<Record<string, string[]>> = {
   '': ['v1'], apps: ['v1'], batch: ['v1'], 'rbac.authorization.k8s.io': ['v1'], 'scheduling.k8s.io': ['v1'],
-  'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'], autoscaling: ['v2'],
+  // kube-apiserver 1.36 serves autoscaling/v2 (preferred) and autoscaling/v1. See pkg/controlplane/instance.go
+  // (DefaultAPIResourceConfigSource) and pkg/registry/autoscaling/rest/storage_autoscaling.go (v1.36.3).
+  'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'], autoscaling: ['v2', 'v1'],
 };
+
+/** servedVersions are the versions kube-apiserver serves of a group of the kinds the engine stores, preferred first. */
+export function servedVersions(group: string): readonly string[] {
+  return VERSIONS[group] ?? ['v1'];
+}
+
+/** servesGroupVersion tells a group-version kube-apiserver serves for the kinds the engine stores. */
+export function servesGroupVersion(group: string, version: string): boolean {
+  return Object.values(RESOURCES).some((r) => r.group === group) && servedVersions(group).includes(version);
+}
 
 /** mappingFor finds the resource of an apiVersion and kind, as the RESTMapper does; undefined when it has no match. */
 export function mappingFor(apiVersion: string, kind: string): KindMapping | undefined {

@@ -3,6 +3,7 @@
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
 import { convertFromV1, convertToV1, encodeAsStored, podSpecsOf } from '../api/conversion';
 import { deepClone, type KubeObject } from '../api/types';
+import { hpaFromV1, hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
@@ -85,7 +86,11 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const patched = options.patch !== undefined;
   let merged: KubeObject;
   try {
-    merged = patched ? applyPatch(current, options.patch, options.patchType ?? 'strategic') : deepClone(req.object ?? {});
+    // At autoscaling/v1 the patch applies to the object as v1 serves it, and the result (or the body) converts back to
+    // the stored autoscaling/v2. See pkg/apis/autoscaling/v1/conversion.go and handlers/patch.go (v1.36.3).
+    const v1 = isHpaV1(req);
+    merged = patched ? applyPatch(v1 ? hpaToV1(current) : current, options.patch, options.patchType ?? 'strategic') : deepClone(req.object ?? {});
+    if (v1 && isHpaV1(merged)) merged = hpaFromV1(merged);
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
     yield { phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'patch' }, result: e.message, detail: { status: e.status }, outcome: 'rejected' };

@@ -1,7 +1,7 @@
 // What kubectl asks the server before touching an object: the OpenAPI documents that decide how the object is
 // validated (--validate=strict), then the discovery documents its RESTMapper maps kinds with.
 import { createHash } from 'node:crypto';
-import type { ApiServer, CheckOutcome, CheckRequest } from '../apiserver/server';
+import { type ApiServer, type CheckOutcome, type CheckRequest, servedVersions, servesGroupVersion as servedByServer } from '../apiserver/server';
 import { RESOURCES } from '../cluster/store';
 import type { StepYield, Steps } from '../runtime/step';
 import type { Credentials } from '../apiserver/authn/authenticator';
@@ -129,7 +129,7 @@ export function* discover(api: ApiServer, session: Session, credentials: Credent
 
 /** cacheFiles are the files the disk cache holds after discovery: servergroups.json and one file per group-version served. */
 function cacheFiles(): string[] {
-  const gvs = new Set(Object.values(RESOURCES).map((r) => (r.group ? `${r.group}/v1` : 'v1')));
+  const gvs = new Set(Object.values(RESOURCES).flatMap((r) => servedVersions(r.group).map((v) => (r.group ? `${r.group}/${v}` : v))));
   return ['servergroups.json', ...[...gvs].sort().map((gv) => `${gv}/serverresources.json`)];
 }
 
@@ -174,9 +174,9 @@ function drain<R>(steps: Steps<R>): { entries: StepYield[]; result: R } {
   }
 }
 
-/** servesGroupVersion: the group-versions the simulated server serves (each group of RESOURCES at v1). */
+/** servesGroupVersion: the group-versions the simulated server serves (its own discovery: apiserver/server.ts). */
 function servesGroupVersion(gvk: Gvk): boolean {
-  return gvk.version === 'v1' && Object.values(RESOURCES).some((r) => r.group === gvk.group);
+  return servedByServer(gvk.group, gvk.version);
 }
 
 /** documented: the OpenAPI documents describe the kind's PATCH with its fieldValidation parameter. */

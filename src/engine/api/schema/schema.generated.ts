@@ -36,6 +36,7 @@ export const SCHEMA_KINDS: Readonly<Record<string, string>> = {
   "apps/v1/Deployment": "apps.v1.Deployment",
   "apps/v1/ReplicaSet": "apps.v1.ReplicaSet",
   "apps/v1/StatefulSet": "apps.v1.StatefulSet",
+  "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.v1.HorizontalPodAutoscaler",
   "autoscaling/v2/HorizontalPodAutoscaler": "autoscaling.v2.HorizontalPodAutoscaler",
   "batch/v1/CronJob": "batch.v1.CronJob",
   "batch/v1/Job": "batch.v1.Job",
@@ -342,6 +343,52 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     properties: {
       "rollingUpdate": {"type":"#apps.v1.RollingUpdateStatefulSetStrategy","doc":"RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."},
       "type": {"type":"string","go":"v1.StatefulSetUpdateStrategyType","doc":"Type indicates the type of the StatefulSetUpdateStrategy."},
+    },
+  },
+  "autoscaling.v1.CrossVersionObjectReference": {
+    go: "v1.CrossVersionObjectReference",
+    doc: "CrossVersionObjectReference contains enough information to let you identify the referred resource.",
+    required: ["kind","name"],
+    properties: {
+      "apiVersion": {"type":"string","doc":"apiVersion is the API version of the referent"},
+      "kind": {"type":"string","doc":"kind is the kind of the referent;"},
+      "name": {"type":"string","doc":"name is the name of the referent;"},
+    },
+  },
+  "autoscaling.v1.HorizontalPodAutoscaler": {
+    go: "v1.HorizontalPodAutoscaler",
+    doc: "configuration of a horizontal pod autoscaler.",
+    kind: {"group":"autoscaling","version":"v1","kind":"HorizontalPodAutoscaler"},
+    required: ["spec"],
+    properties: {
+      "apiVersion": {"type":"string","embedded":"TypeMeta","doc":"APIVersion defines the versioned schema of this representation of an object."},
+      "kind": {"type":"string","embedded":"TypeMeta","doc":"Kind is a string value representing the REST resource this object represents."},
+      "metadata": {"type":"#meta.v1.ObjectMeta","doc":"Standard object metadata."},
+      "spec": {"type":"#autoscaling.v1.HorizontalPodAutoscalerSpec","doc":"spec defines the behaviour of autoscaler."},
+      "status": {"type":"#autoscaling.v1.HorizontalPodAutoscalerStatus","doc":"status is the current information about the autoscaler."},
+    },
+  },
+  "autoscaling.v1.HorizontalPodAutoscalerSpec": {
+    go: "v1.HorizontalPodAutoscalerSpec",
+    doc: "specification of a horizontal pod autoscaler.",
+    required: ["scaleTargetRef","maxReplicas"],
+    properties: {
+      "maxReplicas": {"type":"int32","doc":"maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas."},
+      "minReplicas": {"type":"int32","doc":"minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down."},
+      "scaleTargetRef": {"type":"#autoscaling.v1.CrossVersionObjectReference","doc":"reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource."},
+      "targetCPUUtilizationPercentage": {"type":"int32","doc":"targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods; if not specified the default autoscaling policy will be used."},
+    },
+  },
+  "autoscaling.v1.HorizontalPodAutoscalerStatus": {
+    go: "v1.HorizontalPodAutoscalerStatus",
+    doc: "current status of a horizontal pod autoscaler",
+    required: ["currentReplicas","desiredReplicas"],
+    properties: {
+      "currentCPUUtilizationPercentage": {"type":"int32","doc":"currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now 70% of its requested…"},
+      "currentReplicas": {"type":"int32","doc":"currentReplicas is the current number of replicas of pods managed by this autoscaler."},
+      "desiredReplicas": {"type":"int32","doc":"desiredReplicas is the desired number of replicas of pods managed by this autoscaler."},
+      "lastScaleTime": {"type":"time","doc":"lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."},
+      "observedGeneration": {"type":"int64","doc":"observedGeneration is the most recent generation observed by this autoscaler."},
     },
   },
   "autoscaling.v2.ContainerResourceMetricSource": {
