@@ -80,6 +80,12 @@ export const CASES = [
   // An autoscaler stored with the API server's defaults (minReplicas, metrics, behavior); compared before its first
   // sync (15 s), since the reference has no metrics API.
   { manifest: 'test/fixtures/hpa/defaults.yaml', engineArgs: ['--for', '10s'] },
+  // Autoscalers refused by the behavior's validation (validateBehavior).
+  { manifest: 'test/fixtures/hpa/behavior-invalid-windows.yaml', engineArgs: ['--for', '1s'] },
+  { manifest: 'test/fixtures/hpa/behavior-invalid-policies.yaml', engineArgs: ['--for', '1s'] },
+  // An autoscaling/v1 autoscaler: stored as v2 with v1's defaults; one with a v2-only field refused by strict decoding.
+  { manifest: 'test/fixtures/hpa/web-v1.yaml', engineArgs: ['--for', '10s'] },
+  { manifest: 'test/fixtures/hpa/invalid-v1.yaml', engineArgs: ['--for', '1s'] },
 ];
 
 // Generated cases: manifests written under .cache/oracle/gen (paths relative to the project, like the fixtures'),
