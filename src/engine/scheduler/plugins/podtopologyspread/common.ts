@@ -114,7 +114,11 @@ export function nodeInclusion(pod: Pod, constraints: readonly SpreadConstraint[]
 /** countPodsMatchSelector counts the node's pods of a namespace the selector matches, leaving out terminating ones (#87621). */
 export function countPodsMatchSelector(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   if (isEmptySelector(selector)) return 0;
-  const key = countKey(selector, namespace);
+  return countPodsForKey(nodeInfo, countKey(selector, namespace), selector, namespace);
+}
+
+/** countPodsForKey is countPodsMatchSelector for a non-empty selector whose count key the caller already has. */
+export function countPodsForKey(nodeInfo: NodeInfo, key: string, selector: Selector, namespace: string): number {
   return nodeInfo.countedFor(key) ?? nodeInfo.keepCount(key, countMatching(nodeInfo, selector, namespace));
 }
 
@@ -125,8 +129,24 @@ export function countKey(selector: Selector, namespace: string): string {
   let keys = COUNT_KEYS.get(selector);
   if (!keys) COUNT_KEYS.set(selector, (keys = new Map()));
   let key = keys.get(namespace);
-  if (key === undefined) keys.set(namespace, (key = `${namespace}\u0000${selectorToString(selector)}`));
+  if (key === undefined) keys.set(namespace, (key = internCountKey(`${namespace}\u0000${selectorToString(selector)}`)));
   return key;
+}
+
+/**
+ * COUNT_KEY_TEXTS holds one string per distinct count key. The default constraints build a new selector each cycle, so
+ * without it each cycle's key would be a new string, and comparing it with a node's kept key would compare every
+ * character instead of one reference. Bounded: cleared when it grows past what a cluster's workloads need.
+ */
+const COUNT_KEY_TEXTS = new Map<string, string>();
+const MAX_COUNT_KEY_TEXTS = 4096;
+
+function internCountKey(text: string): string {
+  const known = COUNT_KEY_TEXTS.get(text);
+  if (known !== undefined) return known;
+  if (COUNT_KEY_TEXTS.size >= MAX_COUNT_KEY_TEXTS) COUNT_KEY_TEXTS.clear();
+  COUNT_KEY_TEXTS.set(text, text);
+  return text;
 }
 
 function countMatching(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
@@ -143,5 +163,8 @@ function countMatching(nodeInfo: NodeInfo, selector: Selector, namespace: string
 /** labelValue is a node's value of a label, undefined when the node does not have it. */
 export function labelValue(node: Node, key: string): string | undefined {
   const labels = node.metadata?.labels;
-  return labels && Object.hasOwn(labels, key) ? labels[key] : undefined;
+  if (labels == null) return undefined;
+  // A label's value is a string; what an object inherits (constructor, __proto__) is not, so this is Object.hasOwn.
+  const value: unknown = labels[key];
+  return typeof value === 'string' ? value : undefined;
 }

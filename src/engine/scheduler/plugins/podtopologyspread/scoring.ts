@@ -8,7 +8,7 @@ import { MAX_NODE_SCORE } from '../../framework/profile';
 import { LABEL_HOSTNAME } from './args';
 import { isEmptySelector } from './default-selector';
 import {
-  countKey, countPodsMatchSelector, EVERY_NODE, labelValue, nodeInclusion, nodeLabelsMatchSpreadConstraints, type SpreadConstraint,
+  countKey, countPodsForKey, countPodsMatchSelector, EVERY_NODE, labelValue, nodeInclusion, nodeLabelsMatchSpreadConstraints, type SpreadConstraint,
 } from './common';
 
 /** INVALID_SCORE marks an ignored node during NormalizeScore. */
@@ -23,6 +23,10 @@ export interface PreScoreState {
   topologyValueToPodCounts: Map<string, number>[];
   /** topologyNormalizingWeight is indexed by constraint: log(number of domains + 2). */
   topologyNormalizingWeight: number[];
+  /** countKeys is indexed by constraint: the count key of its selector in the pod's namespace, undefined when empty. */
+  countKeys: (string | undefined)[];
+  /** namespace is the pod's. */
+  namespace: string;
 }
 
 /** topologyNormalizingWeight is log(size + 2), so that the counts of small topologies are not watered down by big ones. */
@@ -46,23 +50,27 @@ function roundHalfAwayFromZero(x: number): number {
  * "" domain, which counts in the size, as in Go.
  */
 export function initPreScoreState(constraints: readonly SpreadConstraint[], filteredNodes: readonly NodeInfo[], requireAllTopologies: boolean): PreScoreState {
-  const s: PreScoreState = { constraints, ignoredNodes: new Set(), topologyValueToPodCounts: constraints.map(() => new Map()), topologyNormalizingWeight: [] };
+  const s: PreScoreState = {
+    constraints, ignoredNodes: new Set(), topologyValueToPodCounts: constraints.map(() => new Map()), topologyNormalizingWeight: [],
+    countKeys: [], namespace: '',
+  };
   const topoSize = constraints.map(() => 0);
   for (const ni of filteredNodes) {
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(ni.node.metadata?.labels, constraints)) {
       s.ignoredNodes.add(ni.name);
       continue;
     }
-    constraints.forEach((c, i) => {
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i]!;
       // Per-node counts (hostname) are computed in Score.
-      if (c.topologyKey === LABEL_HOSTNAME) return;
+      if (c.topologyKey === LABEL_HOSTNAME) continue;
       const value = labelValue(ni.node, c.topologyKey) ?? '';
       const counts = s.topologyValueToPodCounts[i]!;
       if (!counts.has(value)) {
         counts.set(value, 0);
         topoSize[i]!++;
       }
-    });
+    }
   }
   s.topologyNormalizingWeight = constraints.map((c, i) =>
     topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - s.ignoredNodes.size : topoSize[i]!));
@@ -76,6 +84,8 @@ export function initPreScoreState(constraints: readonly SpreadConstraint[], filt
 export function countAllNodes(s: PreScoreState, pod: Pod, allNodes: readonly NodeInfo[], requireAllTopologies: boolean, snapshot?: Snapshot): void {
   const inclusion = nodeInclusion(pod, s.constraints);
   const namespace = pod.metadata?.namespace ?? '';
+  s.namespace = namespace;
+  s.countKeys = s.constraints.map((c) => (isEmptySelector(c.selector) ? undefined : countKey(c.selector, namespace)));
   if (snapshot && inclusion === EVERY_NODE && allNodes === snapshot.nodeInfoList) {
     const requiredKeys = requireAllTopologies ? s.constraints.map((c) => c.topologyKey) : [];
     s.constraints.forEach((c, i) => {
@@ -103,16 +113,20 @@ export function countAllNodes(s: PreScoreState, pod: Pod, allNodes: readonly Nod
 }
 
 /** scoreNode sums scoreForCount over the constraints whose key the node has; the score is the rounded sum (fewer is better). */
-export function scoreNode(s: PreScoreState, pod: Pod, nodeInfo: NodeInfo): number {
+export function scoreNode(s: PreScoreState, _pod: Pod, nodeInfo: NodeInfo): number {
   if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return 0;
   let score = 0;
   for (let i = 0; i < s.constraints.length; i++) {
     const c = s.constraints[i]!;
     const tpVal = labelValue(nodeInfo.node, c.topologyKey);
     if (tpVal === undefined) continue;
-    const cnt = c.topologyKey === LABEL_HOSTNAME
-      ? countPodsMatchSelector(nodeInfo, c.selector, pod.metadata?.namespace ?? '')
-      : s.topologyValueToPodCounts[i]!.get(tpVal) ?? 0;
+    let cnt: number;
+    if (c.topologyKey === LABEL_HOSTNAME) {
+      const key = s.countKeys[i];
+      cnt = key === undefined ? 0 : countPodsForKey(nodeInfo, key, c.selector, s.namespace);
+    } else {
+      cnt = s.topologyValueToPodCounts[i]!.get(tpVal) ?? 0;
+    }
     score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
   }
   return roundHalfAwayFromZero(score);
