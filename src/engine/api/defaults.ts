@@ -1,53 +1,10 @@
 // Scheme defaulting: the fields kube-apiserver fills in when it decodes a create request (core/v1 and apps/v1),
-// in the order of pkg/apis/core/v1/zz_generated.defaults.go and pkg/apis/apps/v1/zz_generated.defaults.go.
-import { deepClone, isObject, type Deployment, type Pod, type PodTemplateSpec, type ReplicaSet } from './types';
-import { parseQuantity, type Quantity } from './quantity';
+// in the order of pkg/apis/core/v1/zz_generated.defaults.go. The workload kinds' are in defaults-workloads.ts.
+import { deepClone, type Pod, type PodTemplateSpec } from './types';
+import { ensure, list, quantityOf, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
+import { defaultPodLevelResources } from './defaults-pod-resources';
 
-/** Defaulted is a defaulted copy of an object and the field paths (`spec.containers[0].imagePullPolicy`) defaulting set. */
-export interface Defaulted<T> {
-  object: T;
-  changes: string[];
-}
-
-type Rec = Record<string, unknown>;
-
-/** Recorder sets defaults on plain JSON objects and writes down the path of every field it sets. */
-class Recorder {
-  readonly changes: string[] = [];
-
-  /** ifNil sets a field that is absent or null: a nil pointer in the Go type. */
-  ifNil(o: Rec, key: string, value: unknown, path: string): void {
-    if (o[key] === undefined || o[key] === null) this.set(o, key, value, path);
-  }
-
-  /** ifZero sets a field that holds its Go zero value: absent, null, "" or 0. */
-  ifZero(o: Rec, key: string, value: unknown, path: string): void {
-    const v = o[key];
-    if (v === undefined || v === null || v === '' || v === 0) this.set(o, key, value, path);
-  }
-
-  set(o: Rec, key: string, value: unknown, path: string): void {
-    o[key] = value;
-    this.changes.push(`${path}.${key}`);
-  }
-}
-
-function rec(value: unknown): Rec | undefined {
-  return isObject(value) ? value : undefined;
-}
-
-function list(value: unknown): Rec[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
-}
-
-/** ensure returns o[key] as an object, creating an empty one (unrecorded) when it is missing. */
-function ensure(o: Rec, key: string): Rec {
-  const existing = rec(o[key]);
-  if (existing) return existing;
-  const created: Rec = {};
-  o[key] = created;
-  return created;
-}
+export type { Defaulted } from './defaulting-base';
 
 // Image references, as github.com/distribution/reference parses them (ParseNormalizedNamed).
 const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
@@ -78,21 +35,12 @@ export function defaultImagePullPolicy(image: string): 'Always' | 'IfNotPresent'
   return imageTag(image) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-/** quantityOf parses a resource value, or gives undefined for one that does not parse (validation reports it). */
-function quantityOf(value: unknown): Quantity | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  try {
-    return parseQuantity(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * roundResourceList is SetDefaults_ResourceList: every value is rounded up to milli precision
  * (val.RoundUp(-3) in pkg/apis/core/v1/defaults.go), so 0.5m becomes 1m.
  */
-function roundResourceList(r: Recorder, values: Rec | undefined, path: string): void {
+export function roundResourceList(r: Recorder, values: Rec | undefined, path: string): void {
   if (!values) return;
   for (const [name, value] of Object.entries(values)) {
     const q = quantityOf(value);
@@ -210,7 +158,7 @@ function defaultVolume(r: Recorder, v: Rec, path: string): void {
 }
 
 /** defaultPodSpec applies SetDefaults_PodSpec, then the generated defaulting of volumes and containers. */
-function defaultPodSpec(r: Recorder, spec: Rec, path: string): void {
+export function defaultPodSpec(r: Recorder, spec: Rec, path: string): void {
   r.ifZero(spec, 'dnsPolicy', 'ClusterFirst', path);
   r.ifZero(spec, 'restartPolicy', 'Always', path);
   r.ifNil(spec, 'securityContext', {}, path);
@@ -268,240 +216,4 @@ export function defaultPodTemplate(template: PodTemplateSpec, path = 'spec.templ
   const r = new Recorder();
   defaultPodSpec(r, ensure(object as unknown as Rec, 'spec'), `${path}.spec`);
   return { object, changes: r.changes };
-}
-
-function defaultTemplateOf(r: Recorder, owner: Rec): void {
-  const spec = ensure(owner, 'spec');
-  const template = ensure(spec, 'template');
-  defaultPodSpec(r, ensure(template, 'spec'), 'spec.template.spec');
-}
-
-/** defaultDeployment applies SetDefaults_Deployment (pkg/apis/apps/v1/defaults.go), then the template's defaults. */
-export function defaultDeployment(deployment: Deployment): Defaulted<Deployment> {
-  const object = deepClone(deployment);
-  const r = new Recorder();
-  const spec = ensure(object as unknown as Rec, 'spec');
-  r.ifNil(spec, 'replicas', 1, 'spec');
-  const strategy = ensure(spec, 'strategy');
-  r.ifZero(strategy, 'type', 'RollingUpdate', 'spec.strategy');
-  if (strategy['type'] === 'RollingUpdate') {
-    const rollingUpdate = ensure(strategy, 'rollingUpdate');
-    r.ifNil(rollingUpdate, 'maxUnavailable', '25%', 'spec.strategy.rollingUpdate');
-    r.ifNil(rollingUpdate, 'maxSurge', '25%', 'spec.strategy.rollingUpdate');
-  }
-  r.ifNil(spec, 'revisionHistoryLimit', 10, 'spec');
-  r.ifNil(spec, 'progressDeadlineSeconds', 600, 'spec');
-  defaultTemplateOf(r, object as unknown as Rec);
-  return { object, changes: r.changes };
-}
-
-/** defaultReplicaSet applies SetDefaults_ReplicaSet (replicas 1), then the template's defaults. */
-export function defaultReplicaSet(replicaSet: ReplicaSet): Defaulted<ReplicaSet> {
-  const object = deepClone(replicaSet);
-  const r = new Recorder();
-  r.ifNil(ensure(object as unknown as Rec, 'spec'), 'replicas', 1, 'spec');
-  defaultTemplateOf(r, object as unknown as Rec);
-  return { object, changes: r.changes };
-}
-
-/**
- * defaultStatefulSet applies SetDefaults_StatefulSet (pkg/apis/apps/v1/defaults.go, v1.36.3): podManagementPolicy
- * OrderedReady; updateStrategy RollingUpdate with rollingUpdate.partition 0 (no maxUnavailable: MaxUnavailableStatefulSet
- * is off by default in 1.36); persistentVolumeClaimRetentionPolicy Retain/Retain; replicas 1; revisionHistoryLimit 10.
- * Then SetObjectDefaults_StatefulSet's template defaults and, per volumeClaimTemplate, SetDefaults_PersistentVolumeClaim
- * (status.phase Pending), SetDefaults_PersistentVolumeClaimSpec (volumeMode Filesystem) and the resource rounding
- * (pkg/apis/apps/v1/zz_generated.defaults.go).
- */
-export function defaultStatefulSet(set: KubeObjectLike): Defaulted<KubeObjectLike> {
-  const object = deepClone(set);
-  const r = new Recorder();
-  const o = object as unknown as Rec;
-  const spec = ensure(o, 'spec');
-  r.ifZero(spec, 'podManagementPolicy', 'OrderedReady', 'spec');
-  const strategy = ensure(spec, 'updateStrategy');
-  if (!strategy['type']) {
-    r.set(strategy, 'type', 'RollingUpdate', 'spec.updateStrategy');
-    if (!rec(strategy['rollingUpdate'])) strategy['rollingUpdate'] = {};
-  }
-  const rollingUpdate = rec(strategy['rollingUpdate']);
-  if (strategy['type'] === 'RollingUpdate' && rollingUpdate) r.ifNil(rollingUpdate, 'partition', 0, 'spec.updateStrategy.rollingUpdate');
-  const policy = ensure(spec, 'persistentVolumeClaimRetentionPolicy');
-  r.ifZero(policy, 'whenDeleted', 'Retain', 'spec.persistentVolumeClaimRetentionPolicy');
-  r.ifZero(policy, 'whenScaled', 'Retain', 'spec.persistentVolumeClaimRetentionPolicy');
-  r.ifNil(spec, 'replicas', 1, 'spec');
-  r.ifNil(spec, 'revisionHistoryLimit', 10, 'spec');
-  defaultTemplateOf(r, o);
-  list(spec['volumeClaimTemplates']).forEach((claim, i) => {
-    const path = `spec.volumeClaimTemplates[${i}]`;
-    r.ifZero(ensure(claim, 'status'), 'phase', 'Pending', `${path}.status`);
-    const claimSpec = ensure(claim, 'spec');
-    r.ifNil(claimSpec, 'volumeMode', 'Filesystem', `${path}.spec`);
-    const resources = rec(claimSpec['resources']);
-    roundResourceList(r, rec(resources?.['limits']), `${path}.spec.resources.limits`);
-    roundResourceList(r, rec(resources?.['requests']), `${path}.spec.resources.requests`);
-  });
-  return { object, changes: r.changes };
-}
-
-/**
- * defaultDaemonSet applies SetDefaults_DaemonSet (pkg/apis/apps/v1/defaults.go, v1.36.3): updateStrategy RollingUpdate
- * with rollingUpdate.maxUnavailable 1 and maxSurge 0; revisionHistoryLimit 10. Then the template's defaults
- * (SetObjectDefaults_DaemonSet, pkg/apis/apps/v1/zz_generated.defaults.go).
- */
-export function defaultDaemonSet(set: KubeObjectLike): Defaulted<KubeObjectLike> {
-  const object = deepClone(set);
-  const r = new Recorder();
-  const spec = ensure(object as unknown as Rec, 'spec');
-  const strategy = ensure(spec, 'updateStrategy');
-  r.ifZero(strategy, 'type', 'RollingUpdate', 'spec.updateStrategy');
-  if (strategy['type'] === 'RollingUpdate') {
-    const rollingUpdate = ensure(strategy, 'rollingUpdate');
-    r.ifNil(rollingUpdate, 'maxUnavailable', 1, 'spec.updateStrategy.rollingUpdate');
-    r.ifNil(rollingUpdate, 'maxSurge', 0, 'spec.updateStrategy.rollingUpdate');
-  }
-  r.ifNil(spec, 'revisionHistoryLimit', 10, 'spec');
-  defaultTemplateOf(r, object as unknown as Rec);
-  return { object, changes: r.changes };
-}
-
-/**
- * defaultJob applies SetDefaults_Job (pkg/apis/batch/v1/defaults.go): completions and parallelism 1 when both are
- * unset, parallelism 1, backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), the template's labels as the Job's when
- * it has none, completionMode NonIndexed, suspend false, manualSelector false, podReplacementPolicy
- * TerminatingOrFailed (Failed with a podFailurePolicy); then the template's pod defaults.
- */
-export function defaultJob(job: KubeObjectLike): Defaulted<KubeObjectLike> {
-  const object = deepClone(job);
-  const r = new Recorder();
-  const o = object as unknown as Rec;
-  const spec = ensure(o, 'spec');
-  if ((spec['completions'] === undefined || spec['completions'] === null) && (spec['parallelism'] === undefined || spec['parallelism'] === null)) {
-    r.ifNil(spec, 'completions', 1, 'spec');
-  }
-  r.ifNil(spec, 'parallelism', 1, 'spec');
-  r.ifNil(spec, 'backoffLimit', spec['backoffLimitPerIndex'] !== undefined && spec['backoffLimitPerIndex'] !== null ? 2147483647 : 6, 'spec');
-  const templateLabels = rec(rec(rec(spec['template'])?.['metadata'])?.['labels']);
-  const meta = ensure(o, 'metadata');
-  if (templateLabels && Object.keys(rec(meta['labels']) ?? {}).length === 0) r.ifNil(meta, 'labels', { ...templateLabels }, 'metadata');
-  r.ifNil(spec, 'completionMode', 'NonIndexed', 'spec');
-  r.ifNil(spec, 'suspend', false, 'spec');
-  r.ifNil(spec, 'manualSelector', false, 'spec');
-  r.ifNil(spec, 'podReplacementPolicy', spec['podFailurePolicy'] ? 'Failed' : 'TerminatingOrFailed', 'spec');
-  defaultTemplateOf(r, o);
-  return { object, changes: r.changes };
-}
-
-/**
- * defaultCronJob applies SetObjectDefaults_CronJob: SetDefaults_CronJob (concurrencyPolicy Allow, suspend false,
- * successfulJobsHistoryLimit 3, failedJobsHistoryLimit 1; pkg/apis/batch/v1/defaults.go, v1.36.3), then the job
- * template's pod spec defaults (SetDefaults_Job is not run on the template: its Jobs get it when created).
- */
-export function defaultCronJob(cronJob: KubeObjectLike): Defaulted<KubeObjectLike> {
-  const object = deepClone(cronJob);
-  const r = new Recorder();
-  const spec = ensure(object as unknown as Rec, 'spec');
-  r.ifZero(spec, 'concurrencyPolicy', 'Allow', 'spec');
-  r.ifNil(spec, 'suspend', false, 'spec');
-  r.ifNil(spec, 'successfulJobsHistoryLimit', 3, 'spec');
-  r.ifNil(spec, 'failedJobsHistoryLimit', 1, 'spec');
-  const template = ensure(ensure(ensure(spec, 'jobTemplate'), 'spec'), 'template');
-  defaultPodSpec(r, ensure(template, 'spec'), 'spec.jobTemplate.spec.template.spec');
-  return { object, changes: r.changes };
-}
-
-/** KubeObjectLike is any object with metadata, for kinds without a typed shape here. */
-type KubeObjectLike = { apiVersion?: string; kind?: string; metadata?: unknown; [k: string]: unknown };
-
-// Pod-level resources (PodLevelResources, beta and on since 1.34): defaultHugePagePodLimits,
-// defaultPodRequests and defaultPodLimits in pkg/apis/core/v1/defaults.go, with the aggregation of
-// k8s.io/component-helpers/resource (AggregateContainerRequests / AggregateContainerLimits).
-
-const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
-const isPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || isHugePages(name);
-
-type Amounts = Map<string, Quantity>;
-
-function amountsOf(values: unknown): Amounts {
-  const out: Amounts = new Map();
-  for (const [name, value] of Object.entries(rec(values) ?? {})) {
-    const q = quantityOf(value);
-    if (q) out.set(name, q);
-  }
-  return out;
-}
-
-// addResourceList and maxResourceList of k8s.io/component-helpers/resource/helpers.go.
-function addAmounts(into: Amounts, from: Amounts): void {
-  for (const [name, q] of from) {
-    const prev = into.get(name);
-    into.set(name, prev ? prev.add(q) : q);
-  }
-}
-
-function maxAmounts(into: Amounts, from: Amounts): void {
-  for (const [name, q] of from) {
-    const prev = into.get(name);
-    if (!prev || q.cmp(prev) > 0) into.set(name, q);
-  }
-}
-
-/** aggregateContainers is AggregateContainerRequests/Limits: regular and sidecar sums, maxed with each init container. */
-function aggregateContainers(spec: Rec, key: 'requests' | 'limits'): Amounts {
-  const total: Amounts = new Map();
-  for (const c of list(spec['containers'])) addAmounts(total, amountsOf(rec(c['resources'])?.[key]));
-  const sidecars: Amounts = new Map();
-  const initMax: Amounts = new Map();
-  for (const c of list(spec['initContainers'])) {
-    const own = amountsOf(rec(c['resources'])?.[key]);
-    let effective: Amounts;
-    if (c['restartPolicy'] === 'Always') {
-      addAmounts(total, own);
-      addAmounts(sidecars, own);
-      effective = sidecars;
-    } else {
-      effective = new Map();
-      addAmounts(effective, own);
-      addAmounts(effective, sidecars);
-    }
-    maxAmounts(initMax, effective);
-  }
-  maxAmounts(total, initMax);
-  return total;
-}
-
-function defaultPodLevelResources(r: Recorder, spec: Rec): void {
-  const resources = rec(spec['resources']);
-  if (!resources) return;
-  const limits = rec(resources['limits']) ?? {};
-  const requests = rec(resources['requests']) ?? {};
-  const hasLimits = Object.keys(limits).length > 0;
-  const hasRequests = Object.keys(requests).length > 0;
-  // defaultHugePagePodLimits
-  if (hasLimits || hasRequests) {
-    for (const [name, a] of aggregateContainers(spec, 'limits')) {
-      if (!isHugePages(name) || name in requests || name in limits) continue;
-      r.set(ensure(resources, 'limits'), name, a.toString(), 'spec.resources.limits');
-    }
-  }
-  // defaultPodRequests: only when pod-level limits are set.
-  const podLimits = rec(resources['limits']) ?? {};
-  if (Object.keys(podLimits).length > 0) {
-    for (const [name, a] of aggregateContainers(spec, 'requests')) {
-      if (name in requests || !isPodLevelResource(name) || isHugePages(name)) continue;
-      r.set(ensure(resources, 'requests'), name, a.toString(), 'spec.resources.requests');
-    }
-    for (const [name, value] of Object.entries(podLimits)) {
-      const podRequests = rec(resources['requests']) ?? {};
-      if (!(name in podRequests) && isPodLevelResource(name)) r.set(ensure(resources, 'requests'), name, value, 'spec.resources.requests');
-    }
-    return;
-  }
-  // defaultPodLimits: pod-level requests set, no pod-level limits; every container limits the resource.
-  if (!Object.keys(requests).some(isPodLevelResource)) return;
-  const all = [...list(spec['initContainers']), ...list(spec['containers'])];
-  for (const [name, a] of aggregateContainers(spec, 'limits')) {
-    if (!isPodLevelResource(name) || isHugePages(name)) continue;
-    if (!all.every((c) => rec(rec(c['resources'])?.['limits'])?.[name] !== undefined)) continue;
-    r.set(ensure(resources, 'limits'), name, a.toString(), 'spec.resources.limits');
-  }
 }

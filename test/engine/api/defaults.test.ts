@@ -3,9 +3,8 @@
 // and pkg/apis/apps/v1/defaults_test.go.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  defaultDeployment, defaultImagePullPolicy, defaultPod, defaultPodTemplate, defaultReplicaSet, imageTag,
-} from '../../../src/engine/api/defaults';
+import { defaultImagePullPolicy, defaultPod, defaultPodTemplate, imageTag } from '../../../src/engine/api/defaults';
+import { defaultDeployment, defaultReplicaSet } from '../../../src/engine/api/defaults-workloads';
 import type { Container, Deployment, Pod, PodSpec, ReplicaSet, Volume } from '../../../src/engine/api/types';
 
 const DIGEST = 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';

@@ -3,7 +3,7 @@
 // pkg/apis/apps/validation/validation.go and validation_test.go unless marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultDeployment, defaultReplicaSet } from '../../../../src/engine/api/defaults';
+import { defaultDeployment, defaultReplicaSet } from '../../../../src/engine/api/defaults-workloads';
 import type { Deployment, DeploymentSpec, KubeObject, ReplicaSet } from '../../../../src/engine/api/types';
 import type { FieldError } from '../../../../src/engine/apiserver/validation/field-errors';
 import { validateObject } from '../../../../src/engine/apiserver/validation';
