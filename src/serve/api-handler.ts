@@ -2,7 +2,7 @@
 // (authentication, authorization, admission, validation, storage) in the live cluster, lists and watches read from
 // its store after the same authentication and authorization.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObject, objectRef, type KubeObject } from '../engine/api/types';
+import { objectRef, type KubeObject } from '../engine/api/types';
 import { applyPatch } from '../engine/apiserver/patch';
 import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
@@ -18,7 +18,7 @@ import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } fro
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
 import { mergePatchOf, readPatch } from './patch';
-import { bodyFromServed, type VersionConverter, versionConverter } from './hpa-v1';
+import { bodyFromServed, servedTable, type VersionConverter, versionConverter } from './hpa-v1';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
 import { listFilter, matches } from './selectors';
@@ -27,6 +27,8 @@ import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
 import { etcdResourceVersionError, eventsAt, type Freshness, getResourceVersionError, listAt, watchResourceVersionReady } from './list-at';
 import { defaultedListOptions, listOptionsOf, validateListOptions } from './list-options';
+import { limitOf, pageOf } from './list-paging';
+import { sendAggregatedDiscovery } from './aggregated-discovery';
 
 /** ResourceRequestInfo is a request path that names a resource. */
 type ResourceRequestInfo = Extract<RequestInfo, { resourceRequest: true }>;
@@ -86,7 +88,7 @@ export class ApiHandler {
       return;
     }
     const info = requestInfo(path);
-    if (!info.resourceRequest) return this.nonResource(res, method, path, url, credentials);
+    if (!info.resourceRequest) return this.nonResource(req, res, method, path, url, credentials);
     const review = info.group === 'authorization.k8s.io' && info.version === 'v1' && !info.name && !info.namespace ? REVIEWS[info.resource] : undefined;
     if (review) {
       if (method !== 'POST') throw status405();
@@ -96,8 +98,8 @@ export class ApiHandler {
     return this.resource(req, res, method, info, url, credentials);
   }
 
-  /** nonResource answers discovery after authentication and authorization of its path. */
-  private async nonResource(res: ServerResponse, method: string, path: string, url: URL, credentials: Credentials): Promise<void> {
+  /** nonResource answers discovery (aggregated when asked for) after authentication and authorization of its path. */
+  private async nonResource(req: IncomingMessage, res: ServerResponse, method: string, path: string, url: URL, credentials: Credentials): Promise<void> {
     const body = discoveryOf(path);
     const allowed = await this.check(method, `${path}${url.search}`, undefined, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
@@ -109,6 +111,7 @@ export class ApiHandler {
       return;
     }
     if (method !== 'GET' || !body) return sendStatus(res, noSuchResource());
+    if (sendAggregatedDiscovery(req, res, path)) return;
     return sendJson(res, 200, body);
   }
 
@@ -298,6 +301,7 @@ export class ApiHandler {
     const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: watch ? 'watch' : 'list', group: r.group, version: info.version, resource: r.resource, ...(namespace !== undefined ? { namespace } : {}) }, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
     const includeObject = includeObjectOf(q);
+    const limit = limitOf(q);
     const options = defaultedListOptions(listOptionsOf(q));
     validateListOptions(options);
     if (watch) {
@@ -323,13 +327,15 @@ export class ApiHandler {
       }, res);
       return;
     }
-    // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written.
-    const at = r.kind === 'Event' ? eventsAt(this.cluster.sim, namespace, options) : await listAt(this.fresh(), r.kind, namespace, options, Number(q.get('limit')), (rv) => this.watches.history(r.kind, rv));
-    const objects = at.objects.filter((o) => matches(filter, o));
-    const resourceVersion = at.resourceVersion;
-    if (table) return sendJson(res, 200, servedTable(tableFor(r.kind, objects, this.wallNow(), { includeObject, resourceVersion }), conv));
-    const items = conv ? objects.map((o) => conv.toServed(o)) : objects;
-    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map(withoutTypeMeta) });
+    // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written, from etcd.
+    const events = r.kind === 'Event';
+    const at = events ? eventsAt(this.cluster.sim, namespace, options, (rv) => this.eventWatches.changesSince(rv)) : await listAt(this.fresh(), r.kind, namespace, options, limit, (rv) => this.watches.history(r.kind, rv));
+    // The watch cache pages no list at resourceVersion "0" (computeListLimit); etcd pages whenever there is a limit.
+    const page = pageOf(at.objects, (o) => matches(filter, o), { namespace, limit: events || options.resourceVersion !== '0' ? limit : 0, start: at.start,
+      selecting: !!(q.get('labelSelector') || q.get('fieldSelector')), cache: !events, resourceVersion: at.resourceVersion });
+    if (table) return sendJson(res, 200, servedTable({ ...tableFor(r.kind, page.items, this.wallNow(), { includeObject }), metadata: page.metadata }, conv));
+    const items = conv ? page.items.map((o) => conv.toServed(o)) : page.items;
+    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: page.metadata, items: items.map(withoutTypeMeta) });
   }
 
   /**
@@ -344,7 +350,7 @@ export class ApiHandler {
 
   /** fresh is what a read waits on for a resourceVersion the store has not reached. */
   private fresh(): Freshness {
-    return { store: this.cluster.sim.store, onAdvance: (listener) => this.cluster.onAdvance(listener) };
+    return { store: this.cluster.sim.store, onAdvance: (listener) => this.cluster.onAdvance(listener), compacted: () => this.eventWatches.compactedRevision() };
   }
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
@@ -375,12 +381,6 @@ export class ApiHandler {
     if (out.object) return sendJson(res, code, out.object, out.warnings);
     return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }, out.warnings);
   }
-}
-
-/** servedTable is a Table of stored objects at a converted version: a row's full object (includeObject=Object) converted. */
-function servedTable<T extends { rows: { object: unknown }[] | null }>(table: T, conv: VersionConverter | undefined): T {
-  if (!conv || !table.rows) return table;
-  return { ...table, rows: table.rows.map((row) => (isObject(row.object) && row.object.kind !== 'PartialObjectMetadata' ? { ...row, object: conv.toServed(row.object as KubeObject) } : row)) };
 }
 
 /** withoutTypeMeta is a list item as the server encodes it: without its own kind and apiVersion. */

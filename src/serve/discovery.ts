@@ -1,6 +1,6 @@
 // Discovery as kube-apiserver serves it to kubectl: /version, the legacy group (/api, /api/v1), the named groups
-// (/apis, /apis/GROUP/VERSION) with each resource's verbs, short names and categories. The aggregated discovery
-// documents are not served: a client asking for them gets the legacy lists, as from a server without them.
+// (/apis, /apis/GROUP/VERSION) with each resource's verbs, short names and categories. These tables are also what
+// the aggregated documents (aggregated-discovery.ts) are built from, so both forms agree.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/discovery and pkg/registry/*/rest/storage_*.go (ShortNames, Categories).
 import { type ResourceInfo, servedResources, VERSIONS } from './request-info';
 
@@ -21,8 +21,44 @@ const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
 
 /** ALL are the resources in the `all` category (`kubectl get all`), as their registries' Categories say. */
 const ALL = new Set(['pods', 'services', 'replicationcontrollers', 'deployments', 'replicasets', 'statefulsets', 'daemonsets', 'jobs', 'cronjobs', 'horizontalpodautoscalers']);
+/** API_EXTENSIONS are the resources in the `api-extensions` category. See the storage of each in pkg/registry/admissionregistration (Categories, v1.36.3). */
+const API_EXTENSIONS = new Set(['mutatingwebhookconfigurations', 'validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']);
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+/** NAMESPACE_VERBS are a namespace's: its registry deletes one at a time (no deletecollection). See pkg/registry/core/namespace/storage (v1.36.3). */
+const NAMESPACE_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+/**
+ * GROUP_PRIORITY is each served group's APIService priority (GroupPriorityMinimum): /apis lists the groups by it,
+ * highest first, then by name, in the legacy and the aggregated form alike. See cmd/kube-apiserver/app/aggregator.go
+ * (apiVersionPriorities) and pkg/controlplane/apiserver/aggregator.go (DefaultGenericAPIServicePriorities), v1.36.3.
+ */
+const GROUP_PRIORITY: Readonly<Record<string, number>> = {
+  apps: 17800, 'authorization.k8s.io': 17600, autoscaling: 17500, batch: 17400, policy: 17100, 'rbac.authorization.k8s.io': 17000,
+  'storage.k8s.io': 16800, 'admissionregistration.k8s.io': 16700, 'scheduling.k8s.io': 16600, 'node.k8s.io': 16300, 'discovery.k8s.io': 16200,
+};
+
+/** APIResource is one entry of an APIResourceList (metav1.APIResource): a resource or, named `RESOURCE/SUB`, a subresource. */
+export interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  /** group and version are written only where they differ from the list's (a subresource's Scale, Eviction). */
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: readonly string[];
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+}
+
+/** APIResourceList is /api/v1 or /apis/GROUP/VERSION (metav1.APIResourceList). */
+export interface APIResourceList {
+  kind: 'APIResourceList';
+  apiVersion: 'v1';
+  groupVersion: string;
+  resources: APIResource[];
+}
 
 /** SUBRESOURCES are the subresources served, by resource: their kind (and group/version when not the parent's) and verbs. */
 const SUBRESOURCES: Readonly<Record<string, readonly { name: string; kind: string; verbs: string[]; group?: string; version?: string }[]>> = {
@@ -49,10 +85,15 @@ function groupOf(name: string, versions: readonly string[]): { name: string; ver
   return { name, versions: list, preferredVersion: list[0] };
 }
 
+/** namedGroups are the named groups served with their versions (the preferred first), in /apis' order: by priority, then name. */
+export function namedGroups(): [name: string, versions: readonly string[]][] {
+  const priority = (g: string): number => GROUP_PRIORITY[g] ?? 0;
+  return Object.entries(VERSIONS).filter(([g]) => g !== '').sort(([a], [b]) => priority(b) - priority(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** apiGroupList is /apis: every named group with its versions, the first preferred. */
 export function apiGroupList(): object {
-  const groups = Object.entries(VERSIONS).filter(([g]) => g !== '').map(([name, versions]) => groupOf(name, versions));
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups().map(([name, versions]) => groupOf(name, versions)) };
 }
 
 /** apiGroup is /apis/GROUP: the group's versions, the first preferred; undefined for a group not served. See discovery/group.go (v0.36.3). */
@@ -62,9 +103,9 @@ export function apiGroup(name: string): object | undefined {
 }
 
 /** apiResourceList is /api/v1 or /apis/GROUP/VERSION: the group's resources and subresources; undefined for a version not served. */
-export function apiResourceList(group: string, version: string): object | undefined {
+export function apiResourceList(group: string, version: string): APIResourceList | undefined {
   if (!(VERSIONS[group] ?? []).includes(version)) return undefined;
-  const resources: object[] = [];
+  const resources: APIResource[] = [];
   for (const r of servedResources(group).sort((a, b) => a.resource.localeCompare(b.resource))) {
     resources.push(resourceEntry(r));
     for (const sub of SUBRESOURCES[r.resource] ?? []) {
@@ -78,10 +119,10 @@ export function apiResourceList(group: string, version: string): object | undefi
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
 }
 
-function resourceEntry(r: ResourceInfo): object {
+function resourceEntry(r: ResourceInfo): APIResource {
   return {
-    name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: VERBS,
+    name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: r.resource === 'namespaces' ? NAMESPACE_VERBS : VERBS,
     ...(SHORT_NAMES[r.resource] ? { shortNames: SHORT_NAMES[r.resource] } : {}),
-    ...(ALL.has(r.resource) ? { categories: ['all'] } : {}),
+    ...(ALL.has(r.resource) ? { categories: ['all'] } : API_EXTENSIONS.has(r.resource) ? { categories: ['api-extensions'] } : {}),
   };
 }

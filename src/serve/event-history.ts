@@ -28,6 +28,11 @@ export class EtcdHistory {
     this.compactRevision = revision;
   }
 
+  /** compacted is the revision etcd has compacted up to: a read at an older one is gone. */
+  get compacted(): number {
+    return this.compactRevision;
+  }
+
   /** size is how many changes are kept. */
   get size(): number {
     return this.log.length - this.head;

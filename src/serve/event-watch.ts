@@ -9,7 +9,7 @@ import type { EventChange, KubeEvent } from '../engine/runtime/recorder';
 import type { Simulation } from '../engine/simulation';
 import { EtcdHistory } from './event-history';
 import { matches } from './selectors';
-import type { CachedChange } from './watch-cache';
+import type { CachedChange, TooOld } from './watch-cache';
 import { atResourceVersion, endWith, sendChange, sendEvent, sendExpired, startStream, type Watcher, type WatchFilter } from './watch';
 
 /** EventWatchRequest is one watch of events: the namespace (all when absent), the filter and how events show. */
@@ -60,6 +60,18 @@ export class EventWatchHub {
     }
     this.watchers.add(watcher);
     endWith(watcher, req.timeoutSeconds, () => this.watchers.delete(watcher));
+  }
+
+  /** compactedRevision is the revision etcd has compacted up to by now (its compactor is one for every resource). */
+  compactedRevision(): number {
+    this.history.tick(this.sim.virtualNow, this.sim.store.resourceVersion);
+    return this.history.compacted;
+  }
+
+  /** changesSince is etcd's Event changes after a revision, or the 410 of a compacted one (a continued list of Events reads it). */
+  changesSince(resourceVersion: number): CachedChange[] | TooOld {
+    this.history.tick(this.sim.virtualNow, this.sim.store.resourceVersion);
+    return this.history.since(resourceVersion);
   }
 
   /** closeAll ends every watch (the server stops) and stops hearing the recorder. */

@@ -2,7 +2,7 @@
 // The conversions themselves are the engine's (../engine/api/hpa-v1.ts). See pkg/apis/autoscaling/v1/conversion.go
 // and staging/src/k8s.io/apiserver/pkg/endpoints/handlers (create.go, update.go) at kubernetes v1.36.3.
 import { hpaFromV1, hpaToV1 } from '../engine/api/hpa-v1';
-import type { KubeObject } from '../engine/api/types';
+import { isObject, type KubeObject } from '../engine/api/types';
 import { badRequest } from '../engine/apiserver/request';
 
 /** VersionConverter serves a resource in a version other than the stored one, converting both ways. */
@@ -30,4 +30,10 @@ export function bodyFromServed(conv: VersionConverter, body: KubeObject): KubeOb
   const version = typeof body.apiVersion === 'string' ? body.apiVersion : '';
   if (version !== '' && version !== conv.served) throw badRequest(`the API version in the data (${version}) does not match the expected API version (${conv.served})`);
   return conv.fromServed({ ...body, apiVersion: conv.served });
+}
+
+/** servedTable is a Table of stored objects at a converted version: a row's full object (includeObject=Object) converted. */
+export function servedTable<T extends { rows: { object: unknown }[] | null }>(table: T, conv: VersionConverter | undefined): T {
+  if (!conv || !table.rows) return table;
+  return { ...table, rows: table.rows.map((row) => (isObject(row.object) && row.object.kind !== 'PartialObjectMetadata' ? { ...row, object: conv.toServed(row.object as KubeObject) } : row)) };
 }

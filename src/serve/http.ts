@@ -75,11 +75,15 @@ export function noSuchResource(): Status {
   return status(404, 'NotFound', 'the server could not find the requested resource');
 }
 
+/** goJson is JSON as encoding/json writes it: <, > and & (and U+2028, U+2029) escaped in every string, as kube-apiserver's serializer writes them. */
+export function goJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
-  // encoding/json's Encoder escapes <, > and & (and U+2028, U+2029) in every string, as kube-apiserver's serializer writes them.
-  const text = JSON.stringify(body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = goJson(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);

@@ -14,6 +14,9 @@ function quoteChar(c: number): string {
   return `'${String.fromCharCode(c)}'`;
 }
 
+/** MAX_NESTING_DEPTH is scanner.go's maxNestingDepth: the deepest nesting of objects and arrays it scans. */
+const MAX_NESTING_DEPTH = 10000;
+
 /** JsonScanError carries the scanner's first syntax error. */
 class JsonScanError extends Error {}
 
@@ -55,43 +58,59 @@ class Scanner {
     }
   }
 
-  private value(c: number): void {
-    if (c === 0x7b) return this.object();
-    if (c === 0x5b) return this.array();
+  /**
+   * value scans one value from its first byte. Objects and arrays nest on an explicit stack, as the scanner's
+   * parseState does, so no depth of nesting exhausts the call stack; past maxNestingDepth (10000) it is the scanner's
+   * `exceeded max depth` error.
+   */
+  private value(first: number): void {
+    const stack: number[] = [];
+    let c = first;
+    for (;;) {
+      if (c === 0x7b || c === 0x5b) {
+        if (stack.length >= MAX_NESTING_DEPTH) this.fail(c, 'exceeded max depth');
+        stack.push(c);
+        c = this.skipSpace();
+        if (c !== (stack.at(-1) === 0x7b ? 0x7d : 0x5d)) {
+          if (stack.at(-1) === 0x7b) c = this.member(c);
+          continue;
+        }
+        stack.pop();
+      } else this.scalar(c);
+      // A value is complete: close the containers it ends, until one goes on with another member or element.
+      for (;;) {
+        const top = stack.at(-1);
+        if (top === undefined) return;
+        c = this.skipSpace();
+        if (c === (top === 0x7b ? 0x7d : 0x5d)) {
+          stack.pop();
+          continue;
+        }
+        if (c !== 0x2c) this.fail(c, top === 0x7b ? 'after object key:value pair' : 'after array element');
+        c = this.skipSpace();
+        if (top === 0x7b) c = this.member(c);
+        break;
+      }
+    }
+  }
+
+  /** member scans an object member's key and colon from the key's first byte, and returns the first byte of its value. */
+  private member(c: number): number {
+    if (c !== 0x22) this.fail(c, 'looking for beginning of object key string');
+    this.string();
+    const colon = this.skipSpace();
+    if (colon !== 0x3a) this.fail(colon, 'after object key');
+    return this.skipSpace();
+  }
+
+  /** scalar scans a string, number or literal from its first byte. */
+  private scalar(c: number): void {
     if (c === 0x22) return this.string();
     if (c === 0x2d || isDigit(c)) return this.number(c);
     if (c === 0x74) return this.literal('true');
     if (c === 0x66) return this.literal('false');
     if (c === 0x6e) return this.literal('null');
     this.fail(c, 'looking for beginning of value');
-  }
-
-  private object(): void {
-    let c = this.skipSpace();
-    if (c === 0x7d) return;
-    for (;;) {
-      if (c !== 0x22) this.fail(c, 'looking for beginning of object key string');
-      this.string();
-      c = this.skipSpace();
-      if (c !== 0x3a) this.fail(c, 'after object key');
-      this.value(this.skipSpace());
-      c = this.skipSpace();
-      if (c === 0x7d) return;
-      if (c !== 0x2c) this.fail(c, 'after object key:value pair');
-      c = this.skipSpace();
-    }
-  }
-
-  private array(): void {
-    let c = this.skipSpace();
-    if (c === 0x5d) return;
-    for (;;) {
-      this.value(c);
-      c = this.skipSpace();
-      if (c === 0x5d) return;
-      if (c !== 0x2c) this.fail(c, 'after array element');
-      c = this.skipSpace();
-    }
   }
 
   private string(): void {

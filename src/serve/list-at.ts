@@ -3,13 +3,15 @@
 // Exact the state as it was at that revision, rebuilt from the cache's window of changes, else 410.
 // See staging/src/k8s.io/apiserver/pkg/storage/cacher/delegator.go (GetList, Get), delegator/interface.go
 // (ShouldDelegateList) and watch_cache.go (waitUntilFreshAndList, waitAndListExactRV, waitUntilFreshAndBlock), v0.36.3.
+// A continued list reads the state at its token's revision the same way (list-paging.ts cuts the page).
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../engine/api/types';
-import { StatusError } from '../engine/apiserver/request';
+import { badRequest, StatusError } from '../engine/apiserver/request';
 import type { Store } from '../engine/cluster/store';
 import { listEvents } from '../engine/console/events';
 import { eventsResourceVersion } from './event-watch';
 import { EXACT, type ListOptions, listResourceVersionError, listTooOld, parseResourceVersion, storageInvalidError, tooLargeResourceVersion } from './list-options';
+import { type ContinueToken, continueTooOld, decodeContinue } from './list-paging';
 import { sendErrorEvent, startStream } from './watch';
 import type { CachedChange, TooOld } from './watch-cache';
 
@@ -21,6 +23,11 @@ export interface Freshness {
   store: Store;
   /** onAdvance calls the listener after the cluster has run steps; it returns the unsubscribe. */
   onAdvance: (listener: () => void) => () => void;
+  /**
+   * compacted is the revision etcd has compacted up to: the cacher drops its snapshots before it (compactor.go, at
+   * its next 15 s poll; here at once), so a list at an older revision goes to etcd, which has lost it too.
+   */
+  compacted?: () => number;
 }
 
 /**
@@ -45,11 +52,16 @@ export function waitUntilFresh(fresh: Freshness, resourceVersion: bigint): Promi
   });
 }
 
-/** ListAt is what a list reads: its objects (before selectors) and the resourceVersion the list carries. */
+/** ListAt is what a list reads: its objects (before selectors), the resourceVersion the list carries, and where a continued list goes on. */
 export interface ListAt {
   objects: KubeObject[];
   resourceVersion: string;
+  /** start is the continue token's key (the page starts there), "" for a first page. */
+  start: string;
 }
+
+/** History is a resource's changes after a revision, or the 410 of one before what is kept. */
+export type History = (rv: number) => CachedChange[] | TooOld;
 
 /**
  * listAt reads a list of one kind as the cacher serves it. An unparsable resourceVersion is the 400 of
@@ -58,27 +70,70 @@ export interface ListAt {
  * (`history` is its changes after the revision, or its 410); before the window, etcd's 410 of a compacted revision.
  * Otherwise a resourceVersion other than "" and "0" waits until fresh, and the list is the latest state.
  */
-export async function listAt(fresh: Freshness, kind: string, namespace: string | undefined, o: ListOptions, limit: number, history: (rv: number) => CachedChange[] | TooOld): Promise<ListAt> {
+export async function listAt(fresh: Freshness, kind: string, namespace: string | undefined, o: ListOptions, limit: number, history: History): Promise<ListAt> {
+  if (o.continue !== '') return continuedAt(fresh, kind, namespace, o, history);
   const parsed = parseResourceVersion(o.resourceVersion);
   if (typeof parsed !== 'bigint') throw listResourceVersionError(parsed);
   const exact = o.resourceVersionMatch === EXACT || (o.resourceVersionMatch === '' && o.continue === '' && limit > 0 && parsed > 0n);
   if (parsed > 0n) await waitUntilFresh(fresh, parsed);
   const store = fresh.store;
-  if (!exact) return { objects: store.list(kind, namespace), resourceVersion: String(store.resourceVersion) };
-  const changes = history(Number(parsed));
-  // The cacher delegates a revision older than its snapshots to etcd; etcd's history is modelled by the same window.
+  if (!exact) return { objects: store.list(kind, namespace), resourceVersion: String(store.resourceVersion), start: '' };
+  const changes = atRevision(fresh, Number(parsed), history);
+  // The cacher delegates a revision older than its snapshots to etcd, whose history it outlives only by compaction.
   if (!Array.isArray(changes)) throw listTooOld();
-  return { objects: stateBefore(store.list(kind, namespace), changes, namespace), resourceVersion: String(parsed) };
+  return { objects: stateBefore(store.list(kind, namespace), changes, namespace), resourceVersion: String(parsed), start: '' };
+}
+
+/** atRevision is the changes after a revision the window still has snapshots of (not compacted away), or its 410. */
+function atRevision(fresh: Freshness, resourceVersion: number, history: History): CachedChange[] | TooOld {
+  return resourceVersion < (fresh.compacted?.() ?? 0) ? { expired: 'compacted' } : history(resourceVersion);
+}
+
+/**
+ * continueTokenOf is storage.ValidateListOptions for a continued list: the token decoded (its 400s), then the 400 of a
+ * resourceVersion other than "" and "0" beside it. See staging/src/k8s.io/apiserver/pkg/storage/interfaces.go (v0.36.3).
+ */
+function continueTokenOf(o: ListOptions): ContinueToken {
+  const token = decodeContinue(o.continue);
+  if (o.resourceVersion !== '' && o.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+  return token;
+}
+
+/**
+ * continuedAt reads a continued list as storage.ValidateListOptions and the watch cache do: a token that does not
+ * decode is a 400, as is one sent with a resourceVersion other than "" and "0"; a token's revision is waited for
+ * (up to 3 s, then 504) and its state rebuilt from the window (the snapshot at that revision), the list carrying that
+ * resourceVersion; before the window etcd's 410 with a token to go on at the latest revision; a token of revision -1
+ * (that 410's) goes on in the latest state. See storage/interfaces.go (ValidateListOptions), cacher/watch_cache.go
+ * (waitUntilFreshAndList: Continue) and etcd3/errors.go (handleCompactedErrorForPaging), v0.36.3.
+ */
+async function continuedAt(fresh: Freshness, kind: string, namespace: string | undefined, o: ListOptions, history: History): Promise<ListAt> {
+  const token = continueTokenOf(o);
+  const store = fresh.store;
+  if (token.resourceVersion < 0n) return { objects: store.list(kind, namespace), resourceVersion: String(store.resourceVersion), start: token.start };
+  await waitUntilFresh(fresh, token.resourceVersion);
+  const changes = atRevision(fresh, Number(token.resourceVersion), history);
+  if (!Array.isArray(changes)) throw continueTooOld(token.start);
+  return { objects: stateBefore(store.list(kind, namespace), changes, namespace), resourceVersion: String(token.resourceVersion), start: token.start };
 }
 
 /**
  * eventsAt reads a list of Events, which have no watch cache and are read from etcd (the recorders here): an
  * unparsable resourceVersion is the same 400, a revision etcd has not reached its 504 at once (etcd3/store.go
- * validateMinimumResourceVersion); any other reads the Events as they are now.
+ * validateMinimumResourceVersion); any other reads the Events as they are now. A continued list reads them at its
+ * token's revision from etcd's history (`history`), or gets the 410 of a compacted one.
  */
-export function eventsAt(sim: Parameters<typeof listEvents>[0] & Parameters<typeof eventsResourceVersion>[0], namespace: string | undefined, o: ListOptions): ListAt {
-  etcdResourceVersionError(sim.store, o.resourceVersion);
-  return { objects: listEvents(sim, namespace) as unknown as KubeObject[], resourceVersion: eventsResourceVersion(sim) };
+export function eventsAt(sim: Parameters<typeof listEvents>[0] & Parameters<typeof eventsResourceVersion>[0], namespace: string | undefined, o: ListOptions, history: History): ListAt {
+  const now = (): KubeObject[] => listEvents(sim, namespace) as unknown as KubeObject[];
+  if (o.continue === '') {
+    etcdResourceVersionError(sim.store, o.resourceVersion);
+    return { objects: now(), resourceVersion: eventsResourceVersion(sim), start: '' };
+  }
+  const token = continueTokenOf(o);
+  if (token.resourceVersion < 0n) return { objects: now(), resourceVersion: eventsResourceVersion(sim), start: token.start };
+  const changes = history(Number(token.resourceVersion));
+  if (!Array.isArray(changes)) throw continueTooOld(token.start);
+  return { objects: stateBefore(now(), changes, namespace), resourceVersion: String(token.resourceVersion), start: token.start };
 }
 
 /**

@@ -37,6 +37,21 @@ for (const c of cases) {
   });
 }
 
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+// json.Unmarshal of the same nesting: 10000 levels scan (maxNestingDepth), one more is the scanner's error.
+const depths: { name: string; body: string; want: string }[] = [
+  { name: 'an array nested 10000 deep is valid', body: nested(10000), want: '' },
+  { name: 'objects and arrays in turn, 6000 levels deep, are valid', body: `${'{"a":['.repeat(3000)}${']}'.repeat(3000)}`, want: '' },
+  { name: 'one level more than 10000 exceeds the max depth', body: nested(10001), want: "invalid character '[' exceeded max depth" },
+];
+
+for (const c of depths) {
+  test(`${c.name}, without exhausting the call stack`, () => {
+    assert.equal(goJsonSyntaxError(Buffer.from(c.body, 'utf8')) ?? '', c.want);
+  });
+}
+
 test('valid JSON has no syntax error', () => {
   assert.equal(goJsonSyntaxError(Buffer.from('{"a":[1,-2.5e3,true,false,null,"\\u00e9\\n"],"b":{}}')), undefined);
 });

@@ -60,9 +60,8 @@ function exchanges(log: string): Exchange[] {
     const m = structured ?? older;
     if (m) out.push([m[1]!, m[2]!.replace(/hash=[0-9A-F]+/, 'hash=H'), m[3]!]);
   }
-  // serve answers discovery in the legacy form, which makes kubectl ask each group-version too; the simulated
-  // kube-apiserver answers in the aggregated form. Those follow-up requests are left out.
-  return out.filter(([, path]) => !/^\/(api\/v1|apis\/[^/?]+\/[^/?]+)\?timeout=32s$/.test(path));
+  // serve answers discovery in the aggregated form, as the simulated kube-apiserver does: /api and /apis, no group-version.
+  return out;
 }
 
 /** shapeOf is a log's first and last line without their headers (the file name left out), and whether every line has one. */

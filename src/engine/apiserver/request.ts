@@ -46,7 +46,8 @@ export interface StatusCause {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** metadata is the Status' ListMeta: empty but for the fresh continue token of a paged list's 410 (etcd3/errors.go). */
+  metadata: { continue?: string };
   status: 'Failure';
   message: string;
   /** reason is omitted when empty (omitempty): the eviction subresource's 500 for a pod with two budgets has none. */
