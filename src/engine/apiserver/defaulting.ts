@@ -1,5 +1,6 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
-import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultPod, defaultReplicaSet, defaultStatefulSet, type Defaulted } from '../api/defaults';
+import { defaultPod, type Defaulted } from '../api/defaults';
+import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultReplicaSet, defaultStatefulSet } from '../api/defaults-workloads';
 import { defaultHorizontalPodAutoscaler } from '../api/hpa-defaults';
 import { defaultReplicationController } from '../api/replication-controller';
 import { defaultService } from '../api/service-defaults';
