@@ -117,7 +117,9 @@ export function encodeAsStored<T extends KubeObject>(obj: T): T {
 /** replaceContents makes `target` hold `encoded`'s content, in place, keeping the order of the keys it had (inOrder). */
 function replaceContents(target: Rec, encoded: Rec): void {
   const merged = inOrder(target, encoded) as Rec;
-  for (const k of Object.keys(target)) delete target[k];
+  // Keys are deleted only when the encoding dropped some: a deleted key turns V8's object into a slow dictionary, and
+  // pods' specs are read on every scheduling cycle. Otherwise the values are set over and the new keys come last.
+  for (const k of Object.keys(target)) if (!Object.hasOwn(merged, k)) delete target[k];
   Object.assign(target, merged);
 }
 
