@@ -100,6 +100,7 @@ function runWith(args: RunArgs, sink: TraceSink | undefined, output: Output, err
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(sink ? { traceSink: new HeapWatch(sink) } : {}),
       ...kubeconfigOf(args, env),
+      ...(env['HOME'] ? { home: env['HOME'] } : {}),
       ...(args.allowUnsimulated ? { allowUnsimulated: true } : {}),
       ...(args.watches ? { watches: true } : {}),
       ...(args.budget ? { budget: { ...DEFAULT_BUDGET, ...args.budget } } : {}), ...(args.forMs !== undefined ? { forMs: args.forMs } : {}), ...(args.delete ? { delete: args.delete } : {}),

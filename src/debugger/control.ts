@@ -226,7 +226,7 @@ export abstract class ControlSession extends LoggingDebugSession {
 
   /** stateView is the state tree's view of the run as it stands. */
   protected stateView(run: LifecycleRun): StateView {
-    return buildStateView({ objects: run.sim.snapshot(), trace: run.sim.trace, events: run.sim.events });
+    return buildStateView({ objects: run.sim.snapshot(), trace: run.sim.trace, events: run.sim.events, watches: run.options.watches === true });
   }
 
   protected stopAt(run: LifecycleRun, entry: TraceEntry | undefined, threadId: number, reason: string, hitIds: number[] = [], exception?: ExceptionStop): false {

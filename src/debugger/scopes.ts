@@ -1,12 +1,15 @@
 // The scopes of a stack frame: the object it works on (Pod), the API request (Request), what the step decided
-// (Decision), the pod's Node, every stored object by kind (Cluster, expanded on demand) and the Events so far.
+// (Decision), the pod's Node, every stored object by kind (Cluster, expanded on demand), the Events so far and, when
+// the run records them, the informers' Watches.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { Scope } from '@vscode/debugadapter';
 import { type KubeObject, refOf } from '../engine/api/types';
+import { watchesAt } from '../engine/report/watches';
 import type { TraceEntry } from '../engine/runtime/recorder';
 import type { FrameSpec } from './frames';
 import type { LifecycleRun } from './run';
 import { ObjectsByName, type VariableStore } from './variables';
+import { watchesScope } from './watches';
 
 /** scopesOf lists a frame's scopes; the state is the store as it was right after the frame's entry. */
 export function scopesOf(run: LifecycleRun, frame: FrameSpec, variables: VariableStore): DebugProtocol.Scope[] {
@@ -31,6 +34,12 @@ export function scopesOf(run: LifecycleRun, frame: FrameSpec, variables: Variabl
   scopes.push(cluster);
   const events = frame.entry ? run.sim.events.filter((e) => e.at <= frame.entry!.at) : [...run.sim.events];
   scopes.push(new Scope('Events', variables.reference(events), false));
+  // With --watches, who is told what: the informers' watches as they stand right after the frame's entry.
+  // A busy-only view says whether the informers have opened by then; every informer is listed once expanded.
+  const seq = frame.entry?.seq;
+  if (run.options.watches && seq !== undefined && watchesAt(run.sim.trace, seq, 'busy')) {
+    scopes.push(new Scope('Watches', variables.reference(() => watchesScope(watchesAt(run.sim.trace, seq, 'all')!)), true));
+  }
   return scopes;
 }
 

@@ -18,6 +18,11 @@ export class ObjectsByName {
   constructor(readonly objects: Record<string, KubeObject>) {}
 }
 
+/** Described is a value shown by a line of text of its own (a watch's summary) whose children are its fields. */
+export class Described {
+  constructor(readonly text: string, readonly children: Record<string, unknown> | readonly unknown[]) {}
+}
+
 /** Lazy is a value computed only when the user expands it (the Cluster scope's objects). */
 export type Lazy = () => Container;
 
@@ -123,6 +128,7 @@ export class VariableStore {
       const count = Object.keys(value.objects).length;
       return { name, value: `${count} object${count === 1 ? '' : 's'}`, type: 'object', variablesReference: this.reference(value.objects, undefined, true), namedVariables: count };
     }
+    if (value instanceof Described) return { name, value: value.text, type: 'object', variablesReference: this.reference(value.children) };
     const variable: DebugProtocol.Variable = { name, value: preview(value), type: typeName(value), variablesReference: this.reference(value, owner, objects) };
     if (isArray(value) && value.length >= PAGE_THRESHOLD) variable.indexedVariables = value.length;
     if (owner?.prefix !== undefined) variable.evaluateName = owner.path.reduce<string>((p, s) => appendFieldPath(p, s), owner.prefix);

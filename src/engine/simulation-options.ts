@@ -89,6 +89,8 @@ export interface SimulationOptions {
   epoch?: Date;
   /** kubeconfig is the file the run's kubectl loads its configuration from, as its -v=6 log names it (`~/.kube/config` by default). */
   kubeconfig?: string;
+  /** home is the HOME the run's kubectl runs with: its -v=10 log names the disk cache's files under it (`~` by default). */
+  home?: string;
   /**
    * watches records the `watch` phase: each program's informers opening their watches, then every stored change with
    * the programs told of it (the event each sees through its selectors, its request, when it is delivered). Off by default.

@@ -9,7 +9,7 @@ import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
 import type { Credentials } from './kubectl/apply';
-import { applyFile, applyManifest, type ApplySession, deleteTargets } from './kubectl/manifest-apply';
+import { applyFile, applyManifest, type ApplySession, deleteTargets, verbosityOf } from './kubectl/manifest-apply';
 import { fileOf } from './kubectl/run-command';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
@@ -358,7 +358,7 @@ export class Simulation {
   /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
   private *applyLater(docs: SourceDocument[], file: string | undefined): Steps<void> {
     this.laterApplies--;
-    yield* applyFile(this.kubectlSession, docs, file, (obj, doc) => this.sources.add(refOf(obj), doc));
+    yield* applyFile(this.kubectlSession, docs, file, (obj, doc) => this.sources.add(refOf(obj), doc), verbosityOf(this.inputs));
   }
 
   /** kubectlLater runs one later kubectl command on a node: its lines join kubectl's output; its failure is not the run's rejection. */
@@ -392,6 +392,7 @@ export class Simulation {
     return {
       api: this.api, credentials: this.credentials, clock: this.clock, print: (text) => this.kubectlOutput.push(text),
       printLog: (line) => this.kubectlLog.push(line), kubeconfig: this.options.kubeconfig ?? '~/.kube/config',
+      ...(this.options.home ? { home: this.options.home } : {}),
     };
   }
 

@@ -31,6 +31,10 @@ export const PAGE_STRINGS: Record<string, string> = {
   decisionCaption: '{0} plugins by node for {1}',
   plugin: 'Plugin',
   total: 'Total',
+  watches: 'Watches',
+  watchResourceVersion: 'resourceVersion {0}, timeoutSeconds {1}',
+  quietWatches: '{0} more with no event since they opened',
+  quietPrograms: '{0} more programs whose watches have had no event since they opened',
   timeline: 'Timeline',
   goto: 'Go to {0} at {1}s',
 };

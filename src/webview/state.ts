@@ -6,9 +6,10 @@ import type { KubeEvent, TraceEntry } from '../engine/runtime/recorder';
 import { podStatusColumn } from '../engine/kubectl/printer';
 import { jobColumns } from '../engine/kubectl/job-printer';
 import { podRequests, resourceListOf } from '../engine/scheduler/framework/pod-resources';
+import { watchesAt } from '../engine/report/watches';
 import { type Decision, type DecisionCell, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem } from './view';
 
-export type { Decision, NodeView, StateView, TimelineItem, TreeItem } from './view';
+export type { Decision, NodeView, StateView, TimelineItem, TreeItem, WatchesView } from './view';
 
 /** StateInput is what a view is built from: the stored objects at that moment and the history up to it. */
 export interface StateInput {
@@ -19,6 +20,8 @@ export interface StateInput {
   statusOf?: (pod: Pod) => string;
   /** timelineLimit keeps the last items of the timeline (default 200), so a long run stays light. */
   timelineLimit?: number;
+  /** watches asks for the informers' watches at the end of `trace` (a run with --watches). */
+  watches?: boolean;
 }
 
 const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'StatefulSet', 'DaemonSet', 'Pod'];
@@ -68,6 +71,9 @@ export function buildStateView(input: StateInput): StateView {
   };
   const decision = decisionOf(input.trace);
   if (decision) view.decision = decision;
+  // The informers told anything; the quiet ones counted (a big cluster has three for each kubelet).
+  const watches = input.watches ? watchesAt(input.trace, input.trace.length - 1, 'busy') : undefined;
+  if (watches) view.watches = watches;
   return view;
 }
 

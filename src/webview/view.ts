@@ -1,5 +1,8 @@
 // The state tree's view shape: what the extension posts to the page. Types and the check of a received value
 // only, so the page's bundle carries none of the engine.
+import type { WatchesView } from '../engine/report/watches';
+
+export type { WatchesView } from '../engine/report/watches';
 
 /** STATE_EVENT is the custom event the debug adapter sends at each stop once the state tree asked for the state. */
 export const STATE_EVENT = 'podLifecycle.state';
@@ -91,6 +94,8 @@ export interface StateView {
   nodes: NodeView[];
   decision?: Decision;
   timeline: TimelineItem[];
+  /** watches are the informers' watches, in a run that records them (--watches). */
+  watches?: WatchesView;
 }
 
 const TONES = new Set(['ok', 'warn', 'error', 'idle']);
@@ -137,6 +142,26 @@ function isTimelineItem(v: unknown): v is TimelineItem {
     && isString(v['label']) && isString(v['object']) && isString(v['text']) && TONES.has(v['tone'] as string);
 }
 
+function isToldEvent(v: unknown): boolean {
+  return isRecord(v) && isString(v['type']) && isString(v['object']) && isString(v['resourceVersion']) && isNumber(v['at']) && isNumber(v['deliveredAt']) && isString(v['text']);
+}
+
+function isInformerView(v: unknown): boolean {
+  if (!isRecord(v)) return false;
+  const told = v['told'];
+  return isString(v['kind']) && isString(v['resource']) && isString(v['request']) && isString(v['resourceVersion']) && isString(v['text'])
+    && ['timeoutSeconds', 'openedAt', 'watches', 'initialEvents', 'bookmarks'].every((k) => isNumber(v[k]))
+    && isRecord(told) && ['ADDED', 'MODIFIED', 'DELETED'].every((k) => isNumber(told[k]))
+    && (v['last'] === undefined || isToldEvent(v['last'])) && Array.isArray(v['pending']) && v['pending'].every(isToldEvent);
+}
+
+function isWatchesView(v: unknown): v is WatchesView {
+  if (!isRecord(v)) return false;
+  return isNumber(v['at']) && isString(v['text']) && isNumber(v['quietPrograms']) && Array.isArray(v['programs']) && v['programs'].every((p) => isRecord(p)
+    && isString(p['watcher']) && isString(p['component']) && (p['node'] === undefined || isString(p['node'])) && isString(p['text'])
+    && isNumber(p['quiet']) && Array.isArray(p['informers']) && p['informers'].every(isInformerView));
+}
+
 /** isStateView checks a value received from outside the page before it is used. */
 export function isStateView(v: unknown): v is StateView {
   if (!isRecord(v)) return false;
@@ -145,5 +170,6 @@ export function isStateView(v: unknown): v is StateView {
     && Array.isArray(v['workloads']) && v['workloads'].every((w) => isTreeItem(w))
     && Array.isArray(v['nodes']) && v['nodes'].every(isNodeView)
     && (v['decision'] === undefined || isDecision(v['decision']))
-    && Array.isArray(v['timeline']) && v['timeline'].every(isTimelineItem);
+    && Array.isArray(v['timeline']) && v['timeline'].every(isTimelineItem)
+    && (v['watches'] === undefined || isWatchesView(v['watches']));
 }

@@ -1,7 +1,8 @@
 // The state tree page in headless Chromium: it renders the views of real runs, updates, escapes hostile
 // strings, answers the keyboard, keeps its state when reloaded, ignores malformed messages and loads nothing
-// remote. It also writes a picture of the page (out/screenshots/state-tree.png) for whoever reads a failure; the
-// README's screenshots come from a real VS Code (test/e2e, `npm run screenshot`).
+// remote. It also writes pictures of the page (out/screenshots/state-tree.png, its watches in
+// state-tree-watches.png) for whoever reads a failure; the README's screenshots come from a real VS Code
+// (test/e2e, `npm run screenshot`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -47,18 +48,18 @@ const THEMES: Record<string, string> = {
 --vscode-gitDecoration-addedResourceForeground:#374e06;--vscode-gitDecoration-modifiedResourceForeground:#895503;--vscode-charts-blue:#0f4a85}`,
 };
 
-function run(manifest: string, behavior = ''): Simulation {
+function run(manifest: string, behavior = '', watches = false): Simulation {
   const inputs = loadInputs({ manifest: { file: 'app.yaml', text: manifest }, clusters: behavior ? [{ file: 'behavior.yaml', text: behavior }] : [], identity: { kind: 'default' } });
   inputs.cluster.objects.unshift(...embeddedCluster());
   inputs.cluster.profile = defaultProfile();
-  const sim = new Simulation(inputs, { snapshots: true });
+  const sim = new Simulation(inputs, { snapshots: true, ...(watches ? { watches } : {}) });
   sim.run();
   return sim;
 }
 
-function viewOf(sim: Simulation, uptoSeq?: number): StateView {
+function viewOf(sim: Simulation, uptoSeq?: number, watches = false): StateView {
   const trace = uptoSeq === undefined ? sim.trace : sim.trace.slice(0, uptoSeq + 1);
-  return buildStateView({ objects: sim.snapshot(uptoSeq), trace, events: sim.events });
+  return buildStateView({ objects: sim.snapshot(uptoSeq), trace, events: sim.events, watches });
 }
 
 const deployment = run(readFileSync(join(ROOT, 'examples', 'deployment.yaml'), 'utf8'));
@@ -74,6 +75,9 @@ spec:
       image: "nginx:1.27"
       env: [{name: A, value: "${HOSTILE}"}]
 `);
+
+/** watched records its watches, and its kubelets' informers hand each pod change over 2 s late. */
+const watched = run(readFileSync(join(ROOT, 'examples', 'pod.yaml'), 'utf8'), readFileSync(join(ROOT, 'test', 'fixtures', 'watch', 'kubelet-delay.yaml'), 'utf8'), true);
 
 let server: Server;
 let base = '';
@@ -223,7 +227,36 @@ const malformed: { name: string; message: unknown }[] = [
   { name: 'a tree item without a name', message: { type: 'state', view: { ...viewOf(hostile), workloads: [{ id: 'x', kind: 'Pod', ref: 'x', status: 'x', tone: 'ok', children: [] }] } } },
   { name: 'a tone that is not one', message: { type: 'state', view: { ...viewOf(hostile), timeline: [{ at: 0, kind: 'event', label: 'a', object: 'b', text: 'c', tone: 'red"><img>' }] } } },
   { name: 'a number where a string goes', message: { type: 'state', view: { ...viewOf(hostile), phase: 7 } } },
+  { name: 'watches without their programs', message: { type: 'state', view: { ...viewOf(hostile), watches: { at: 0, text: 'x' } } } },
 ];
+
+test('a run that records its watches shows each program\'s busy informers, their requests and what waits for the handlers', async () => {
+  const { page, errors } = await open();
+  // The stop at the kubelet's sub-step of the pod's binding: told ADDED, handed over 2 s later.
+  const bound = watched.trace.find((e) => e.phase === 'watch' && e.step?.name.startsWith('kubelet ') && e.detail['type'] === 'ADDED')!;
+  const kubelet = bound.step!.name;
+  await post(page, { type: 'state', view: viewOf(watched, bound.seq, true) });
+  await page.locator('section.watches').waitFor();
+  assert.equal(await page.locator('#watches-title').innerText(), 'Watches');
+  assert.match(await page.locator('.watches-summary').innerText(), /^64 watches of 8 programs, 5 events told, 1 pending$/);
+  const pods = page.locator(`.program[data-watcher="${kubelet}"] .informer[data-resource="pods"]`);
+  assert.equal(await pods.locator('.text').innerText(), 'pods: 1 ADDED; last ADDED Pod/default/web at resourceVersion 1183, at 0s (handled at 2s); 1 pending, next handled at 2s');
+  assert.match(await pods.locator('.request').innerText(), new RegExp(`^GET /api/v1/pods\\?allowWatchBookmarks=true&fieldSelector=spec\\.nodeName%3D${kubelet.split(' ')[1]}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\\d+&watch=true$`));
+  assert.match(await pods.getAttribute('class') ?? '', /tone-warn/);
+  // The quiet informers are counted: kube-controller-manager has told only its pod informer so far.
+  const kcm = page.locator('.program[data-watcher="kube-controller-manager"]');
+  assert.equal(await kcm.locator('.informer').count(), 1);
+  assert.match(await kcm.locator('.quiet').innerText(), /^\d+ more with no event since they opened$/);
+  // The programs told nothing yet (the other kubelets, the kube-proxies) are counted, not listed.
+  assert.equal(await page.locator('.watch-list > .quiet').innerText(), '5 more programs whose watches have had no event since they opened');
+  mkdirSync(join(ROOT, 'out', 'screenshots'), { recursive: true });
+  await page.locator('section.watches').screenshot({ path: join(ROOT, 'out', 'screenshots', 'state-tree-watches.png') });
+  // A run without --watches has no such section.
+  await post(page, { type: 'state', view: viewOf(deployment) });
+  await page.locator('section.watches').waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
 
 test('malformed messages are ignored and the page keeps what it shows', async () => {
   const { page, errors } = await open();

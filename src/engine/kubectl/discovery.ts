@@ -8,8 +8,9 @@ import type { Credentials } from '../apiserver/authn/authenticator';
 import type { VirtualClock } from '../runtime/clock';
 import { ACCEPT, type HttpRequest, rawError, recordRequest, responseLog, statusLine } from './http';
 import type { KlogSite } from './klog';
-import { type RequestLog, SITES } from './request-log';
-import { DISCOVERY_CACHE_DIR, DISCOVERY_TTL_TEXT, discoveryCache, fresh } from './discovery-cache';
+import { auditIdOf, httpDate, type RequestLog, SITES } from './request-log';
+import { DISCOVERY_CACHE_DIR, DISCOVERY_TTL_TEXT, discoveryCache, fresh as freshOnDisk } from './discovery-cache';
+import { documentAnswer, fresh, HTTP_CACHE_DIR, httpCache, revalidated, type StoredAnswer } from './http-cache';
 
 /**
  * Session is one kubectl process: what it keeps in memory between documents (the documents it fetched), the clock,
@@ -25,11 +26,13 @@ export interface Session {
   clock: VirtualClock;
   /** log is the process's -v=N log, when -v was given (1 or more). */
   log?: RequestLog;
+  /** home is the process's HOME, under which its log names the disk cache's files (`~` when not known). */
+  home?: string;
 }
 
 /** newSession starts one kubectl process against the server: nothing fetched yet, the disk cache as the run left it. */
-export function newSession(clock: VirtualClock, log?: RequestLog): Session {
-  return { gvDocs: new Map(), stoppedFiles: new Set(), clock, ...(log ? { log } : {}) };
+export function newSession(clock: VirtualClock, log?: RequestLog, home?: string): Session {
+  return { gvDocs: new Map(), stoppedFiles: new Set(), clock, ...(log ? { log } : {}), ...(home ? { home } : {}) };
 }
 
 /** Gvk is an object's group, version and kind, as kubectl reads them from the document. */
@@ -104,7 +107,12 @@ export function* discover(api: ApiServer, session: Session, credentials: Credent
   if (session.discovery) return session.discovery;
   const cache = discoveryCache(api);
   const now = session.clock.now;
-  if (cache.written && fresh(cache.written, now)) {
+  if (cache.written && freshOnDisk(cache.written, now)) {
+    // ServerGroups reads servergroups.json, then each group-version's file (in parallel: here in order), at -v=10.
+    const dir = session.home ? DISCOVERY_CACHE_DIR.replace(/^~/, session.home.replace(/\/$/, '')) : DISCOVERY_CACHE_DIR;
+    for (const file of cache.written.files) {
+      session.log?.infoln(10, file === 'servergroups.json' ? SITES.cachedGroups : SITES.cachedResources, `returning cached discovery info from ${dir}/${file}`);
+    }
     yield {
       phase: 'kubectl.validate', object: ref, field: 'kind',
       result: `discovery: read from the cache in ${DISCOVERY_CACHE_DIR}, fresh for ${DISCOVERY_TTL_TEXT}: no request sent`,
@@ -135,34 +143,76 @@ function cacheFiles(): string[] {
 
 /**
  * send records one request kubectl makes for itself and the server's answer: kubectl's entry first (the request,
- * its -v=8 lines, the status), then the server's reasons when it refused; the process's -v log hears it too.
+ * its -v=8 lines, the status), then the server's reasons when it refused; the process's -v log hears it too. The
+ * discovery client's requests (all but the dynamic client's list) go through the HTTP cache (http-cache.ts): a fresh
+ * stored answer is handed back with no request, a stale one is revalidated (kube-apiserver's 304, the stored answer
+ * handed back), any other answer replaces it.
  */
 function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpRequest, credentials: Credentials, ref: string, field: string, purpose: string, resource?: CheckRequest['resource']): Steps<CheckOutcome> {
   const record = recordRequest(req, credentials);
   const sentAt = session.clock.now;
+  const cache = site === SITES.dynamicList ? undefined : httpCache(api);
+  const stored = cache?.get(record.url);
+  const request = { verb: record.verb, url: record.url, headers: record.headers };
+  if (stored && fresh(stored, sentAt)) {
+    // httpcache answers from the disk: the stored answer, marked, its Audit-Id and Date those it was stored with.
+    session.log?.exchange({
+      verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt: sentAt, status: 200, fromCache: true,
+      ...storedHeaders(stored), answerHeaders: { ...otherHeaders(stored.headers), 'X-From-Cache': ['1'] },
+    });
+    yield {
+      phase: 'kubectl.validate', object: ref, field,
+      result: `${req.verb} ${record.url}: 200 OK from the HTTP cache in ${HTTP_CACHE_DIR}, fresh until ${stored.headers['Expires']?.[0] ?? ''}: no request sent — ${purpose}`,
+      detail: { request, response: { status: statusLine(200), fromCache: true }, httpCache: { dir: HTTP_CACHE_DIR, storedAt: stored.date / 1000, expires: stored.headers['Expires']?.[0] } },
+    };
+    return stored.outcome;
+  }
   const { entries, result: out } = drain(api.check({ method: 'GET', path: req.path, credentials, ...(resource ? { resource } : {}) }, ref));
   const code = out.ok ? out.code : out.error.code;
-  // The OpenAPI and discovery documents are not held here: only a refusal's Status is logged as the body.
-  const v2 = req.accept === ACCEPT.openAPIV2 && out.ok;
+  const answeredAt = session.clock.now;
+  const doc = out.ok ? documentAnswer(req.path, req.accept, answeredAt, session.clock.epoch) : undefined;
+  const auditId = session.log?.nextAuditId() ?? auditIdOf(`${record.url}@${answeredAt}`);
+  // A stale stored answer with an ETag is revalidated (If-None-Match, added below the log): the document has not
+  // changed, so kube-apiserver answers 304 Not Modified and httpcache hands back the stored answer, updated.
+  const notModified = stored !== undefined && out.ok && doc !== undefined;
+  let answer: StoredAnswer | undefined;
+  if (cache && out.ok && doc) {
+    const fromServer = { 'Audit-Id': [auditId], 'Cache-Control': [doc.cacheControl], Date: [httpDate(session.clock, answeredAt)], Etag: doc.headers['Etag'] ?? [] };
+    answer = notModified
+      ? revalidated(stored, { ...fromServer, ...(doc.headers['Vary'] ? { Vary: doc.headers['Vary'] } : {}) }, answeredAt)
+      : { outcome: out, date: answeredAt, ...(doc.expires !== undefined ? { expires: doc.expires } : {}), headers: { ...fromServer, 'Content-Type': [doc.contentType], ...doc.headers } };
+    cache.set(record.url, answer);
+  } else if (cache) cache.delete(record.url);
   session.log?.exchange({
-    verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt: session.clock.now, status: code,
-    ...(req.path.includes('?hash=') && out.ok ? { cacheControl: 'public, immutable' } : {}),
-    // kube-openapi answers /openapi/v2 through http.ServeContent, which sniffs the protobuf as binary.
-    ...(v2 ? { contentType: 'application/octet-stream' } : {}),
+    verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt, status: code, auditId,
+    ...(answer ? { ...storedHeaders(answer), answerHeaders: { ...otherHeaders(answer.headers), ...(notModified ? { 'X-From-Cache': ['1'] } : {}) } } : {}),
     ...(out.ok ? {} : { responseBody: JSON.stringify(out.error.status) }),
   });
+  const status = notModified ? `304 Not Modified (If-None-Match: its ETag), 200 OK from the HTTP cache in ${HTTP_CACHE_DIR}` : statusLine(code);
   yield {
     phase: 'kubectl.validate', object: ref, field,
-    result: `${req.verb} ${record.url}: ${statusLine(code)} — ${purpose}${out.ok ? '' : `: ${out.error.message}`}`,
+    result: `${req.verb} ${record.url}: ${status} — ${purpose}${out.ok ? '' : `: ${out.error.message}`}`,
     detail: {
-      request: { verb: record.verb, url: record.url, headers: record.headers }, response: { status: statusLine(code) },
+      request, response: { status: statusLine(code), ...(notModified ? { revalidated: '304 Not Modified', fromCache: true } : {}) },
       ...(out.ok ? { authenticatedBy: out.authenticatedBy, user: out.user.name, allowedBy: out.allowedBy } : { phase: out.phase }),
+      ...(answer ? { httpCache: { dir: HTTP_CACHE_DIR, storedAt: answer.date / 1000 } } : {}),
       log: [...record.log, ...responseLog(code, out.ok ? undefined : out.error.status)],
     },
     ...(out.ok ? {} : { outcome: 'rejected' as const }),
   };
   yield* entries;
   return out;
+}
+
+/** storedHeaders are a stored answer's Audit-Id, Date, Cache-Control and Content-Type, as the log takes them. */
+function storedHeaders(a: StoredAnswer): { auditId: string; date: number; cacheControl: string; contentType: string } {
+  return { auditId: a.headers['Audit-Id']![0]!, date: a.date, cacheControl: a.headers['Cache-Control']![0]!, contentType: a.headers['Content-Type']![0]! };
+}
+
+/** otherHeaders are the rest of a stored answer's headers. */
+function otherHeaders(headers: Record<string, string[]>): Record<string, string[]> {
+  const { 'Audit-Id': _a, Date: _d, 'Cache-Control': _c, 'Content-Type': _t, ...rest } = headers;
+  return rest;
 }
 
 /** drain runs steps that only record (the server's check never waits) and hands back what they recorded. */

@@ -14,7 +14,7 @@ import { ApplyOutput } from './apply-output';
 import type { Credentials, KubectlOutcome } from './kubectl-outcome';
 import { kubectlGenerate, sendDocument } from './run-command';
 import { newSession, type Session } from './discovery';
-import { RequestLog, SITES } from './request-log';
+import { type AnswerCount, RequestLog, SITES } from './request-log';
 
 /** ApplySession is what an apply reads and where it reports: the server, the identity, the clock, kubectl's output. */
 export interface ApplySession {
@@ -27,6 +27,8 @@ export interface ApplySession {
   printLog?(line: string): void;
   /** kubeconfig is the file kubectl loads its configuration from, as its -v=6 log names it. */
   kubeconfig?: string;
+  /** home is kubectl's HOME, under which its -v=10 log names the disk cache's files. */
+  home?: string;
 }
 
 /** Stored is told of each object the server stored, with the document it came from. */
@@ -40,7 +42,7 @@ export type Stored = (obj: KubeObject, doc: SourceDocument) => void;
  */
 export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored: Stored, reject: (r: Rejection) => void): Steps<void> {
   const kubectl = inputs.kubectl;
-  const session = processFor(s, kubectl && 'command' in kubectl ? kubectl.command.verbosity : 0);
+  const session = processFor(s, verbosityOf(inputs));
   if (kubectl) {
     const start = yield* kubectlGenerate(kubectl, inputs.manifest, s.clock);
     for (const line of start.printed) s.print(line);
@@ -68,6 +70,12 @@ export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored
   if (applying && inputs.manifest.length > 0 && !printed.failed) session.log?.infoln(4, SITES.applyPostProcessor, 'Running apply post-processor function');
 }
 
+/** verbosityOf is the -v of the run's kubectl command line, 0 without one: every kubectl of the run logs at it. */
+export function verbosityOf(inputs: SimulationInputs): number {
+  const kubectl = inputs.kubectl;
+  return kubectl && 'command' in kubectl ? kubectl.command.verbosity : 0;
+}
+
 /**
  * processFor starts one kubectl process of the run: its own memory, the run's disk cache, and at -v=N its log, which
  * opens with the kubeconfig it loaded. See staging/src/k8s.io/client-go/transport/round_trippers.go (DebugWrappers:
@@ -75,10 +83,19 @@ export function* applyManifest(s: ApplySession, inputs: SimulationInputs, stored
  */
 function processFor(s: ApplySession, verbosity: number): Session {
   if (verbosity <= 0 || !s.printLog) return newSession(s.clock);
-  const log = new RequestLog(verbosity, s.clock, s.printLog);
+  const log = new RequestLog(verbosity, s.clock, s.printLog, answersOf(s.api));
   if (s.kubeconfig !== undefined) log.configLoaded(s.kubeconfig);
   log.featureGates();
-  return newSession(s.clock, log);
+  return newSession(s.clock, log, s.home);
+}
+
+const answerCounts = new WeakMap<ApiServer, AnswerCount>();
+
+/** answersOf is the count of the answers the run's kubectl logs have numbered, one per server. */
+function answersOf(api: ApiServer): AnswerCount {
+  let count = answerCounts.get(api);
+  if (!count) answerCounts.set(api, (count = { count: 0 }));
+  return count;
 }
 
 /**
@@ -106,19 +123,24 @@ function rejectionOf(out: KubectlOutcome, obj: KubeObject): Rejection {
   };
 }
 
-/** applyFile is a later `kubectl apply -f FILE`: what it prints joins kubectl's output; a refusal is no rejection. */
-export function* applyFile(s: ApplySession, docs: readonly SourceDocument[], file: string | undefined, stored: Stored): Steps<void> {
+/**
+ * applyFile is a later `kubectl apply -f FILE`, with the -v of the run's kubectl command line (0 without one): what it
+ * prints joins kubectl's output, its log kubectl's log; a refusal is no rejection.
+ */
+export function* applyFile(s: ApplySession, docs: readonly SourceDocument[], file: string | undefined, stored: Stored, verbosity = 0): Steps<void> {
   if (docs.length === 0) {
     const out = yield* applyNothing(file);
     s.print(out.printed);
   }
   const printed = new ApplyOutput((text) => s.print(text));
-  // A later kubectl is a process of its own: it fetches what it needs again, but reads discovery from the disk cache.
-  const session = newSession(s.clock);
+  // A later kubectl is a process of its own: it reads discovery from the disk cache and the OpenAPI documents through
+  // the HTTP cache (the hashed ones with no request).
+  const session = processFor(s, verbosity);
   for (const doc of docs) {
     const out = yield* apply(s.api, session, doc, s.credentials, 'default');
     printed.add(out);
     if (out.ok && out.object) stored(out.object, doc);
   }
   printed.finish();
+  if (docs.length > 0 && !printed.failed) session.log?.infoln(4, SITES.applyPostProcessor, 'Running apply post-processor function');
 }

@@ -40,6 +40,10 @@ export const SITES = {
   legacyDiscovery: { file: 'discovery_client.go', line: 255 },
   /** staging/src/k8s.io/client-go/discovery/discovery_client.go:318, /apis (downloadAPIs). */
   groupsDiscovery: { file: 'discovery_client.go', line: 318 },
+  /** staging/src/k8s.io/client-go/discovery/cached/disk/cached_discovery.go:113, klog.V(10) in ServerGroups (a cached file read). */
+  cachedGroups: { file: 'cached_discovery.go', line: 113 },
+  /** staging/src/k8s.io/client-go/discovery/cached/disk/cached_discovery.go:77, klog.V(10) in ServerResourcesForGroupVersion. */
+  cachedResources: { file: 'cached_discovery.go', line: 77 },
   /** staging/src/k8s.io/client-go/dynamic/simple.go:257, the dynamic client's List (the CRD finder). */
   dynamicList: { file: 'simple.go', line: 257 },
   /** staging/src/k8s.io/cli-runtime/pkg/resource/helper.go:105, Helper.Get. */
@@ -85,15 +89,29 @@ export interface Exchange {
   warnings?: readonly string[];
   /** responseBody is the answer's body, when the simulation holds it (not the OpenAPI or discovery documents). */
   responseBody?: string;
+  /**
+   * answerHeaders are the answer's other headers (a document's Etag, Expires, Vary; X-From-Cache from the HTTP cache),
+   * and auditId and date its own where it has them: an answer from the HTTP cache keeps those it was stored with.
+   */
+  answerHeaders?: Readonly<Record<string, readonly string[]>>;
+  auditId?: string;
+  date?: Millis;
+  /** fromCache marks an answer the HTTP cache gave without a request: no connection, no server (-v=9 timings). */
+  fromCache?: boolean;
+}
+
+/** AnswerCount counts the answers the logs of a run's kubectl processes have numbered (their audit ids). */
+export interface AnswerCount {
+  count: number;
 }
 
 /** RequestLog is one kubectl process's log at -v=N: it writes each line (stderr) as kubectl would. */
 export class RequestLog {
-  private audits = 0;
   /** connected says whether the process has dialed the API server yet (-v=9 logs the dial and its timings once). */
   private connected = false;
 
-  constructor(readonly verbosity: number, private readonly clock: VirtualClock, private readonly write: (line: string) => void) {}
+  /** answers is shared by the run's kubectl processes, so that no two answers of a run have the same audit id. */
+  constructor(readonly verbosity: number, private readonly clock: VirtualClock, private readonly write: (line: string) => void, private readonly answers: AnswerCount = { count: 0 }) {}
 
   /** infoln is klog.V(level).Infoln / Infof: the text as it is, when -v is at least `level`. */
   infoln(level: number, site: KlogSite, text: string): void {
@@ -132,7 +150,7 @@ export class RequestLog {
     if (v >= 8) info(x.sentAt, x.caller, 'Request Body', [['body', truncateBody(x.body ?? '', bodyLimit(v))]]);
     if (v >= 9) info(x.sentAt, SITES.request, 'Request', [['curlCommand', curlCommand(x.verb, x.url, x.requestHeaders)]]);
     else if (v >= 7) info(x.sentAt, SITES.request, 'Request', [['verb', x.verb], ['url', x.url], ['headers', headersText(x.requestHeaders)]]);
-    const dialed = v >= 9 && !this.connected;
+    const dialed = v >= 9 && !this.connected && !x.fromCache;
     if (dialed) {
       // The first request opens the process's connection to the API server (HTTP/2: later ones share it). The server
       // is named by its IP address, so there is no DNS lookup and no "HTTP Trace: DNS Lookup resolved" line.
@@ -147,12 +165,14 @@ export class RequestLog {
     else {
       // A simulated connection takes no virtual time to dial, shake hands or be taken from the pool: those are 0; the
       // server's processing is the whole of the virtual time the answer took.
-      const connection: [string, number][] = dialed
+      // An answer from the HTTP cache took no connection: no trace callback ran, so its durations are zero, as if
+      // dialed, and there is no server processing (logged only when not zero).
+      const connection: [string, number][] = dialed || x.fromCache
         ? [['dnsLookupMilliseconds', 0], ['dialMilliseconds', 0], ['tlsHandshakeMilliseconds', 0]]
         : [['getConnectionMilliseconds', 0]];
       info(x.answeredAt, SITES.response, 'Response', [
         ['verb', x.verb], ['url', x.url], ['status', status], ['headers', headersText(this.responseHeaders(x))], ['milliseconds', ms],
-        ...connection, ['serverProcessingMilliseconds', ms],
+        ...connection, ...(x.fromCache ? [] : [['serverProcessingMilliseconds', ms] as [string, number]]),
       ]);
     }
     if (v >= 8 && x.responseBody !== undefined) info(x.answeredAt, x.caller, 'Response Body', [['body', truncateBody(x.responseBody, bodyLimit(v))]]);
@@ -164,22 +184,32 @@ export class RequestLog {
    */
   private responseHeaders(x: Exchange): Record<string, string[]> {
     const headers: Record<string, string[]> = {
-      'Audit-Id': [this.auditId()],
+      'Audit-Id': [x.auditId ?? this.nextAuditId()],
       'Cache-Control': [x.cacheControl ?? 'no-cache, private'],
       'Content-Type': [x.contentType ?? 'application/json'],
-      // http.TimeFormat: "Mon, 02 Jan 2006 15:04:05 GMT", which toUTCString writes.
-      Date: [new Date(this.clock.epoch.getTime() + x.answeredAt).toUTCString()],
+      Date: [httpDate(this.clock, x.date ?? x.answeredAt)],
     };
+    for (const [k, v] of Object.entries(x.answerHeaders ?? {})) headers[k] = [...v];
     // The API server's warnings: `299 - "text"` each. See staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go.
     if (x.warnings?.length) headers['Warning'] = x.warnings.map((w) => `299 - ${JSON.stringify(w)}`);
     return headers;
   }
 
-  /** auditId is the request's audit id: a version 4 UUID, drawn from the process's count of answers so runs repeat. */
-  private auditId(): string {
-    const h = createHash('sha256').update(`audit-${++this.audits}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  /** nextAuditId is the next answer's audit id: a version 4 UUID, drawn from the run's count of answers so runs repeat. */
+  nextAuditId(): string {
+    return auditIdOf(`audit-${++this.answers.count}`);
   }
+}
+
+/** auditIdOf makes a version 4 UUID from a seed: kube-apiserver's audit ids are random, these repeat run after run. */
+export function auditIdOf(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** httpDate is a virtual time as an HTTP Date header: http.TimeFormat, "Mon, 02 Jan 2006 15:04:05 GMT", which toUTCString writes. */
+export function httpDate(clock: VirtualClock, at: Millis): string {
+  return new Date(clock.epoch.getTime() + at).toUTCString();
 }
 
 /**

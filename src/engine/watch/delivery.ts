@@ -261,7 +261,7 @@ export class InformerDelivery {
         phase: 'watch', object: ref, step: { kind: 'watcher', name: i.watcher.name },
         result: `${i.watcher.name} sees ${seen} on ${state.url || collectionPath(i.kind)}, delivered ${delay === 0 ? 'at once' : `${delay / 1000}s later, at ${deliveredAt}s`}`,
         detail: {
-          watcher: i.watcher.name, component: i.watcher.component, ...(i.watcher.node ? { node: i.watcher.node } : {}), type: seen,
+          watcher: i.watcher.name, component: i.watcher.component, ...(i.watcher.node ? { node: i.watcher.node } : {}), kind: i.kind, type: seen,
           url: state.url, resourceVersion: revision, delaySeconds: delay / 1000, deliveredAt,
         },
       });

@@ -1,7 +1,7 @@
 // The state tree page, run inside the webview. It renders the StateView the extension posts, as text only
 // (never as HTML), keeps its state when hidden, and posts back what the user picks. Every message it
 // receives is checked before use; anything else is ignored.
-import { type Decision, isStateView, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem } from '../view';
+import { type Decision, isStateView, type NodeView, STATE_VIEW_VERSION, type StateView, type TimelineItem, type TreeItem, type WatchesView } from '../view';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -81,6 +81,7 @@ function render(): void {
     section('workloads', t('workloads'), renderTree(view.workloads)),
     section('nodes', t('nodes'), renderNodes(view.nodes)),
     ...(view.decision ? [section('decision', t('decision', view.decision.stage, view.decision.pod), renderDecision(view.decision))] : []),
+    ...(view.watches ? [section('watches', t('watches'), renderWatches(view.watches))] : []),
     section('timeline', t('timeline'), renderTimeline(view.timeline)),
   );
   const focus = selected ? root.querySelector<HTMLElement>(`[data-id="${CSS.escape(selected)}"]`) : null;
@@ -231,6 +232,28 @@ function renderDecision(d: Decision): Node {
   }
   table.append(body);
   return table;
+}
+
+/**
+ * renderWatches lists each program the view lists with its line, and under it its informers (those told something
+ * since they opened): their line, the open request and its resourceVersion. The quiet informers and programs are
+ * counted, not listed (kube-controller-manager alone watches some forty resources, a big cluster has a kubelet a node).
+ */
+function renderWatches(w: WatchesView): Node {
+  const list = el('ul', { class: 'watch-list' });
+  for (const p of w.programs) {
+    const informers = el('ul', { class: 'informers' });
+    for (const i of p.informers) {
+      informers.append(el('li', { class: `informer${i.pending.length ? ' tone-warn' : ''}`, 'data-watcher': p.watcher, 'data-resource': i.resource },
+        el('span', { class: 'text' }, i.text),
+        el('code', { class: 'request' }, i.request),
+        el('span', { class: 'rv' }, t('watchResourceVersion', i.resourceVersion, i.timeoutSeconds))));
+    }
+    if (p.quiet > 0) informers.append(el('li', { class: 'quiet' }, t('quietWatches', p.quiet)));
+    list.append(el('li', { class: 'program', 'data-watcher': p.watcher }, el('h3', {}, p.watcher, ' ', el('span', { class: 'status' }, p.text)), informers));
+  }
+  if (w.quietPrograms > 0) list.append(el('li', { class: 'quiet' }, t('quietPrograms', w.quietPrograms)));
+  return el('div', {}, el('p', { class: 'watches-summary' }, w.text), list);
 }
 
 function renderTimeline(items: TimelineItem[]): Node {
