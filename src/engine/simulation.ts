@@ -9,8 +9,7 @@ import { RESOURCES, Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
 import type { Credentials } from './kubectl/apply';
-import { applyFile, applyManifest, type ApplySession, deleteTargets, verbosityOf } from './kubectl/manifest-apply';
-import { fileOf } from './kubectl/run-command';
+import { applyFile, applyManifest, type ApplySession, verbosityOf } from './kubectl/manifest-apply';
 import { credentialsFor } from './kubectl/credentials';
 import { clusterSettled, workloadSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
@@ -22,7 +21,7 @@ import { Random } from './runtime/random';
 import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { computeOutcome, isWorkloadPod, noteFinishedJob, type Rejection, workloadOutcomes, workloadPods } from './outcome';
-import { type DeleteTarget, FurtherDeletes, podTarget } from './further-deletes';
+import { RunDeletes } from './run-deletes';
 
 export type { FurtherDelete } from './further-deletes';
 
@@ -54,8 +53,6 @@ export class Simulation {
   readonly kubectlLog: string[] = [];
   /** commands are the later kubectl commands that have begun, with what each printed. */
   readonly commands: KubectlCommandRun[] = [];
-  /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
-  readonly furtherKubectl: (string | undefined)[] = [];
   rejection: Rejection | undefined;
   /** applied are the objects kubectl created from the manifest, by their trace reference. */
   readonly applied = new Map<string, KubeObject>();
@@ -69,14 +66,17 @@ export class Simulation {
   /** marks are the store's place in its history right after each trace entry (snapshots on). */
   private readonly marks: number[] = [];
   private readonly credentials: Credentials;
-  private readonly furtherDeletes: FurtherDeletes;
-  /** deleteStartedAt is the virtual time the first kubectl delete began. */
-  private deleteStartedAt: Millis | undefined;
+  /** deletes are the run's first kubectl delete and the further ones. */
+  private readonly deletes: RunDeletes;
 
   constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
     this.clock = new VirtualClock(options.epoch);
     this.rng = new Random(options.seed ?? 1);
-    this.furtherDeletes = new FurtherDeletes(options.delete ? options.thenDelete : []);
+    this.deletes = new RunDeletes({
+      clock: this.clock, options, sources: this.sources, applied: this.applied, session: () => this.kubectlSession,
+      push: (at, label, task) => this.queue.push(at, label, task), nextAt: () => this.queue.peek()?.at,
+      printed: (text) => this.kubectlOutput.push(text), refused: (r) => void (this.rejection ??= r),
+    });
     this.recorder = new Recorder(() => this.clock.now - this.origin);
     this.ctx = {
       clock: this.clock, store: this.store, recorder: this.recorder, rng: this.rng,
@@ -192,7 +192,12 @@ export class Simulation {
 
   /** firstDeleteAt is the virtual second the run's first kubectl delete began; undefined before it. */
   get firstDeleteAt(): number | undefined {
-    return this.deleteStartedAt === undefined ? undefined : (this.deleteStartedAt - this.origin) / 1000;
+    return this.deletes.startedAt === undefined ? undefined : (this.deletes.startedAt - this.origin) / 1000;
+  }
+
+  /** furtherKubectl is what each further delete (by its place in `thenDelete`) printed, once it has run. */
+  get furtherKubectl(): readonly (string | undefined)[] {
+    return this.deletes.furtherKubectl;
   }
 
   /** finished tells whether the run has ended. */
@@ -205,7 +210,7 @@ export class Simulation {
     while (this.stage !== 'done') {
       if (!this.running) {
         if (!this.warming) {
-          this.queueFurtherDelete();
+          if (this.stage === 'delete') this.deletes.queueFurther();
           this.advanceStage();
         }
         if (this.finished) return undefined;
@@ -396,47 +401,6 @@ export class Simulation {
     };
   }
 
-  /** deleteAll is the run's first `kubectl delete -f MANIFEST`: a refused one is the run's rejection. */
-  private *deleteAll(): Steps<void> {
-    this.deleteStartedAt ??= this.clock.now;
-    yield* this.kubectlDelete(this.manifestTargets(), this.options.delete ?? {});
-  }
-
-  /** manifestTargets are the objects `kubectl delete -f MANIFEST` names: those the apply created. */
-  private manifestTargets(): DeleteTarget[] {
-    // What kubectl generated has no file: its delete names the objects (`kubectl delete pod/web`), so errors name no file.
-    return [...this.applied.values()].map((object) => ({ object, source: fileOf(this.sources.get(refOf(object))?.file) }));
-  }
-
-  /**
-   * queueFurtherDelete puts the next further delete in the queue once its time has come and nothing else is due
-   * before it. It names a pod, or repeats `kubectl delete -f` with the first delete's --cascade.
-   */
-  private queueFurtherDelete(): void {
-    if (this.stage !== 'delete' || this.deleteStartedAt === undefined) return;
-    const due = this.furtherDeletes.due(this.deleteStartedAt, this.queue.peek()?.at);
-    if (!due) return;
-    const d = due.delete;
-    const targets = d.pod ? [podTarget(d.pod)] : this.manifestTargets();
-    const propagationPolicy = d.pod ? undefined : this.options.delete?.propagationPolicy;
-    const flags = { ...(d.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: d.gracePeriodSeconds } : {}), ...(d.force ? { force: true } : {}), ...(propagationPolicy ? { propagationPolicy } : {}) };
-    this.queue.push(Math.max(due.at, this.clock.now), 'kubectl delete', () => this.kubectlDelete(targets, flags, due.index));
-  }
-
-  /**
-   * kubectlDelete runs one `kubectl delete` over its targets: the first delete (no `further` index), whose refusal is
-   * the run's rejection, or the further delete `further` of `thenDelete`, whose output is also kept apart.
-   */
-  private *kubectlDelete(targets: DeleteTarget[], flags: NonNullable<SimulationOptions['delete']>, further?: number): Steps<void> {
-    yield* deleteTargets(this.kubectlSession, targets, flags, (printed) => {
-      this.kubectlOutput.push(printed);
-      if (further !== undefined) this.furtherKubectl[further] = [this.furtherKubectl[further], printed].filter((p) => p !== undefined).join('\n');
-    }, (r) => {
-      // A refused first delete (403, or kubectl's own flag check) is the run's rejection, as a refused create is.
-      if (further === undefined) this.rejection ??= r;
-    });
-  }
-
   /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
   private advanceStage(): void {
     if (this.options.live) return;
@@ -460,7 +424,7 @@ export class Simulation {
         const at = this.options.forMs !== undefined ? Math.max(this.clock.now, stageStart + limit) : this.clock.now;
         this.stage = 'delete';
         this.stageStartedAt = at;
-        this.queue.push(at, 'kubectl delete', () => this.deleteAll());
+        this.deletes.first(at);
       } else {
         this.stage = 'done';
         // The run lasted as long as it was given: --for, or the limit it ran into.
@@ -473,7 +437,7 @@ export class Simulation {
       const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
       // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
       // A further delete still to come keeps the run going until its time (or the time limit).
-      if ((gone && quiet && !this.deletePending() && !this.furtherDeletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending && !this.informers?.delivering) || idle || timeUp) this.stage = 'done';
+      if ((gone && quiet && !this.deletePending() && !this.deletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending && !this.informers?.delivering) || idle || timeUp) this.stage = 'done';
       if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
     }
   }
