@@ -26,6 +26,11 @@ export interface EngineContext {
   tableLimit?: number;
   /** pastInvalid lets an invalid object go on past validation (SimulationOptions.pastInvalid): diagnostics only. */
   pastInvalid?: boolean;
+  /**
+   * recordManagers makes the controllers' writes record their manager in managedFields, as the writes of a live
+   * cluster's clients do (SimulationOptions.live); a run keeps its objects without.
+   */
+  recordManagers?: boolean;
 }
 
 /** SourceIndex maps objects to the documents they were read from, so trace fields map to file ranges. */

@@ -83,6 +83,7 @@ export class Simulation {
       behavior: inputs.behavior, profile: inputs.cluster.profile, sources: this.sources,
       ...(options.tableLimit !== undefined ? { tableLimit: options.tableLimit } : {}),
       ...(options.pastInvalid ? { pastInvalid: true } : {}),
+      ...(options.live ? { recordManagers: true } : {}),
       schedule: (delay, label, task) => this.queue.push(this.clock.now + delay, label, task),
     };
     // Component configuration is read once, as kube-apiserver reads its files at start.

@@ -17,7 +17,8 @@ import { EventWatchHub } from './event-watch';
 import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from './openapi';
-import { mergePatchOf, readPatch } from './patch';
+import { managerOf, validateWriteOptions } from './apply';
+import { mergePatchOf, readPatch, readPatchOrApply } from './patch';
 import { bodyFromServed, servedTable, type VersionConverter, versionConverter } from './hpa-v1';
 import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTable } from './request-options';
 import { type RequestInfo, requestInfo, resourceInfo, type ResourceInfo, VERSIONS } from './request-info';
@@ -124,11 +125,12 @@ export class ApiHandler {
     const conv = info.subresource ? undefined : versionConverter(info.group, info.version, r.resource);
     if (method === 'GET' && !info.name) return this.list(res, r, apiVersion, namespace, info, url, credentials, wantsTable(String(req.headers.accept ?? '')), conv);
     if (conv) return this.converted(req, res, method, r, conv, { path: `${url.pathname}${url.search}`, apiVersion: conv.stored, kind: r.kind, group: r.group, resource: r.resource, credentials, verb: 'get', method: 'GET',
+      ...managerOf(req, url),
       ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) }, url);
     const base: ApiRequest = { path: `${url.pathname}${url.search}`, apiVersion, kind: r.kind, group: r.group, resource: r.resource, credentials, verb: 'get', method: 'GET',
       ...(namespace !== undefined ? { namespace } : {}), ...(info.name !== undefined ? { name: info.name } : {}), ...(info.subresource ? { subresource: info.subresource } : {}),
-      ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}) };
-    if (info.subresource === 'scale') return this.scale(req, res, method, r, base);
+      ...(url.searchParams.get('dryRun') === 'All' ? { dryRun: true } : {}), ...managerOf(req, url) };
+    if (info.subresource === 'scale') return this.scale(req, res, method, r, base, url);
     if (info.subresource === 'log' && r.resource === 'pods') {
       if (method !== 'GET') throw status405();
       return this.log(res, base, url.searchParams);
@@ -145,6 +147,7 @@ export class ApiHandler {
       }
       case 'POST': {
         if (info.name && !info.subresource) throw status405();
+        validateWriteOptions(url, 'CreateOptions');
         const object = await readJson(req, info.subresource === 'eviction' ? 'Eviction' : r.kind) as KubeObject;
         const objNs = object.metadata?.namespace;
         // The namespace of the body and of the path must agree (rest/create.go: EnsureObjectNamespaceMatchesRequestNamespace).
@@ -154,11 +157,12 @@ export class ApiHandler {
         return this.answer(res, await this.serve({ ...base, verb: 'create', method: 'POST', kind, object: withNs as KubeObject }), 201);
       }
       case 'PUT': {
+        validateWriteOptions(url, 'UpdateOptions');
         const object = await readJson(req, r.kind) as KubeObject;
         return this.answer(res, await this.serve({ ...base, verb: 'update', method: 'PUT', object }));
       }
       case 'PATCH':
-        return this.answer(res, await this.serve({ ...base, verb: 'patch', method: 'PATCH' }, {}, await readPatch(req)));
+        return this.answer(res, await this.serve({ ...base, verb: 'patch', method: 'PATCH' }, {}, info.subresource ? await readPatch(req, url) : await readPatchOrApply(req, url)));
       case 'DELETE': {
         const body = req.headers['content-length'] && req.headers['content-length'] !== '0' ? await readJson(req, 'DeleteOptions') : {};
         return this.answer(res, await this.serve({ ...base, verb: 'delete', method: 'DELETE' }, deleteOptionsOf(body, url.searchParams)));
@@ -196,7 +200,7 @@ export class ApiHandler {
       case 'PUT':
         return this.answer(res, served(await this.serve({ ...base, verb: 'update', method: 'PUT', object: await body() })));
       case 'PATCH': {
-        const patch = await readPatch(req);
+        const patch = await readPatch(req, url);
         return this.answer(res, served(await this.serveWith({ ...base, verb: 'patch', method: 'PATCH' }, (current) => {
           if (!current) return { patch: {}, patchType: 'merge' };
           const patched = conv.fromServed(applyPatch(conv.toServed(current), patch.patch, patch.patchType));
@@ -217,7 +221,7 @@ export class ApiHandler {
    * the change written to the object's spec.replicas through the engine, the answer the Scale of the result.
    * See pkg/registry/apps/deployment/storage/storage.go (ScaleREST.Get, Update).
    */
-  private async scale(req: IncomingMessage, res: ServerResponse, method: string, r: ResourceInfo, base: ApiRequest): Promise<void> {
+  private async scale(req: IncomingMessage, res: ServerResponse, method: string, r: ResourceInfo, base: ApiRequest, url: URL): Promise<void> {
     // A resource without a scale subresource: nothing is served at its path.
     if (!SCALABLE.has(r.resource)) throw new StatusError(noSuchResource());
     if (method === 'GET') {
@@ -225,7 +229,7 @@ export class ApiHandler {
       return out.ok && out.object ? sendJson(res, 200, scaleOf(out.object)) : this.answer(res, out);
     }
     if (method !== 'PUT' && method !== 'PATCH') throw status405();
-    const change = method === 'PUT' ? { scale: await readJson(req, 'Scale') } : await readPatch(req);
+    const change = method === 'PUT' ? { scale: await readJson(req, 'Scale') } : await readPatch(req, url);
     const verb = method === 'PUT' ? 'update' : 'patch';
     const out = await this.serveWith({ ...base, verb, method }, (current) => {
       // The current object is read where the update runs; a missing one goes on to the engine's 404.

@@ -1,6 +1,6 @@
 // `pod-lifecycle serve` driven by the real kubectl for the writes past apply: create deployment (a protobuf body),
-// rollout status (a watch), scale (the scale subresource), label, annotate, patch of each type, replace, the 415 of
-// server-side apply, and the server's 400 for bodies that are not JSON. kubectl must be on PATH.
+// rollout status (a watch), scale (the scale subresource), label, annotate, patch of each type, replace, and the
+// server's 400 for bodies that are not JSON (server-side apply: server-side-apply*.test.ts). kubectl must be on PATH.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ServeProcess, startServe } from './serve-process';
@@ -94,13 +94,6 @@ for (const c of refusedPatches) {
     assert.match(out.stderr, c.stderr);
   });
 }
-
-test('server-side apply gets the 415 of a server without it, naming the patch types accepted', async () => {
-  const manifest = serve.file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n');
-  const applied = await kubectl('apply', '--server-side', '-f', manifest);
-  assert.notEqual(applied.code, 0);
-  assert.match(applied.stderr, /the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json/);
-});
 
 const malformed: { name: string; body: string; message: string }[] = [
   { name: 'a body cut short', body: '{"kind": "Pod",', message: 'couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"kind": "Pod",)' },

@@ -11,6 +11,7 @@ import { decodeBody } from './decode';
 import type { AdmissionAttributes } from './admission/plugin';
 import { internalError } from './admission/errors';
 import { applyDefaults } from './defaulting';
+import { applyManagedFields, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
 import { prepareObjectForCreate } from './registry';
 import { allocateServiceCreate } from './service-alloc';
 import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './request';
@@ -20,7 +21,7 @@ import { validateObject } from './validation';
 import { warningsOnCreate } from './warnings';
 
 /** createObject serves a create request whose user is authenticated and authorized. */
-export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, generatedName: string | undefined): Steps<ApiOutcome> {
+export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, generatedName: string | undefined, apply?: { force: boolean }): Steps<ApiOutcome> {
   const user = req.user as UserInfo;
   // Decoding the body into the kind's Go type comes before admission (createHandler); it is recorded as the first
   // sub-step of apiserver.admit.mutating, where a person stepping through the request looks for it.
@@ -30,6 +31,16 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // Admission sees the object as v1 (its webhooks get it so): convertToV1 (api/conversion.ts).
   const obj = convertToV1(defaulted.object);
   if (req.namespace && obj.metadata) obj.metadata.namespace = req.namespace;
+  // The field manager records the create before admission (create.go: fieldManager.UpdateNoErrors); an apply that
+  // creates makes the manager own its configuration (patch.go applyPatcher.createNewObject).
+  if (req.fieldManager !== undefined) {
+    const scope = fieldManagerScope(ctx, req);
+    const recorded = apply ? applyManagedFields(undefined, (req.object ?? {}) as Record<string, unknown>, req.fieldManager, apply.force, scope).object
+      : updateManagedFields(undefined, obj, req.fieldManager, scope);
+    const entries = recorded.metadata?.managedFields;
+    obj.metadata = { ...obj.metadata, ...(entries ? { managedFields: entries } : {}) };
+    if (!entries) delete obj.metadata.managedFields;
+  }
   // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.
   // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate).
   yield {

@@ -30,6 +30,11 @@ export interface ApiRequest {
   source?: string;
   /** dryRun is `?dryRun=All`: the request runs every stage but storage keeps nothing. */
   dryRun?: boolean;
+  /**
+   * fieldManager is the manager the write is recorded under in metadata.managedFields: the fieldManager parameter, or
+   * the User-Agent's program (handlers/create.go managerOrUserAgent). Without one the write records nothing.
+   */
+  fieldManager?: string;
   user?: UserInfo;
   /** credentials the client presented; none for an anonymous request. */
   credentials: { token?: string; certificatePem?: string; serviceAccount?: string; impersonate?: { user: string; groups: string[] } };

@@ -14,6 +14,7 @@ import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
 import { evictPod } from './eviction';
 import { updateObject, type UpdateOptions } from './update';
+import { applyManagedFields, checkName, fieldManagerScope } from './fieldmanager/manager';
 import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
 
 /** ApiOutcome is the server's answer to one request: the object, or the error and the phase that produced it. */
@@ -24,6 +25,11 @@ export type ApiOutcome =
 /** ApiServer serves requests against the store, recording every decision. */
 export class ApiServer {
   constructor(private readonly ctx: EngineContext) {}
+
+  /** recordsManagers tells whether the engine's own clients name their manager (a live cluster's: see EngineContext). */
+  get recordsManagers(): boolean {
+    return this.ctx.recordManagers === true;
+  }
 
   /**
    * serve runs one request through the pipeline. `ref` is the object the trace speaks of (its
@@ -61,6 +67,7 @@ export class ApiServer {
         return yield* deleteObject(this.ctx, req, ref, deleteOptions);
       case 'update':
       case 'patch':
+        if (updateOptions.apply && !this.ctx.store.get(req.kind, req.namespace, req.name ?? '')) return yield* this.applyCreate(req, ref, user, updateOptions.patch, updateOptions.apply);
         return yield* updateObject(this.ctx, req, ref, updateOptions);
       default:
         return { ok: false, error: new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 }), phase: 'apiserver.authorize' };
@@ -91,6 +98,27 @@ export class ApiServer {
       return { ok: false, error: authz.error, phase: 'apiserver.authorize' };
     }
     return { ok: true, code: 200, user: authn.user, authenticatedBy: authn.authenticatedBy, allowedBy: authz.allowedBy };
+  }
+
+  /**
+   * applyCreate serves a server-side apply to an absent object: it creates it (201), authorized as a create too, its
+   * name the URL's. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (forceAllowCreate, the
+   * createValidation's withAuthorization, checkName), v0.36.3.
+   */
+  private *applyCreate(req: ApiRequest, ref: string, user: UserInfo, patch: unknown, apply: { force: boolean }): Steps<ApiOutcome> {
+    const config = (patch ?? {}) as KubeObject;
+    try {
+      // The field manager reads the configuration first (its kind and version, no managedFields), then its name is checked.
+      applyManagedFields(undefined, config, req.fieldManager ?? '', apply.force, fieldManagerScope(this.ctx, req));
+      checkName(config, req);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      return { ok: false, error: e, phase: 'apiserver.admit.mutating' };
+    }
+    const create: ApiRequest = { ...req, verb: 'create', method: 'POST', object: config };
+    const denied = yield* this.authorize(create, ref, user);
+    if (denied) return { ok: false, error: denied, phase: 'apiserver.authorize' };
+    return yield* createObject(this.ctx, create, ref, undefined, apply);
   }
 
   /** authenticate runs the authentication and impersonation filters. See authn/filter.ts. */

@@ -10,6 +10,7 @@ import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
+import { applyManagedFields, checkName, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
 import { dropDisabledPodSpecFields } from './drop-disabled';
 import { dropStatefulSetDisabledFields } from './registry';
 import { applyPatch, type PatchType } from './patch';
@@ -24,6 +25,8 @@ export interface UpdateOptions {
   /** patch is a JSON object for a strategic merge or JSON merge patch, a list of operations for a JSON patch. */
   patch?: unknown;
   patchType?: PatchType;
+  /** apply makes the patch a server-side apply configuration (application/apply-patch+yaml); force takes conflicting fields. */
+  apply?: { force: boolean };
 }
 
 /** PATCH_NAMES name each patch type in the trace. */
@@ -89,7 +92,12 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     // At autoscaling/v1 the patch applies to the object as v1 serves it, and the result (or the body) converts back to
     // the stored autoscaling/v2. See pkg/apis/autoscaling/v1/conversion.go and handlers/patch.go (v1.36.3).
     const v1 = isHpaV1(req);
-    merged = patched ? applyPatch(v1 ? hpaToV1(current) : current, options.patch, options.patchType ?? 'strategic') : deepClone(req.object ?? {});
+    const base = v1 ? hpaToV1(current) : current;
+    if (options.apply) {
+      // Server-side apply: the configuration merged into the live object by the field manager (patch.go applyPatcher).
+      merged = applyManagedFields(base, options.patch as Record<string, unknown>, req.fieldManager ?? '', options.apply.force, fieldManagerScope(ctx, req)).object;
+      checkName(merged, req);
+    } else merged = patched ? applyPatch(base, options.patch, options.patchType ?? 'strategic') : deepClone(req.object ?? {});
     if (v1 && isHpaV1(merged)) merged = hpaFromV1(merged);
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
@@ -99,7 +107,7 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   if (patched) {
     yield {
       phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'patch' },
-      result: `merged the ${PATCH_NAMES[options.patchType ?? 'strategic']} into ${req.kind} "${req.name}" (resourceVersion ${current.metadata?.resourceVersion})`,
+      result: `merged the ${options.apply ? `apply configuration of "${req.fieldManager}"` : PATCH_NAMES[options.patchType ?? 'strategic']} into ${req.kind} "${req.name}" (resourceVersion ${current.metadata?.resourceVersion})`,
       detail: { patch: options.patch },
     };
   }
@@ -107,6 +115,9 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   convertFromV1(merged);
   const defaulted = applyDefaults(merged);
   convertToV1(defaulted.object);
+  // The field manager records the write before admission (patch.go, update.go: fieldManager.UpdateNoErrors); an apply
+  // recorded its own above.
+  if (req.fieldManager !== undefined && !options.apply) defaulted.object = updateManagedFields(current, defaulted.object, req.fieldManager, fieldManagerScope(ctx, req));
   yield {
     phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'defaulting' },
     result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
@@ -142,6 +153,12 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   if (same({ ...current, metadata: before }, { ...prepared, metadata: after })) {
     yield { phase: 'etcd.persist', object: ref, field: 'metadata', result: `no change: ${key} keeps resourceVersion ${current.metadata?.resourceVersion}`, detail: { key, resourceVersion: current.metadata?.resourceVersion } };
     return { ok: true, code: 200, object: current, ...(warnings.length ? { warnings } : {}) };
+  }
+  if (req.dryRun) {
+    // dryRun=All: the dry-run storage hands back what it would have written, at the stored resourceVersion; nothing is
+    // written. See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go (GuaranteedUpdate), v0.36.3.
+    yield { phase: 'etcd.persist', object: ref, field: 'metadata', result: `dry run (dryRun=All): ${req.kind} "${req.name}" would be updated at ${key}; nothing is written`, detail: { key, dryRun: true } };
+    return { ok: true, code: 200, object: encodeAsStored({ ...prepared, metadata: { ...prepared.metadata, resourceVersion: current.metadata?.resourceVersion } }), ...(warnings.length ? { warnings } : {}) };
   }
   // An update that removes the last finalizer of an object already deleted (grace period 0) deletes it.
   // See registry/generic/registry/store.go (Update, ShouldDeleteDuringUpdate).

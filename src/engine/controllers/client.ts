@@ -5,6 +5,13 @@ import type { DeleteOptions } from '../apiserver/delete';
 import { type ApiOutcome, type ApiServer, mappingFor, requestPath } from '../apiserver/server';
 import type { Steps } from '../runtime/step';
 
+/**
+ * KUBE_CONTROLLER_MANAGER is the manager of the controllers' writes: their User-Agent's program
+ * (`kube-controller-manager/v1.36.3 (linux/amd64) kubernetes/...`), which kube-apiserver records when no fieldManager is
+ * given. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent), v0.36.3.
+ */
+const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+
 /** ControllerClient sends one controller's requests. */
 export class ControllerClient {
   constructor(private readonly api: ApiServer, readonly serviceAccount: string) {}
@@ -21,6 +28,7 @@ export class ControllerClient {
       req: {
         apiVersion, kind, group: mapping.group, resource: mapping.resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}),
         credentials: { serviceAccount: `kube-system/${this.serviceAccount}` },
+        ...(this.api.recordsManagers ? { fieldManager: KUBE_CONTROLLER_MANAGER } : {}),
       },
     };
   }

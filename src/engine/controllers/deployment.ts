@@ -112,6 +112,8 @@ function* syncExistingNewReplicaSet(r: Rollout, existing: ReplicaSet, newRevisio
     const copy = deepClone(existing) as ReplicaSet & KubeObject;
     copy.metadata = { ...copy.metadata, annotations };
     copy.spec = { ...copy.spec!, minReadySeconds: minReady };
+    // minReadySeconds is `omitempty`: a zero is not written (apps/v1 ReplicaSetSpec).
+    if (!minReady) delete copy.spec.minReadySeconds;
     const out = yield* r.client.update(copy, r.ref);
     // The Deployment's revision follows on the next sync, as in getNewReplicaSet, which returns right after this update.
     return out.ok && out.object ? remember(r, out.object as unknown as ReplicaSet) : existing;
@@ -147,7 +149,7 @@ function* createNewReplicaSet(r: Rollout, oldRSs: ReplicaSet[], newRevision: num
     apiVersion: 'apps/v1', kind: 'ReplicaSet',
     metadata: { name, namespace: d.metadata?.namespace, labels, ownerReferences: [controllerRef(asObject(d))] },
     spec: {
-      replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0,
+      replicas: 0, ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}),
       selector: { ...d.spec?.selector, matchLabels: { ...(d.spec?.selector?.matchLabels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash } },
       template: { ...template, metadata: { ...template.metadata, labels } },
     },
