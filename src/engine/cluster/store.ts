@@ -1,5 +1,6 @@
 // The state store, the simulation's etcd: objects by key, resourceVersions, watches and cheap snapshots.
 import { deepClone, deepFreeze, type KubeObject, type Meta, type Mutable } from '../api/types';
+import { SharedParts } from './shared-parts';
 import { redactSecret, type SecretValues } from './secret-values';
 
 /** WatchEventType is the type of a watch event, as the API server sends them. */
@@ -190,6 +191,8 @@ export class Store {
   private readonly checkpoints: Checkpoint[] = [];
   /** secrets keep the Secrets' values by key; the stored Secrets show notes instead. */
   private readonly secrets = new Map<string, SecretValues>();
+  /** parts are the equal parts stored pods share. */
+  private readonly parts = new SharedParts();
 
   /** size is how many objects are stored. */
   get size(): number {
@@ -247,6 +250,8 @@ export class Store {
       this.secrets.set(key, values);
       obj = stored as Meta;
     }
+    // Pods of one template share their equal parts (shared-parts.ts).
+    if (given.kind === 'Pod') obj = this.parts.pod(obj);
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as unknown as KubeObject;
     if (!old) this.keys = undefined;

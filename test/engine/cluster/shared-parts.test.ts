@@ -1,0 +1,65 @@
+// Tests for the parts stored pods share: equal content is one frozen object, different content is not, and what is
+// read of a pod does not change.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SharedParts } from '../../../src/engine/cluster/shared-parts';
+import type { Meta } from '../../../src/engine/api/types';
+
+type PodLike = Meta & { spec: Record<string, unknown> };
+
+function pod(name: string, spec: Record<string, unknown>): PodLike {
+  return {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }] },
+    spec,
+  } as unknown as PodLike;
+}
+
+const tolerations = () => [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }];
+
+const cases: { name: string; a: Record<string, unknown>; b: Record<string, unknown>; field: string; shared: boolean }[] = [
+  { name: 'equal tolerations are one object', a: { tolerations: tolerations() }, b: { tolerations: tolerations() }, field: 'tolerations', shared: true },
+  { name: 'tolerations that differ are not', a: { tolerations: tolerations() }, b: { tolerations: [{ ...tolerations()[0], tolerationSeconds: 30 }] }, field: 'tolerations', shared: false },
+  { name: 'a string and a number of the same text are not equal', a: { x: { v: '1' } }, b: { x: { v: 1 } }, field: 'x', shared: false },
+  { name: 'null and an absent field are not equal', a: { x: { v: null } }, b: { x: {} }, field: 'x', shared: false },
+  { name: 'a part holding a Date is left as it is', a: { x: { at: new Date(0) } }, b: { x: { at: new Date(0) } }, field: 'x', shared: false },
+];
+
+for (const c of cases) {
+  test(`SharedParts: ${c.name}`, () => {
+    const parts = new SharedParts();
+    const a = parts.pod(pod('a', c.a));
+    const b = parts.pod(pod('b', c.b));
+    assert.equal(a.spec[c.field] === b.spec[c.field], c.shared);
+    assert.deepEqual(a.spec, c.a);
+    assert.deepEqual(b.spec, c.b);
+  });
+}
+
+test('SharedParts shares labels and owner references, never the pod, its spec or its metadata', () => {
+  const parts = new SharedParts();
+  const a = parts.pod(pod('a', { containers: [{ name: 'c' }] }));
+  const b = parts.pod(pod('b', { containers: [{ name: 'c' }] }));
+  assert.equal(a.metadata?.labels, b.metadata?.labels);
+  assert.equal(a.metadata?.ownerReferences, b.metadata?.ownerReferences);
+  assert.equal(a.spec['containers'], b.spec['containers']);
+  assert.notEqual(a.spec, b.spec);
+  assert.notEqual(a.metadata, b.metadata);
+  assert.ok(Object.isFrozen(a.spec['containers']));
+});
+
+test('SharedParts keeps a `__proto__` key as an own field, as JSON.parse does', () => {
+  const parts = new SharedParts();
+  const spec = JSON.parse('{"x": {"__proto__": {"polluted": true}}, "__proto__": {"y": 1}}') as Record<string, unknown>;
+  const shared = parts.pod(pod('a', spec));
+  assert.deepEqual(Object.keys(shared.spec), ['x', '__proto__']);
+  assert.deepEqual(Object.keys(shared.spec['x'] as object), ['__proto__']);
+  assert.equal(Object.getPrototypeOf(shared.spec['x']), Object.prototype);
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+});
+
+test('SharedParts walks a spec once: a status write keeps the spec it was given', () => {
+  const parts = new SharedParts();
+  const first = parts.pod(pod('a', { tolerations: tolerations() }));
+  const again = parts.pod({ ...first, status: { phase: 'Running' } } as PodLike);
+  assert.equal(again.spec, first.spec);
+});
