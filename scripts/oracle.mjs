@@ -3,7 +3,8 @@
 // real kubectl), then what each said compared: for refused requests the Status (code, reason, message) and what
 // kubectl printed; for accepted ones the stored objects after defaulting and admission, the node the scheduler chose
 // or its FailedScheduling message, and what the controllers made (ReplicaSets, pods, their events; EndpointSlices;
-// what the garbage collector, the pod garbage collector, the node lifecycle and the CronJob controllers did).
+// what the garbage collector, the pod garbage collector, the node lifecycle and the CronJob controllers did; on a
+// reference whose stand-in kubelet runs the pods, a rolling update, disruption budgets, an eviction and drain, an autoscaler).
 // Three families follow the manifest cases on the embedded cluster: `fields` (oracle/fields/: manifest variants of every
 // PodSpec field, created on both API servers directly), `kubectl` (oracle/kubectl/: the real kubectl's apply, get
 // pods -o wide, describe pod and get events beside the engine's Debug Console) and `tables` (oracle/tables.mjs: the
@@ -37,6 +38,7 @@ async function runManifestCase(ref, c, results) {
   results.push(result);
   SCHEDULED.names = [];
   run(KUBECTL, ['--kubeconfig', ref.masters, 'delete', '-f', c.manifest, '--ignore-not-found', '--wait=false', '--grace-period=0', '--force'], { cwd: WORK });
+  if (c.drain) run(KUBECTL, ['--kubeconfig', ref.masters, 'uncordon', c.drain.node], { cwd: WORK });
   try {
     await ref.reset();
   } catch (err) {
@@ -93,17 +95,18 @@ async function main() {
   // Group by cluster files: one reference cluster each. The families run on the embedded cluster, after its cases.
   const groups = new Map();
   const groupOf = (key) => groups.get(key) ?? groups.set(key, { cases: [], families: [] }).get(key);
-  for (const c of cases) groupOf(JSON.stringify(c.cluster ?? [])).cases.push(c);
-  for (const f of families(argv, only)) groupOf('[]').families.push(f);
+  // A group is a list of cluster files, and whether the stand-in kubelet runs the pods (refcluster --pods-run).
+  for (const c of cases) groupOf(JSON.stringify([c.cluster ?? [], !!c.podsRun])).cases.push(c);
+  for (const f of families(argv, only)) groupOf(JSON.stringify([[], false])).families.push(f);
   const clusters = [];
   let n = 0;
   for (const [key, group] of groups) {
-    const files = JSON.parse(key);
+    const [files, podsRun] = JSON.parse(key);
     const logFile = join(OUT, `refcluster-${n++}.log`);
-    process.stderr.write(`reference cluster ${files.length ? files.join(' ') : '(embedded)'} ... `);
+    process.stderr.write(`reference cluster ${files.length ? files.join(' ') : '(embedded)'}${podsRun ? ' --pods-run' : ''} ... `);
     let ref;
     try {
-      ref = await RefCluster.start(files, logFile);
+      ref = await RefCluster.start(files, logFile, podsRun);
     } catch (err) {
       // Reported, and the run goes on with the other clusters; the exit status says it failed.
       console.error(`\n${err.message}`);

@@ -1,5 +1,8 @@
 // The oracle's cases: the rejection fixtures of test/cli/rejections-*.test.ts, accepted fixtures, and generated
-// manifests written under GEN (.cache/oracle/gen). Each case is `{ manifest, cluster?, id?, watchPods?, settle? }`.
+// manifests written under GEN (.cache/oracle/gen). Each case is `{ manifest, cluster?, id?, watchPods?, settle?,
+// engineArgs?, podsRun?, thenApply?: { after, file }, drain?: { after, node, timeout } }`: podsRun puts it on a reference
+// cluster started with --pods-run (its stand-in kubelet), thenApply and drain are a later apply or kubectl drain, that
+// many seconds after the first apply, on both sides.
 import { GEN } from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -7,6 +10,8 @@ import { GEN } from './common.mjs';
 // The rejection cases are those of test/cli/rejections-*.test.ts, with their manifests, clusters and identities.
 // ---------------------------------------------------------------------------------------------------------------
 const A = 'test/fixtures/admission', AUTH = 'test/fixtures/auth', Q = 'test/fixtures/quota', W = 'test/fixtures/webhooks';
+/** READY is the engine's Behavior for the cases with Ready pods: images already on the nodes, containers ready at once. */
+const READY = ['--behavior', 'test/fixtures/rollout/instant-behavior.yaml'];
 const WH = (s) => [`${W}/nodes.yaml`, `${W}/webhook-service.yaml`, `${W}/${s}.yaml`];
 export const CASES = [
   // rejections-admission
@@ -86,6 +91,17 @@ export const CASES = [
   // An autoscaling/v1 autoscaler: stored as v2 with v1's defaults; one with a v2-only field refused by strict decoding.
   { manifest: 'test/fixtures/hpa/web-v1.yaml', engineArgs: ['--for', '10s'] },
   { manifest: 'test/fixtures/hpa/invalid-v1.yaml', engineArgs: ['--for', '1s'] },
+  // Controllers that act on Ready pods, on a reference whose stand-in kubelet runs them (refcluster --pods-run: Running
+  // and Ready as soon as bound); the engine's images are on the nodes already (no pull), so its pods are Ready at once too.
+  // A rolling update: the second apply 10 s after the first; the reference waits up to 60 s for the rollout's end.
+  { manifest: 'test/fixtures/rollout/web.yaml', podsRun: true, engineArgs: READY, thenApply: { after: 10, file: 'test/fixtures/rollout/web-new-image.yaml' }, settle: { ms: 60_000, until: 'rollouts complete' } },
+  // Budgets over Ready pods (and one over none), once the disruption controller observed them.
+  { manifest: 'test/fixtures/disruption/ready-budgets.yaml', podsRun: true, engineArgs: [...READY, '--for', '20s'], settle: { ms: 40_000, until: 'budgets synced' } },
+  // An eviction the budget refuses (429), then kubectl drain retrying every 5 s until its 12 s timeout.
+  // The pods are kept on the drained node, as the real scheduler's ties between the two workers are random.
+  { manifest: 'test/fixtures/drain/budget-one-node.yaml', podsRun: true, engineArgs: READY, drain: { after: 10, node: 'worker-1', timeout: '12s' } },
+  // An autoscaler of Ready pods without metrics-server: the reference serves no metrics.k8s.io, the engine's Behavior says so.
+  { manifest: 'test/fixtures/hpa/web.yaml', podsRun: true, engineArgs: ['--behavior', 'test/fixtures/hpa/no-metrics-server-behavior.yaml', '--for', '40s'], settle: { ms: 60_000, until: 'autoscalers synced' } },
 ];
 
 // Generated cases: manifests written under .cache/oracle/gen (paths relative to the project, like the fixtures'),

@@ -20,7 +20,9 @@ export const OWN_GROUP = 'podlifecycle.debug/';
 export const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-export const label = (c) => [c.manifest, ...(c.cluster ?? []).map((f) => `--cluster ${f}`), ...(c.id ?? [])].join(' ');
+export const label = (c) => [c.manifest, ...(c.cluster ?? []).map((f) => `--cluster ${f}`), ...(c.id ?? []),
+  ...(c.thenApply ? [`--then-apply ${c.thenApply.after}s,${c.thenApply.file}`] : []), ...(c.drain ? [`--then-drain ${c.drain.after}s,${c.drain.node}`] : []),
+  ...(c.podsRun ? ['(pods run)'] : [])].join(' ');
 
 /** docsOf parses a YAML file's documents (a List gives its items). */
 export function docsOf(file) {

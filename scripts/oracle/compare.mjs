@@ -1,14 +1,17 @@
 // Comparing one case: what the engine's run printed and stored against what kubectl and the reference cluster did
-// with the same manifest, component by component (apiserver, scheduler, controllers, and those of compare-controllers.mjs).
+// with the same manifest, component by component (apiserver, scheduler, controllers, and those of compare-controllers.mjs
+// and, for the cases whose pods run, compare-ready.mjs).
 import { CLI, OWN_GROUP, ROOT, SCHEDULED, comparable, diffValues, docsOf, fate, isClusterScoped, nodeClass, normalize, run, sleep } from './common.mjs';
 import { compareCronJobs, compareEndpointSlices, compareGarbage, compareNodeLifecycle, comparePodGC } from './compare-controllers.mjs';
-import { refApply, refGet, refList } from './refcluster.mjs';
+import { READY_SETTLED, compareAutoscaler, compareDisruption, compareEviction, compareRollout } from './compare-ready.mjs';
+import { refApply, refDrain, refGet, refList, refThenApply } from './refcluster.mjs';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The engine side.
 // ---------------------------------------------------------------------------------------------------------------
 export function runEngine(c) {
-  const args = [CLI, 'run', c.manifest, ...(c.cluster ?? []).flatMap((f) => ['--cluster', f]), ...(c.id ?? []), ...(c.engineArgs ?? []), '--json'];
+  const later = [...(c.thenApply ? ['--then-apply', `${c.thenApply.after}s,${c.thenApply.file}`] : []), ...(c.drain ? ['--then-drain', `${c.drain.after}s,${c.drain.node},timeout=${c.drain.timeout}`] : [])];
+  const args = [CLI, 'run', c.manifest, ...(c.cluster ?? []).flatMap((f) => ['--cluster', f]), ...(c.id ?? []), ...(c.engineArgs ?? []), ...later, '--json'];
   const r = run(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
   try {
     return JSON.parse(r.stdout);
@@ -49,7 +52,8 @@ export const SETTLED = {
 export async function settle(ref, c) {
   if (!c.settle) return;
   const end = Date.now() + c.settle.ms;
-  while (Date.now() < end && !SETTLED[c.settle.until](ref, c)) await sleep(2000);
+  const until = SETTLED[c.settle.until] ?? READY_SETTLED[c.settle.until];
+  while (Date.now() < end && !until(ref, c)) await sleep(2000);
   await sleep(1500); // what follows the awaited step (the pod's deletion after its status patch, the eviction event)
 }
 
@@ -70,12 +74,18 @@ export async function compareCase(ref, c, engine, result) {
   const wanted = docsOf(c.manifest).filter((d) => !String(d.apiVersion ?? '').startsWith(OWN_GROUP));
   const workloads = wanted.some((d) => ['Deployment', 'ReplicaSet', 'Job', 'StatefulSet', 'DaemonSet', 'CronJob'].includes(d.kind));
   SCHEDULED.names = wanted.filter((d) => d.kind === 'CronJob').map((d) => d.metadata?.name);
-  let applied;
+  let applied, drained;
+  const t0 = Date.now();
   try {
     applied = refApply(ref, c);
     // What the manifest made is read back from the reference after its controllers and scheduler had a moment.
     if (applied.exit === 0) {
       await waitScheduled(ref, workloads ? 12_000 : 6_000);
+      // A later apply or drain as the engine's --then-apply / --then-drain makes it, that long after the first apply.
+      const later = c.thenApply ?? c.drain;
+      if (later) await sleep(t0 + later.after * 1000 - Date.now());
+      if (c.thenApply) applied.kubectl = [applied.kubectl, refThenApply(ref, c)].filter(Boolean).join('\n');
+      if (c.drain) drained = await refDrain(ref, c.drain);
       await settle(ref, c);
     }
   } finally {
@@ -83,6 +93,7 @@ export async function compareCase(ref, c, engine, result) {
   }
   const seen = watch?.stop() ?? [];
   result.reference = { kubectl: applied.kubectl, status: applied.status && { code: applied.status.code, reason: applied.status.reason, message: applied.status.message } };
+  if (drained) result.reference.drain = drained; // the eviction's Status and drain's output, whole
   const er = engine.rejection;
   const rejectedRef = applied.exit !== 0;
   // apiserver: refused or not, with what status and what kubectl printed.
@@ -91,7 +102,9 @@ export async function compareCase(ref, c, engine, result) {
   if (er && rejectedRef) {
     for (const k of ['code', 'reason', 'message']) if (er[k] !== applied.status?.[k]) api.push({ field: `rejection.${k}`, engine: er[k], reference: applied.status?.[k] });
   }
-  if ((engine.kubectl ?? '').trim() !== applied.kubectl) api.push({ field: 'kubectl', engine: engine.kubectl, reference: applied.kubectl });
+  // What the engine's later kubectl commands printed (a drain) is compared by their own component.
+  const applies = (engine.commands ?? []).reduce((text, cmd) => text.replace(`\n${cmd.output}`, ''), engine.kubectl ?? '').trim();
+  if (applies !== applied.kubectl) api.push({ field: 'kubectl', engine: applies, reference: applied.kubectl });
   if (rejectedRef) return;
 
   // The objects of the manifest as stored.
@@ -162,6 +175,9 @@ export async function compareCase(ref, c, engine, result) {
   if (c.watchPods) comparePodGC(sides, seen);
   if (downs.length) compareNodeLifecycle(sides, downs.map((d) => d.node));
   if (SCHEDULED.names.length) compareCronJobs(sides);
+  if (c.thenApply) compareRollout(sides);
+  if (c.podsRun) { compareDisruption(sides); compareAutoscaler(sides); }
+  if (drained) compareEviction(sides, drained);
 }
 
 /** waitScheduled waits until no pod is without a PodScheduled condition (or the time is up). */

@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BIN, KUBECTL, ROOT, WORK, YAML, jsonStream, run, sleep } from './common.mjs';
+import { apiClient } from './api-client.mjs';
+import { BIN, KUBECTL, ROOT, WORK, YAML, jsonStream, run, sleep, stage } from './common.mjs';
 
 export class RefCluster {
-  /** start launches refcluster and resolves once it prints `ready`. */
-  static async start(clusterFiles, logFile) {
-    const args = ['--embedded', join(ROOT, 'src/engine/cluster/default-cluster.yaml'), ...clusterFiles.flatMap((f) => ['--cluster', join(ROOT, f)])];
+  /** start launches refcluster and resolves once it prints `ready`; with podsRun, its stand-in kubelet runs the pods. */
+  static async start(clusterFiles, logFile, podsRun = false) {
+    const args = ['--embedded', join(ROOT, 'src/engine/cluster/default-cluster.yaml'), ...clusterFiles.flatMap((f) => ['--cluster', join(ROOT, f)]), ...(podsRun ? ['--pods-run'] : [])];
     const proc = spawn(BIN, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     proc.stdin.on('error', () => { /* it has exited: the next request says so */ });
     const log = [];
@@ -163,6 +164,31 @@ export function refApply(ref, c) {
     status = m ? { code: last.code, reason: m[1], message: m[2] } : failures.filter((f) => f.status?.code === last.code).at(-1)?.status;
   }
   return { exit: r.status, kubectl, text, status };
+}
+
+/** refThenApply stages a case's later manifest and applies it as the case's identity; what kubectl printed. */
+export function refThenApply(ref, c) {
+  stage(c.thenApply.file);
+  const r = ref.kubectl(['apply', '-f', c.thenApply.file], ref.kubectlIdentity(c.id));
+  return [r.stdout.trim(), r.stderr.trim()].filter(Boolean).join('\n');
+}
+
+/**
+ * refDrain sends one eviction of the node's first pod (by name) through the API, whose answer the budget should refuse,
+ * then runs `kubectl drain NODE --timeout=T` with its stdout and stderr in one pipe, as a terminal shows them.
+ */
+export async function refDrain(ref, { node, timeout }) {
+  const pod = refList(ref, 'pods').filter((p) => p.spec?.nodeName === node && p.metadata.namespace === 'default').sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
+  let eviction;
+  if (pod) {
+    const client = apiClient(ref.masters);
+    const { name, namespace } = pod.metadata;
+    try {
+      eviction = (await client.send('POST', `/api/v1/namespaces/${namespace}/pods/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } })).body;
+    } finally { client.close(); }
+  }
+  const r = run('sh', ['-c', `"$0" --kubeconfig "$1" drain "$2" --timeout="$3" 2>&1`, KUBECTL, ref.masters, node, timeout], { cwd: WORK });
+  return { eviction, output: r.stdout.trim() };
 }
 
 /** refGet reads one object back as the API server stores it. */

@@ -2,12 +2,13 @@
 // 127.0.0.1 — embedded etcd, kube-apiserver, kube-scheduler, kube-controller-manager — configured
 // like Pod Lifecycle Debugger's embedded cluster, as a reference for differential tests.
 //
-//	refcluster [--cluster FILE]... [--embedded FILE] [--dir DIR]
+//	refcluster [--cluster FILE]... [--embedded FILE] [--dir DIR] [--pods-run]
 //
 // On stdout it prints `kubeconfig PATH`, `server URL`, `dir DIR`, then `ready` once /readyz is ok,
 // the cluster file's objects exist and the Nodes are Ready. A line `reset` on stdin clears what the
 // last case made (answered by `reset done`); `kubelet-down NODE` stops that node's heartbeats until the
-// next reset; stdin closing, SIGTERM or SIGINT shut it down.
+// next reset; with --pods-run a stand-in kubelet (kubelet.go) makes bound pods Running and Ready and finishes their
+// graceful deletes; stdin closing, SIGTERM or SIGINT shut it down.
 package main
 
 import (
@@ -38,16 +39,17 @@ func main() {
 	flag.Var(&clusters, "cluster", "a cluster file (repeatable); default: the embedded cluster")
 	embedded := flag.String("embedded", "src/engine/cluster/default-cluster.yaml", "the engine's embedded default cluster")
 	dir := flag.String("dir", "", "where to keep certificates, kubeconfigs and etcd data (default: a temporary directory, removed at exit)")
+	podsRun := flag.Bool("pods-run", false, "run a stand-in kubelet: pods bound to a node with heartbeats become Running and Ready at once, and a graceful delete finishes at once")
 	klog.InitFlags(nil) // the components log through klog to stderr (-v=N for more)
 	flag.Parse()
 
-	if err := run(clusters, *embedded, *dir); err != nil {
+	if err := run(clusters, *embedded, *dir, *podsRun); err != nil {
 		fmt.Fprintf(os.Stderr, "refcluster: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(clusters []string, embedded, dir string) error {
+func run(clusters []string, embedded, dir string, podsRun bool) error {
 	c, err := loadCluster(embedded, clusters)
 	if err != nil {
 		return err
@@ -101,7 +103,7 @@ func run(clusters []string, embedded, dir string) error {
 	if err := waitReady(ctx, masters, errc); err != nil {
 		return err
 	}
-	if err := populate(ctx, masters, p, c, dir, errc); err != nil {
+	if err := populate(ctx, masters, p, c, dir, podsRun, errc); err != nil {
 		return err
 	}
 	if err := writeKubeconfig(files.adminKubeconfig, server, p.CAFile, files.adminCert, files.adminKey); err != nil {

@@ -42,7 +42,8 @@ func waitReady(ctx context.Context, cfg *rest.Config, errc <-chan error) error {
 
 // populate creates the cluster file's objects, starts the heartbeats, the scheduler and the controller
 // manager, and waits for what a case needs: every namespace's default ServiceAccount and Ready nodes.
-func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir string, errc chan error) error {
+// With podsRun, the stand-in kubelet (kubelet.go) runs the pods bound to the file's nodes.
+func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir string, podsRun bool, errc chan error) error {
 	a, err := newApplier(masters, mustRead(p.CAFile))
 	if err != nil {
 		return err
@@ -68,6 +69,10 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 	}
 	defaultServiceAccounts(ctx, cs)
 	go keepNodesReady(ctx, cs, taints)
+	var pods *standInKubelet
+	if podsRun {
+		pods = runPods(ctx, cs, taints)
+	}
 
 	server := masters.Host
 	files := map[string]string{}
@@ -101,6 +106,7 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 		for range resets {
 			restartKubelets(ctx, cs, conditions, taints)
 			a.reset(ctx, c)
+			pods.resetIPs()
 			fmt.Println("reset done")
 		}
 	}()

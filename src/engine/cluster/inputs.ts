@@ -144,6 +144,11 @@ export interface Behavior {
   customMetrics: Record<string, Record<string, MetricSeries[]>>;
   /** externalMetrics are the external metrics API's series, by metric name (an External metric). */
   externalMetrics: Record<string, ExternalSeries[]>;
+  /**
+   * metricsServer false says no metrics-server serves metrics.k8s.io (a cluster without it, as kubeadm leaves one): the
+   * autoscaler's Resource and ContainerResource metrics then fail to list PodMetricses (NotFound). Default: served.
+   */
+  metricsServer?: boolean;
   /** informers delay what each component's informers hand its handlers: `kubelet: {delaySeconds: 0.5}` (none by default). */
   informers?: Partial<Record<InformerComponent, { delaySeconds?: number }>>;
 }

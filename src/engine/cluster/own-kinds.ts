@@ -11,7 +11,7 @@ import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetr
 export { describeValue } from './checker';
 
 
-const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'customMetrics', 'externalMetrics', 'informers'];
+const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'metricsServer', 'customMetrics', 'externalMetrics', 'informers'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
 const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
@@ -116,6 +116,7 @@ function readBehavior(c: Checker): Behavior {
     metrics: c.named('metrics', doc['metrics'], POD_METRICS_FIELDS, (path, e) => readPodMetrics(c, path, e)) ?? {},
     customMetrics: readCustomMetrics(c, doc['customMetrics']),
     externalMetrics: readExternalMetrics(c, doc['externalMetrics']),
+    ...compact({ metricsServer: c.boolean('metricsServer', doc['metricsServer']) }),
     ...readInformers(c, doc['informers']),
   };
 }
@@ -237,6 +238,7 @@ function mergeBehavior(into: Behavior, from: Behavior): void {
     Object.defineProperty(into.externalMetrics, name, { value: series, enumerable: true, writable: true, configurable: true });
   }
   for (const ref of from.finalizers) if (!into.finalizers.includes(ref)) into.finalizers.push(ref);
+  if (from.metricsServer !== undefined) into.metricsServer = from.metricsServer;
 }
 
 /** PartialProfile is what one ClusterProfile document sets. */

@@ -80,6 +80,14 @@ export function podUsage(behavior: Behavior, pod: MetricsPod, resource: string, 
 }
 
 /**
+ * METRICS_API_NOT_FOUND is GetResourceMetric's error when no metrics-server serves metrics.k8s.io (Behavior
+ * `metricsServer: false`): the PodMetricses list is answered 404 without a Status body, which client-go words as
+ * NewGenericServerResponse does. See pkg/controller/podautoscaler/metrics/client.go (GetResourceMetric) and
+ * staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go (NewGenericServerResponse) at v1.36.3.
+ */
+export const METRICS_API_NOT_FOUND = 'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)';
+
+/**
  * resourceMetricsListed is whether metrics-server's PodMetricses list for the pods has any item: without one,
  * GetResourceMetric fails with `no metrics returned from resource metrics API`. See metrics/client.go (v1.36.3).
  */
@@ -94,6 +102,7 @@ export function resourceMetricsListed(behavior: Behavior, pods: readonly Metrics
  * See pkg/controller/podautoscaler/metrics/client.go (GetResourceMetric, getContainerMetrics) at v1.36.3.
  */
 export function containerMetrics(behavior: Behavior, pods: readonly MetricsPod[], container: string, resource: string, now: number): Map<string, number> | { error: string } {
+  if (behavior.metricsServer === false) return { error: METRICS_API_NOT_FOUND };
   const out = new Map<string, number>();
   const listed = pods.map((p) => ({ pod: p, entry: metricsOf(behavior, p.name) })).filter((x) => reported(x.entry, now));
   if (listed.length === 0) return { error: 'no metrics returned from resource metrics API' };

@@ -11,7 +11,7 @@ import { fromMilli, parseQuantity } from '../api/quantity';
 import type { LabelSelector, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { type CalcPod, perPodReplicas, resourceReplicas, type Tolerances, usageRatioReplicas } from './hpa-calc';
-import { containerMetrics, externalMetric, type MetricsPod, objectMetric, podCustomMetric, podUsage, resourceMetricsListed } from './hpa-metrics';
+import { containerMetrics, externalMetric, METRICS_API_NOT_FOUND, type MetricsPod, objectMetric, podCustomMetric, podUsage, resourceMetricsListed } from './hpa-metrics';
 import { isPodLevelRequestsSet, podRequests } from '../scheduler/framework/pod-resources';
 import { timeOf } from './pods';
 
@@ -118,7 +118,9 @@ function resourceGeneric(input: MetricInput, target: MetricTarget | undefined, r
   let fetchError: string | undefined;
   if (container === undefined) {
     // GetResourceMetric: an empty PodMetricses list is an error; a listed pod without the resource is a missing pod.
-    if (!resourceMetricsListed(input.ctx.behavior, reported, input.now)) fetchError = `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`;
+    // Without metrics-server the list itself fails (NotFound); with it, an empty list is an error too.
+    if (input.ctx.behavior.metricsServer === false) fetchError = `unable to get metrics for resource ${resource}: ${METRICS_API_NOT_FOUND}`;
+    else if (!resourceMetricsListed(input.ctx.behavior, reported, input.now)) fetchError = `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API`;
     for (const p of reported) {
       const u = podUsage(input.ctx.behavior, p, resource, input.now);
       if (u !== undefined) usage.set(p.name, u);

@@ -28,10 +28,12 @@ const text = (e: StatusError | string): string => (typeof e === 'string' ? e : e
 
 /**
  * concurrently runs generators side by side on the virtual clock, as goroutines: the one due soonest runs until it
- * sleeps or ends (ties in the order given), its steps passed on; the whole waits while none is due.
+ * sleeps or ends (ties in the order they became due: first in the order given, then in the order they went to sleep,
+ * so a zero sleep lets the others due at that instant run first), its steps passed on; the whole waits while none is due.
  */
 export function* concurrently(now: () => Millis, routines: readonly Steps<void>[]): Steps<void> {
   const live = routines.map((gen, order) => ({ gen, at: now(), order }));
+  let slept = live.length;
   while (live.length > 0) {
     live.sort((a, b) => a.at - b.at || a.order - b.order);
     const next = live[0]!;
@@ -47,6 +49,7 @@ export function* concurrently(now: () => Millis, routines: readonly Steps<void>[
       }
       if (isSleep(r.value)) {
         next.at = now() + r.value.sleep;
+        next.order = slept++;
         break;
       }
       yield r.value;
@@ -124,6 +127,10 @@ function* evictOne(k: KubectlRun, pod: Pod, flags: DrainFlags, deadline: Millis 
       return;
     }
     yield* sent(k, ref, { verb: 'POST', path, accept: ACCEPT.json, body: JSON.stringify(eviction) }, 'the Eviction API (policy/v1 Eviction)');
+    // The request is on the wire: the other goroutines print their `evicting pod` lines before the answers come back,
+    // as kubectl's goroutines do (its pods' lines of one round come first, then their answers). See
+    // staging/src/k8s.io/kubectl/pkg/drain/drain.go (evictPods: one goroutine a pod, v0.36.3).
+    yield { sleep: 0 };
     const out = yield* k.api.serve(
       { verb: 'create', method: 'POST', path, apiVersion: 'policy/v1', kind: 'Eviction', group: '', resource: 'pods', subresource: 'eviction', namespace: ns, name, object: eviction, credentials: k.credentials },
       ref,
