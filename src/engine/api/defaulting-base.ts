@@ -1,6 +1,5 @@
 // The tools scheme defaulting is written with: a Recorder that sets fields on plain JSON objects and writes down each
 // path it set, and the readers of loosely typed JSON the defaulting functions share.
-import { parseQuantity, type Quantity } from './quantity';
 import { isObject } from './types';
 
 /** Defaulted is a defaulted copy of an object and the field paths (`spec.containers[0].imagePullPolicy`) defaulting set. */
@@ -47,14 +46,4 @@ export function ensure(o: Rec, key: string): Rec {
   const created: Rec = {};
   o[key] = created;
   return created;
-}
-
-/** quantityOf parses a resource value, or gives undefined for one that does not parse (validation reports it). */
-export function quantityOf(value: unknown): Quantity | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  try {
-    return parseQuantity(value);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,8 +1,8 @@
 // Pod-level resources (PodLevelResources, beta and on since 1.34): defaultHugePagePodLimits,
 // defaultPodRequests and defaultPodLimits in pkg/apis/core/v1/defaults.go, with the aggregation of
 // k8s.io/component-helpers/resource (AggregateContainerRequests / AggregateContainerLimits).
-import { ensure, list, quantityOf, rec, type Rec, type Recorder } from './defaulting-base';
-import type { Quantity } from './quantity';
+import { ensure, list, rec, type Rec, type Recorder } from './defaulting-base';
+import { quantityOf, type Quantity } from './quantity';
 
 const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
 const isPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || isHugePages(name);

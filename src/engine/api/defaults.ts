@@ -1,7 +1,8 @@
 // Scheme defaulting: the fields kube-apiserver fills in when it decodes a create request (core/v1 and apps/v1),
 // in the order of pkg/apis/core/v1/zz_generated.defaults.go. The workload kinds' are in defaults-workloads.ts.
 import { deepClone, type Pod, type PodTemplateSpec } from './types';
-import { ensure, list, quantityOf, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
+import { ensure, list, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
+import { quantityOf } from './quantity';
 import { defaultPodLevelResources } from './defaults-pod-resources';
 
 export type { Defaulted } from './defaulting-base';

@@ -407,3 +407,13 @@ function decScaledValue(m: bigint, e: number, scale: number): bigint {
   if (r < 0n) q -= 1n;
   return BigInt.asIntN(64, r !== 0n ? q + 1n : q);
 }
+
+/** quantityOf parses a resource value, or gives undefined for one that does not parse (validation or decoding reports it). */
+export function quantityOf(value: unknown): Quantity | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  try {
+    return parseQuantity(value);
+  } catch {
+    return undefined;
+  }
+}

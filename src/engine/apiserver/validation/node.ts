@@ -3,7 +3,8 @@
 // gives them, `metadata.taints[i]`, as kube-apiserver reports it), and the capacity and allocatable quantities
 // (ValidateNodeResources). Not checked here: the annotation-borne taints and avoid-pods, status.nodeInfo.swap,
 // status.declaredFeatures and spec.podCIDRs.
-import { quantityOf, validateResourceQuantityValue } from './pod-resources';
+import { quantityOf } from '../../api/quantity';
+import { validateResourceQuantityValue } from './pod-resources';
 import { asJSON, child, duplicate, type FieldError, index, invalidValue, notSupported, required } from './field-errors';
 import { validateObjectMeta } from './metadata';
 import { isValidLabelValue, nameIsDNSSubdomain } from './names';

@@ -4,7 +4,7 @@
 import { asJSON, child, type FieldError, forbidden, invalidValue, key, notSupported, required, tooLong } from './field-errors';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels, validateLabelSelector } from './pod-label-selectors';
-import { quantityOf } from './pod-resources';
+import { quantityOf } from '../../api/quantity';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 
 type Rec = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Resource requirements of containers, of the pod (pod-level resources) and of its overhead, with resource names,
 // quantities, hugepages and claims. See pkg/apis/core/validation/validation.go (validateResourceRequirements and
 // the functions around it) and pkg/apis/core/helper/helpers.go for the resource name classes.
-import { parseQuantity, type Quantity } from '../../api/quantity';
+import { parseQuantity, quantityOf, type Quantity } from '../../api/quantity';
 import type { Container } from '../../api/types';
 import {
   asJSON, child, duplicate, type FieldError, forbidden, index, invalidValue, key, notFound, notSupported, required,
@@ -45,15 +45,6 @@ export function isExtendedResourceName(name: string): boolean {
 
 const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
 
-/** quantityOf parses a quantity value; undefined when it does not parse (decoding has already rejected those). */
-export function quantityOf(value: unknown): Quantity | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  try {
-    return parseQuantity(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /** validateResourceName is validateResourceName: a qualified name, and a standard one when it has no domain. */
 function validateResourceName(name: string, path: string): FieldError[] {

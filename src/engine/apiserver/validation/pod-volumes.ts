@@ -7,7 +7,7 @@ import { validateFileMode, validateKeyToPath, validatePathNoBacksteps } from './
 import { validateDownwardAPIVolumeSource, validateProjectedVolumeSource } from './pod-projected';
 import { validateEphemeralVolumeSource } from './pod-pvc-template';
 import type { ImageVolumeSource, PodValidationOptions, Volume136 } from './pod-types';
-import { quantityOf } from './pod-resources';
+import { quantityOf } from '../../api/quantity';
 import { LEGACY_SOURCES, type SourceRule, type VolumeSourceCheck } from './pod-volume-sources';
 import type { ValidVolumes } from './pod-volume-mounts';
 
