@@ -28,8 +28,8 @@ const bundles = [
 ];
 
 mkdirSync('dist', { recursive: true });
-// serve's OpenAPI documents are read from beside the CLI when it starts serving, not bundled into every start.
-copyFileSync('src/serve/openapi/v3.json.gz', 'dist/openapi-v3.json.gz');
+// The OpenAPI documents are read from beside the bundle when serve starts or a -v=8 log shows one, not bundled.
+copyFileSync('src/engine/api/openapi/v3.json.gz', 'dist/openapi-v3.json.gz');
 const results = await Promise.allSettled(bundles.map((options) => build({ ...shared, ...options })));
 if (results[bundles.findIndex((b) => b.outfile === 'dist/cli.js')].status === 'fulfilled') chmodSync('dist/cli.js', 0o755);
 const failed = results.filter((result) => result.status === 'rejected');

@@ -1,4 +1,4 @@
-// Generates src/serve/openapi/v3.json.gz: the OpenAPI v3 documents `serve` answers at /openapi/v3/<group-version>, one per
+// Generates src/engine/api/openapi/v3.json.gz (and hashes.ts, each document's hash): the OpenAPI v3 documents `serve` answers at /openapi/v3/<group-version>, one per
 // group version it serves, converted from the Kubernetes 1.36 OpenAPI v2 specification (../shared/kubernetes-api/
 // swagger.json): each document holds the group version's paths (operations with their parameters and
 // x-kubernetes-* extensions) and the schemas they reach (types, properties, required fields, enums, defaults and the
@@ -6,13 +6,14 @@
 // Usage: node scripts/generate-openapi.mjs [swagger.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = process.argv[2] ?? join(here, '../../shared/kubernetes-api/swagger.json');
 const swagger = JSON.parse(readFileSync(source, 'utf8'));
-// The group versions serve answers (src/serve/request-info.ts VERSIONS).
+// The group versions served (src/engine/api/discovery/served.ts VERSIONS).
 const SERVED = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/autoscaling/v2', 'apis/autoscaling/v1', 'apis/policy/v1', 'apis/discovery.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1',
   'apis/scheduling.k8s.io/v1', 'apis/node.k8s.io/v1', 'apis/storage.k8s.io/v1', 'apis/admissionregistration.k8s.io/v1', 'apis/authorization.k8s.io/v1'];
 
@@ -74,8 +75,14 @@ for (const gv of SERVED) {
   }
   documents[gv] = { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.36.0' }, paths, components: { schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) } };
 }
-const out = join(here, '../src/serve/openapi/v3.json.gz');
-// Gzipped (about a tenth of its 4 MB): serve reads it only when it starts.
+const out = join(here, '../src/engine/api/openapi/v3.json.gz');
+// Gzipped (about a tenth of its 4 MB): read only when serve starts or a kubectl -v=8 log shows a document.
 const json = `${JSON.stringify({ license: 'Apache-2.0, Copyright The Kubernetes Authors: generated from the Kubernetes v1.36 OpenAPI specification by scripts/generate-openapi.mjs', documents })}\n`;
 writeFileSync(out, gzipSync(json, { level: 9 }));
-console.log(`wrote ${out}: ${Object.keys(documents).length} group versions`);
+// Each document's hash (kube-openapi's computeETag of its JSON), so that the index needs no reading of the documents.
+const hashes = Object.entries(documents).map(([gv, doc]) => `  ['${gv}', '${createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase()}'],`);
+const hashesFile = join(here, '../src/engine/api/openapi/hashes.ts');
+const hashesHead = readFileSync(hashesFile, 'utf8').split('\n');
+const opening = hashesHead.findIndex((line) => line.startsWith('export const OPENAPI_V3_HASHES'));
+writeFileSync(hashesFile, [...hashesHead.slice(0, opening + 1), ...hashes, '];', ''].join('\n'));
+console.log(`wrote ${out} and ${hashesFile}: ${Object.keys(documents).length} group versions`);

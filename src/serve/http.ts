@@ -1,6 +1,7 @@
 // The HTTP side of serve's answers: reading a request body within kube-apiserver's limit, and writing an object or
 // a metav1.Status as JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { goJson } from '../engine/api/go-json';
 import { badRequest, type Status, StatusError } from '../engine/apiserver/request';
 import { goJsonSyntaxError, summarizeData } from './json-syntax';
 import { decodeProtobuf, ProtobufError } from './protobuf/decode';
@@ -73,11 +74,6 @@ export function status(code: number, reason: string, message: string): Status {
 /** noSuchResource is the 404 of a path the server serves nothing at (a resource, version or subresource it lacks). */
 export function noSuchResource(): Status {
   return status(404, 'NotFound', 'the server could not find the requested resource');
-}
-
-/** goJson is JSON as encoding/json writes it: <, > and & (and U+2028, U+2029) escaped in every string, as kube-apiserver's serializer writes them. */
-export function goJson(body: unknown): string {
-  return JSON.stringify(body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). */

@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import type { KubeObject } from '../engine/api/types';
 import { goQuote } from '../engine/apiserver/decode-go';
 import { badRequest, StatusError } from '../engine/apiserver/request';
-import { goJson } from './http';
+import { goJson } from '../engine/api/go-json';
 import { goJsonSyntaxError } from './json-syntax';
 
 /** TOKEN_VERSION is the only encoding of a continue token (continueToken.APIVersion). */

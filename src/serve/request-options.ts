@@ -5,7 +5,7 @@ import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
 import { badRequest } from '../engine/apiserver/request';
 import type { IncludeObject } from '../engine/printers/registry';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../engine/api/discovery/resources';
 
 /**
  * impersonationOf reads Impersonate-User and Impersonate-Group (kubectl --as, --as-group) into the engine's

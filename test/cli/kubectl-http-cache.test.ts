@@ -10,13 +10,14 @@ import { CLI, ROOT, type Report } from './harness';
 const F = 'test/fixtures/kubectl-verbosity';
 const URL = 'https://192.168.49.2:6443';
 const HOME = '/home/dev';
-const HASH = '54C54BD9C29F6EE9C53A88EE44D03BADD8F596E093A5C560D23D84F854A67C5C0DBF145DCABF38764013CFCA91E0A3710134D689585108AACA0D9337635438B7';
+const HASH = 'C3CAD0E8059E9D75B80AE69B99011FD895159313503A39C34841042E0441F5EFBBC46E1D5DCEB1ED28AD962121CF90EA6A3122D809707910B371C8D6EC211814';
 const DOC = `/openapi/v3/api/v1?hash=${HASH}&timeout=32s`;
 
 /** run is `pod-lifecycle run --then-apply 5s,pod-v2.yaml [--json] -- kubectl apply -f pod.yaml -v=N` with a fixed HOME. */
 function run(v: number, json = false): { status: number | null; stdout: string; stderr: string } {
   const args = [CLI, 'run', '--then-apply', `5s,${F}/pod-v2.yaml`, ...(json ? ['--json', '--trace', 'full'] : []), '--', 'kubectl', 'apply', '-f', `${F}/pod.yaml`, `-v=${v}`];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME }, timeout: 120_000 });
+  // -v=10 logs the OpenAPI documents whole, twice: megabytes.
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw new Error(`pod-lifecycle did not finish: ${r.error.message}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -106,4 +107,19 @@ test('At -v=9 an answer from the HTTP cache took no connection and no server tim
   assert.equal(at10.length, 13);
   assert.equal(at10[0], `I0101 00:00:05.000000       1 cached_discovery.go:113] returning cached discovery info from ${HOME}/.kube/cache/discovery/192.168.49.2_6443/servergroups.json`);
   assert.ok(at10.slice(1).every((l) => /cached_discovery\.go:77\] returning cached discovery info from \/home\/dev\/\.kube\/cache\/discovery\/192\.168\.49\.2_6443\/(\S+\/)?v\d\w*\/serverresources\.json$/.test(l)), at10.join('\n'));
+});
+
+test('At -v=8 the answers the HTTP cache hands back have their bodies logged, the stored ones, as the first kubectl logged them; discovery read from the disk logs none', () => {
+  const r = run(8);
+  assert.equal(r.status, 0);
+  const bodies = (log: readonly string[]) => log.filter((l) => l.includes('"Response Body"')).map((l) => l.replace(/^I0101 00:00:0\d\.000000 {7}1 /, ''));
+  const all = r.stderr.split('\n');
+  const first = bodies(all.slice(0, all.findIndex((l) => l.startsWith('I0101 00:00:05.000000'))));
+  const second = bodies(later(r.stderr));
+  // The first: the index, the document, /api, /apis, the pod's GET and POST; the later one: the index and the document
+  // from the HTTP cache, no discovery (read from the disk cache, no request), then the pod's GET and PATCH.
+  assert.deepEqual(first.map((l) => l.replace(/\] .*/, '')), ['client.go:46', 'groupversion.go:75', 'discovery_client.go:255', 'discovery_client.go:318', 'helper.go:105', 'helper.go:246']);
+  assert.deepEqual(second.map((l) => l.replace(/\] .*/, '')), ['client.go:46', 'groupversion.go:75', 'helper.go:105', 'helper.go:269']);
+  assert.deepEqual(second.slice(0, 2), first.slice(0, 2));
+  assert.match(second[1]!, /^groupversion\.go:75\] "Response Body" body="\{\\"openapi\\":\\"3\.0\.0\\",.* \[truncated \d+ chars\]"$/);
 });

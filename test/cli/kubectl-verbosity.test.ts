@@ -5,9 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { CLI, ROOT, type Report } from './harness';
 
 const F = 'test/fixtures/kubectl-verbosity';
@@ -15,9 +17,9 @@ const URL = 'https://192.168.49.2:6443';
 /** HOME is the home directory the runs are given: kubectl's -v=6 log names the kubeconfig under it. */
 const HOME = '/home/dev';
 
-/** cli runs pod-lifecycle with a fixed HOME and no color; its stdout, stderr and exit status. */
+/** cli runs pod-lifecycle with a fixed HOME and no color; its stdout, stderr and exit status (-v=10 logs the OpenAPI documents whole: megabytes). */
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw new Error(`pod-lifecycle ${args.join(' ')} did not finish: ${r.error.message}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -32,7 +34,7 @@ const FEATURE_GATES = [
 ].map(([f, on]) => `${head('envvar.go:195')}"Feature gate default state" feature="${f}" enabled=${on}`);
 
 const START = [`${head('loader.go:407')}Config loaded from file:  ${HOME}/.kube/config`, ...FEATURE_GATES];
-const HASH = '54C54BD9C29F6EE9C53A88EE44D03BADD8F596E093A5C560D23D84F854A67C5C0DBF145DCABF38764013CFCA91E0A3710134D689585108AACA0D9337635438B7';
+const HASH = 'C3CAD0E8059E9D75B80AE69B99011FD895159313503A39C34841042E0441F5EFBBC46E1D5DCEB1ED28AD962121CF90EA6A3122D809707910B371C8D6EC211814';
 const response = (verb: string, path: string, status: string) => `${head('round_trippers.go:632')}"Response" verb="${verb}" url="${URL}${path}" status="${status}" milliseconds=0`;
 
 const stderrCases = [
@@ -239,4 +241,49 @@ test('The first kubectl of a run fetches discovery and caches it; a later kubect
   // The later kubectl is a process of its own: it asks for the OpenAPI documents again (they are not in that cache).
   const openapi = report.trace.filter((e) => e.phase === 'kubectl.validate' && e.result.startsWith(`GET ${URL}/openapi/v3?`)).map((e) => e.at);
   assert.deepEqual(openapi, [0, 5]);
+});
+
+/** bodyAt is the text of the "Response Body" a -v log writes at a source line: its Go-quoted value read back. */
+function bodyAt(log: string, site: string): string {
+  const quoted = new RegExp(`${site.replace('.', '\\.')}\\] "Response Body" body=(".*")$`, 'm').exec(log)?.[1];
+  assert.ok(quoted, `no Response Body at ${site}`);
+  return JSON.parse(quoted) as string;
+}
+
+/** OPENAPI_V1 is the OpenAPI v3 document of api/v1 as serve answers it: its JSON text in the generated documents. */
+const OPENAPI_V1 = JSON.stringify((JSON.parse(gunzipSync(readFileSync(join(ROOT, 'src/engine/api/openapi/v3.json.gz'))).toString('utf8')) as { documents: Record<string, unknown> }).documents['api/v1']);
+
+const documentCases = [
+  { name: 'cut at 1024 bytes at -v=8', v: 8, limit: 1024 },
+  { name: 'cut at 10240 bytes at -v=9', v: 9, limit: 10240 },
+  { name: 'whole at -v=10', v: 10, limit: Infinity },
+];
+
+for (const c of documentCases) {
+  test(`The OpenAPI v3 document kubectl apply reads is logged ${c.name}, the bytes serve answers, at the line that called DoRaw`, () => {
+    const r = cli(['run', '--', 'kubectl', 'apply', '-f', `${F}/pod.yaml`, `-v=${c.v}`]);
+    assert.equal(r.status, 0);
+    const body = bodyAt(r.stderr, 'groupversion.go:75');
+    const bytes = Buffer.from(OPENAPI_V1);
+    const want = bytes.length > c.limit ? `${bytes.subarray(0, c.limit).toString('utf8')} [truncated ${bytes.length - c.limit} chars]` : OPENAPI_V1;
+    assert.equal(body.length, want.length);
+    assert.ok(body === want, 'the logged document differs from the one served');
+    // Its URL's hash and its ETag are the document's SHA-512, as kube-openapi computes them.
+    const hash = createHash('sha512').update(OPENAPI_V1).digest('hex').toUpperCase();
+    assert.match(r.stderr, new RegExp(`url="${URL}/openapi/v3/api/v1\\?hash=${hash}&timeout=32s"`));
+  });
+}
+
+test('At -v=10 the aggregated discovery lists are logged whole, each with the ETag kube-apiserver computes for it', () => {
+  const r = cli(['run', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=10']);
+  assert.equal(r.status, 0);
+  const etags = [...r.stderr.matchAll(/^\tEtag: "([0-9A-F]{128})"$/gm)].map((m) => m[1]);
+  const lists = ['discovery_client.go:255', 'discovery_client.go:318'].map((site) => bodyAt(r.stderr, site));
+  assert.deepEqual(lists.map((l) => (JSON.parse(l) as { kind: string }).kind), ['APIGroupDiscoveryList', 'APIGroupDiscoveryList']);
+  // calculateETag: the SHA-512 of the list marshalled without its kind and apiVersion.
+  const etagOf = (list: string) => {
+    const { kind: _k, apiVersion: _a, ...rest } = JSON.parse(list) as Record<string, unknown>;
+    return createHash('sha512').update(JSON.stringify(rest)).digest('hex').toUpperCase();
+  };
+  assert.deepEqual(etags, lists.map(etagOf));
 });

@@ -1,13 +1,14 @@
-// The emulated kubectl's -v=6 and -v=9 logs against the real kubectl's, applying the same pod to `pod-lifecycle serve`: both
-// logs are klog lines that open with the kubeconfig loaded, ask the same questions in the same order (OpenAPI, then
-// discovery, then the object) with the same answers, and end with apply's post-processor; a second kubectl reads
-// discovery from its disk cache. The real kubectl on PATH may be older than 1.36 and word its lines in the older
+// The emulated kubectl's -v=6, -v=8 and -v=9 logs against the real kubectl's, applying the same pod to `pod-lifecycle
+// serve`: both logs are klog lines that open with the kubeconfig loaded, ask the same questions in the same order
+// (OpenAPI, then discovery, then the object) with the same answers, and end with apply's post-processor; at -v=8 both
+// log the OpenAPI and discovery documents' bodies, the same bytes cut alike; a second kubectl reads discovery from its
+// disk cache. The real kubectl on PATH may be older than 1.36 and word its lines in the older
 // format (`GET URL 200 OK in 5 milliseconds`): the shape is compared, not the wording nor the source lines.
 // kubectl must be on PATH: without it this fails.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServeProcess, startServe } from './serve-process';
@@ -98,6 +99,35 @@ test('kubectl apply -f at -v=6: the same klog lines, questions, order and answer
   const want = { first: 'Config loaded from file:  FILE', last: 'Running apply post-processor function', headed: true };
   assert.deepEqual(shapeOf(real), want);
   assert.deepEqual(shapeOf(emulated), want);
+});
+
+/** bodies are a -v=8 log's "Response Body" values, in order, as klog wrote them (Go-quoted, or the multi-line form's first line). */
+const bodies = (log: string): string[] => [...log.matchAll(/"Response Body" body=(.*)$/gm)].map((m) => m[1]!);
+
+/** cut is how many bytes a logged body says were left out, or undefined when it is whole. */
+const cut = (body: string): number | undefined => {
+  const m = /\[truncated (\d+) chars\]"$/.exec(body);
+  return m ? Number(m[1]) : undefined;
+};
+
+test('kubectl apply -f at -v=8: the same answers\' bodies as the real kubectl against serve, the OpenAPI and discovery documents byte for byte, cut at 1024 bytes alike', async () => {
+  // A pod of its own, which neither the served cluster nor ours holds yet: a 404, then the POST.
+  const pod = served.file('web8.yaml', readFileSync(POD, 'utf8').replace('name: web', 'name: web8'));
+  const real = await realKubectl(newHome(), ['apply', '-f', pod, '-v=8']);
+  const emulated = ours(['apply', '-f', pod, '-v=8']);
+  const [realBodies, ourBodies] = [bodies(real), bodies(emulated)];
+  // The index, the api/v1 document, /api, /apis, the pod's 404 and the created pod, each with its body.
+  assert.equal(realBodies.length, 6);
+  assert.equal(ourBodies.length, 6);
+  // The four documents are served the same whatever the cluster holds: the same bytes, cut at the same place.
+  assert.deepEqual(ourBodies.slice(0, 4), realBodies.slice(0, 4));
+  assert.ok(realBodies.slice(0, 4).every((b) => cut(b) !== undefined && JSON.parse(b).length === 1024 + ` [truncated ${cut(b)} chars]`.length));
+  // The pod's answers differ in its uid, times and names, not in whether they were cut.
+  assert.deepEqual(ourBodies.slice(4).map((b) => cut(b) !== undefined), realBodies.slice(4).map((b) => cut(b) !== undefined));
+  // The discovery answers' ETags are serve's, computed alike (serve sends none with its OpenAPI answers).
+  const etags = (log: string) => [...log.matchAll(/Etag: "([0-9A-F]{128})"$/gm)].map((m) => m[1]);
+  assert.equal(etags(real).length, 2);
+  assert.deepEqual(etags(emulated).slice(-2), etags(real));
 });
 
 test('A second kubectl apply reads discovery from the disk cache the first wrote, for the real kubectl as for ours', async () => {

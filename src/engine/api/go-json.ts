@@ -231,3 +231,11 @@ export function goString(s: string): string {
   }
   return `${out}"`;
 }
+
+/**
+ * goJson is JSON as encoding/json writes a struct, its fields in their order: <, > and & (and U+2028, U+2029) escaped
+ * in every string, as kube-apiserver's serializer writes them.
+ */
+export function goJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

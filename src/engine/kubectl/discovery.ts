@@ -1,6 +1,5 @@
 // What kubectl asks the server before touching an object: the OpenAPI documents that decide how the object is
 // validated (--validate=strict), then the discovery documents its RESTMapper maps kinds with.
-import { createHash } from 'node:crypto';
 import { type ApiServer, type CheckOutcome, type CheckRequest, servedVersions, servesGroupVersion as servedByServer } from '../apiserver/server';
 import { RESOURCES } from '../cluster/store';
 import type { StepYield, Steps } from '../runtime/step';
@@ -10,7 +9,8 @@ import { ACCEPT, type HttpRequest, rawError, recordRequest, responseLog, statusL
 import type { KlogSite } from './klog';
 import { auditIdOf, httpDate, type RequestLog, SITES } from './request-log';
 import { DISCOVERY_CACHE_DIR, DISCOVERY_TTL_TEXT, discoveryCache, fresh as freshOnDisk } from './discovery-cache';
-import { documentAnswer, fresh, HTTP_CACHE_DIR, httpCache, revalidated, type StoredAnswer } from './http-cache';
+import { documentAnswer, documentBody, fresh, HTTP_CACHE_DIR, httpCache, revalidated, type StoredAnswer } from './http-cache';
+import { openApiV3Hash } from '../api/openapi/v3';
 
 /**
  * Session is one kubectl process: what it keeps in memory between documents (the documents it fetched), the clock,
@@ -63,11 +63,11 @@ export function* verifyFieldValidation(api: ApiServer, session: Session, gvk: Gv
   if (!(gvk.group === '' && gvk.version === 'v1' && gvk.kind === 'List')) {
     session.openapiRoot ??= yield* send(api, session, SITES.openapiRoot, { verb: 'GET', path: `/openapi/v3?${DISCOVERY_TIMEOUT}`, accept: ACCEPT.any }, credentials, ref, 'apiVersion', 'the OpenAPI v3 index, to learn whether the server validates fields itself');
     if (!session.openapiRoot.ok) v3Failed = true;
-    else if (servesGroupVersion(gvk)) {
-      const gvPath = gvk.group ? `apis/${gvk.group}/${gvk.version}` : `api/${gvk.version}`;
+    else if (servesGroupVersion(gvk) && openApiV3Hash(gvPathOf(gvk)) !== undefined) {
+      const gvPath = gvPathOf(gvk);
       let doc = session.gvDocs.get(gvPath);
       if (!doc) {
-        doc = yield* send(api, session, SITES.openapiGroupVersion, { verb: 'GET', path: `/openapi/v3/${gvPath}?hash=${openAPIHash(gvPath)}&${DISCOVERY_TIMEOUT}`, accept: ACCEPT.json }, credentials, ref, 'apiVersion', `the OpenAPI v3 document of ${gvk.group ? `${gvk.group}/` : ''}${gvk.version}`);
+        doc = yield* send(api, session, SITES.openapiGroupVersion, { verb: 'GET', path: `/openapi/v3/${gvPath}?hash=${openApiV3Hash(gvPath)}&${DISCOVERY_TIMEOUT}`, accept: ACCEPT.json }, credentials, ref, 'apiVersion', `the OpenAPI v3 document of ${gvk.group ? `${gvk.group}/` : ''}${gvk.version}`);
         session.gvDocs.set(gvPath, doc);
       }
       if (!doc.ok) v3Failed = true;
@@ -158,7 +158,7 @@ function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpReques
     // httpcache answers from the disk: the stored answer, marked, its Audit-Id and Date those it was stored with.
     session.log?.exchange({
       verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt: sentAt, status: 200, fromCache: true,
-      ...storedHeaders(stored), answerHeaders: { ...otherHeaders(stored.headers), 'X-From-Cache': ['1'] },
+      ...storedHeaders(stored), answerHeaders: { ...otherHeaders(stored.headers), 'X-From-Cache': ['1'] }, ...loggedBody(session, req.path),
     });
     yield {
       phase: 'kubectl.validate', object: ref, field,
@@ -186,7 +186,7 @@ function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpReques
   session.log?.exchange({
     verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt, status: code, auditId,
     ...(answer ? { ...storedHeaders(answer), answerHeaders: { ...otherHeaders(answer.headers), ...(notModified ? { 'X-From-Cache': ['1'] } : {}) } } : {}),
-    ...(out.ok ? {} : { responseBody: JSON.stringify(out.error.status) }),
+    ...(out.ok ? (doc ? loggedBody(session, req.path) : {}) : { responseBody: JSON.stringify(out.error.status) }),
   });
   const status = notModified ? `304 Not Modified (If-None-Match: its ETag), 200 OK from the HTTP cache in ${HTTP_CACHE_DIR}` : statusLine(code);
   yield {
@@ -202,6 +202,17 @@ function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpReques
   };
   yield* entries;
   return out;
+}
+
+/**
+ * loggedBody is a document's body for the -v log, read only when the log shows bodies (-v=8 and up): request.go logs
+ * the body of every answer the round trippers hand back, the HTTP cache's included (its stored body). The OpenAPI v2
+ * document is not held, so its body is not logged.
+ */
+function loggedBody(session: Session, path: string): { responseBody?: string } {
+  if (!session.log || session.log.verbosity < 8) return {};
+  const body = documentBody(path);
+  return body !== undefined ? { responseBody: body } : {};
 }
 
 /** storedHeaders are a stored answer's Audit-Id, Date, Cache-Control and Content-Type, as the log takes them. */
@@ -235,7 +246,7 @@ function documented(gvk: Gvk): boolean {
   return info !== undefined && info.group === gvk.group && servesGroupVersion(gvk);
 }
 
-/** openAPIHash stands for the hash the v3 index gives each document (an uppercase SHA-512); not the real value. */
-function openAPIHash(gvPath: string): string {
-  return createHash('sha512').update(`pod-lifecycle-debugger:${gvPath}`).digest('hex').toUpperCase();
+/** gvPathOf is a group version's path in the OpenAPI v3 index: `api/v1`, `apis/apps/v1`. */
+function gvPathOf(gvk: Gvk): string {
+  return gvk.group ? `apis/${gvk.group}/${gvk.version}` : `api/${gvk.version}`;
 }

@@ -9,6 +9,8 @@
 // WrapTransport, then DebugWrappers) at v0.36.3; staging/src/k8s.io/cli-runtime/pkg/genericclioptions/
 // config_flags.go (ToDiscoveryClient: ~/.kube/cache/http) at v0.36.3.
 import { createHash } from 'node:crypto';
+import { aggregatedDocument, AGGREGATED_V2 } from '../api/discovery/aggregated';
+import { openApiV3Document, openApiV3Index } from '../api/openapi/v3';
 import type { ApiServer, CheckOutcome } from '../apiserver/server';
 import type { Millis } from '../runtime/clock';
 
@@ -57,9 +59,6 @@ export interface DocumentAnswer {
   expires?: Millis;
 }
 
-/** AGGREGATED_DISCOVERY is the content type of an aggregated discovery answer (apidiscovery.k8s.io/v2). */
-const AGGREGATED_DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
-
 /**
  * documentAnswer is kube-apiserver's headers on a document kubectl's discovery client asks for, answered at `at`:
  * - `/api`, `/apis`: aggregated discovery, `Cache-Control: public`, its ETag and `Vary: Accept`
@@ -74,7 +73,7 @@ export function documentAnswer(path: string, accept: string, at: Millis, epoch: 
   const bare = path.split('?')[0]!;
   const etag = { Etag: [`"${documentETag(path)}"`] };
   const varied = { Vary: ['Accept'], 'X-Varied-Accept': [accept] };
-  if (bare === '/api' || bare === '/apis') return { cacheControl: 'public', contentType: AGGREGATED_DISCOVERY, headers: { ...etag, ...varied } };
+  if (bare === '/api' || bare === '/apis') return { cacheControl: 'public', contentType: AGGREGATED_V2, headers: { ...etag, ...varied } };
   if (bare === '/openapi/v3') return { cacheControl: 'no-cache, private', contentType: 'application/json', headers: etag };
   if (bare === '/openapi/v2') return { cacheControl: 'no-cache, private', contentType: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', headers: { ...etag, ...varied } };
   if (bare.startsWith('/openapi/v3/') && path.includes('hash=')) {
@@ -96,13 +95,33 @@ function rfc1123(d: Date): string {
 }
 
 /**
- * documentETag stands for a document's ETag: kube-apiserver's is the uppercase SHA-512 of the document (aggregated
- * discovery's and kube-openapi's computeETag alike); the simulation does not hold the documents, so it hashes their path.
- * A hashed OpenAPI v3 URL's ETag is its hash, as the server checks.
+ * documentETag is a document's ETag: the upper-case hex SHA-512 kube-apiserver computes, of the aggregated discovery
+ * list (calculateETag) or of the OpenAPI v3 index's JSON (computeETag); a hashed OpenAPI v3 URL's ETag is its hash, as
+ * the server checks. The OpenAPI v2 document is not held: its ETag stands for one, a hash of its path. See
+ * staging/src/k8s.io/apiserver/pkg/endpoints/discovery/aggregated/etag.go (calculateETag, v0.36.3) and k8s.io/kube-openapi
+ * pkg/handler3/handler.go (computeETag, HandleDiscovery, HandleGroupVersion).
  */
 export function documentETag(path: string): string {
+  const bare = path.split('?')[0]!;
   const hash = /[?&]hash=([0-9A-F]+)/.exec(path)?.[1];
-  return hash ?? createHash('sha512').update(`pod-lifecycle-debugger:${path.split('?')[0]}`).digest('hex').toUpperCase();
+  if (hash) return hash;
+  if (bare === '/api' || bare === '/apis') return aggregatedDocument(bare).etag;
+  if (bare === '/openapi/v3') return openApiV3Index().etag;
+  return createHash('sha512').update(`pod-lifecycle-debugger:${bare}`).digest('hex').toUpperCase();
+}
+
+/**
+ * documentBody is the body of a document's answer, byte for byte what serve writes: the aggregated discovery list, the
+ * OpenAPI v3 index, a group version's OpenAPI v3 document (read from the documents then); undefined for the OpenAPI
+ * v2 document, which the simulation does not hold. client-go logs any answer's body, the HTTP cache's too: see
+ * staging/src/k8s.io/client-go/rest/request.go (transformResponse and DoRaw: logBody, v0.36.3).
+ */
+export function documentBody(path: string): string | undefined {
+  const bare = path.split('?')[0]!;
+  if (bare === '/api' || bare === '/apis') return aggregatedDocument(bare).body;
+  if (bare === '/openapi/v3') return openApiV3Index().json;
+  if (bare.startsWith('/openapi/v3/')) return openApiV3Document(bare.slice('/openapi/v3/'.length));
+  return undefined;
 }
 
 /**

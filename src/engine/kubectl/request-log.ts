@@ -87,7 +87,7 @@ export interface Exchange {
   contentType?: string;
   cacheControl?: string;
   warnings?: readonly string[];
-  /** responseBody is the answer's body, when the simulation holds it (not the OpenAPI or discovery documents). */
+  /** responseBody is the answer's body, when the simulation holds it (the OpenAPI v2 document it does not hold). */
   responseBody?: string;
   /**
    * answerHeaders are the answer's other headers (a document's Etag, Expires, Vary; X-From-Cache from the HTTP cache),

@@ -1,8 +1,8 @@
 // Discovery as kube-apiserver serves it to kubectl: /version, the legacy group (/api, /api/v1), the named groups
 // (/apis, /apis/GROUP/VERSION) with each resource's verbs, short names and categories. These tables are also what
-// the aggregated documents (aggregated-discovery.ts) are built from, so both forms agree.
+// the aggregated documents (aggregated.ts) are built from, so both forms agree.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/discovery and pkg/registry/*/rest/storage_*.go (ShortNames, Categories).
-import { type ResourceInfo, servedResources, VERSIONS } from './request-info';
+import { type ResourceInfo, servedResources, VERSIONS } from './served';
 
 /** SERVER_VERSION is /version: the release the engine follows. See staging/src/k8s.io/apimachinery/pkg/version/types.go (Info). */
 export const SERVER_VERSION = {
