@@ -13,6 +13,7 @@ import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
 import { evictPod } from './eviction';
+import { updateScale } from './scale';
 import { updateObject, type UpdateOptions } from './update';
 import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
 
@@ -61,6 +62,8 @@ export class ApiServer {
         return yield* deleteObject(this.ctx, req, ref, deleteOptions);
       case 'update':
       case 'patch':
+        // The workloads' scale subresource takes the new Scale (pkg/registry/apps/*/storage/storage.go ScaleREST.Update).
+        if (req.subresource === 'scale') return yield* updateScale(this.ctx, req, ref);
         return yield* updateObject(this.ctx, req, ref, updateOptions);
       default:
         return { ok: false, error: new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 }), phase: 'apiserver.authorize' };
