@@ -232,12 +232,16 @@ export class ApiHandler {
     if (method !== 'PUT' && method !== 'PATCH') throw status405();
     const change = method === 'PUT' ? { scale: await readJson(req, 'Scale') } : await readPatch(req, url);
     const verb = method === 'PUT' ? 'update' : 'patch';
-    const out = await this.serveWith({ ...base, verb, method }, (current) => {
-      // The current object is read where the update runs; a missing one goes on to the engine's 404.
-      if (!current) return { patch: {}, patchType: 'merge' };
-      return { patch: { spec: { replicas: scaledReplicas(current, r.resource, r.group, change) } }, patchType: 'merge' };
+    const sim = this.cluster.sim;
+    const request: ApiRequest = { ...base, verb, method };
+    // The engine's scale subresource takes the new Scale: the body, or the patch applied to the current Scale, once
+    // its resourceVersion precondition and replicas are checked where the update runs (a missing object: its 404).
+    const out = await this.cluster.request(`${method} ${base.path}`, function* () {
+      const current = sim.store.get(request.kind, request.namespace, request.name ?? '');
+      const scale = current ? { ...scaleOf(current), spec: { replicas: scaledReplicas(current, r.resource, r.group, change) } } : scaleOf({ kind: request.kind, metadata: { name: request.name ?? '' } });
+      return yield* sim.api.serve({ ...request, object: scale as unknown as KubeObject });
     });
-    return out.ok && out.object ? sendJson(res, 200, scaleOf(out.object), out.warnings) : this.answer(res, out);
+    return out.ok && out.object ? sendJson(res, 200, out.object, out.warnings) : this.answer(res, out);
   }
 
   /**

@@ -1,8 +1,9 @@
 // The subresources serve answers itself around the engine: a workload's scale (autoscaling/v1 Scale, read from and
 // written to its spec.replicas) and a pod's log (the container's log lines, or the kubelet's refusal).
 // See pkg/registry/apps/deployment/storage/storage.go (ScaleREST) and pkg/registry/core/pod/strategy.go (LogLocation).
-import { labelSelectorAsSelector, selectorToString } from '../engine/api/labels';
-import type { KubeObject, LabelSelector } from '../engine/api/types';
+import { SelectorError } from '../engine/api/labels';
+import { type ScaleObject, scaleOf as engineScaleOf } from '../engine/api/scale';
+import type { KubeObject } from '../engine/api/types';
 import type { LogLine } from '../engine/cluster/inputs';
 import { applyPatch, type PatchType } from '../engine/apiserver/patch';
 import { badRequest, invalid, qualifiedResource, StatusError } from '../engine/apiserver/request';
@@ -11,39 +12,20 @@ import { badRequest, invalid, qualifiedResource, StatusError } from '../engine/a
 export const SCALABLE: ReadonlySet<string> = new Set(['deployments', 'replicasets', 'statefulsets', 'replicationcontrollers']);
 
 /** Scale is an autoscaling/v1 Scale. */
-export interface Scale {
-  kind: 'Scale';
-  apiVersion: 'autoscaling/v1';
-  metadata: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string | null };
-  spec: { replicas?: number };
-  status: { replicas: number; selector?: string };
-}
+export type Scale = ScaleObject;
 
 /**
- * scaleOf is scaleFromDeployment (and its ReplicaSet, StatefulSet, ReplicationController twins): the name, namespace,
- * uid, resourceVersion and creation time of the object, its spec.replicas, and its status replicas and selector
- * (LabelSelectorAsSelector(...).String(); a ReplicationController's map selector the same way).
+ * scaleOf is the engine's Scale of a workload (api/scale.ts: scaleFromDeployment and its ReplicaSet, StatefulSet,
+ * ReplicationController twins); a selector the registry could not convert is left out here.
  */
 export function scaleOf(obj: KubeObject): Scale {
-  const m = obj.metadata ?? {};
-  const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: LabelSelector | Record<string, string> };
-  const st = (obj['status'] ?? {}) as { replicas?: number };
-  const selectorSpec = obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> } : spec.selector as LabelSelector | undefined;
-  let selector = '';
   try {
-    selector = selectorToString(labelSelectorAsSelector(selectorSpec));
-  } catch {
-    selector = '';
+    return engineScaleOf(obj);
+  } catch (err) {
+    if (!(err instanceof SelectorError)) throw err;
+    const scale = engineScaleOf({ ...obj, spec: { ...(obj['spec'] as Record<string, unknown> | undefined), selector: {} } });
+    return { ...scale, status: { replicas: scale.status.replicas } };
   }
-  return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: {
-      ...(m.name ? { name: m.name } : {}), ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.uid ? { uid: m.uid } : {}),
-      ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}), creationTimestamp: m.creationTimestamp ?? null,
-    },
-    spec: { ...(spec.replicas !== undefined ? { replicas: spec.replicas } : {}) },
-    status: { replicas: st.replicas ?? 0, ...(selector ? { selector } : {}) },
-  };
 }
 
 /**

@@ -14,11 +14,11 @@ const ends = (r: Report, watcher: string, kind: string): [unknown, unknown, unkn
 
 const endCases = [
   {
-    name: 'a kubelet\'s pod watch-list ends at its 599 s and its reflector watches from the pod\'s last version, 1186',
+    name: 'a kubelet\'s pod watch-list ends at its 599 s and its reflector watches from the pod\'s last version, 1188',
     args: [POD, '--for', '20m'], watcher: 'kubelet worker-2', kind: 'Pod',
     want: [
-      [599, '599', 10, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1186&timeoutSeconds=389&watch=true'],
-      [988, '389', 7, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1186&timeoutSeconds=533&watch=true'],
+      [599, '599', 10, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1188&timeoutSeconds=389&watch=true'],
+      [988, '389', 7, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1188&timeoutSeconds=533&watch=true'],
     ],
   },
   {
@@ -26,16 +26,16 @@ const endCases = [
     name: 'a kubelet that was told of no pod still resumes from the pods\' last version, which its bookmarks brought',
     args: [POD, '--for', '20m'], watcher: 'kubelet worker-1', kind: 'Pod',
     want: [
-      [410, '410', 7, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-1&resourceVersion=1186&timeoutSeconds=595&watch=true'],
-      [1005, '595', 10, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-1&resourceVersion=1186&timeoutSeconds=361&watch=true'],
+      [410, '410', 7, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-1&resourceVersion=1188&timeoutSeconds=595&watch=true'],
+      [1005, '595', 10, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-1&resourceVersion=1188&timeoutSeconds=361&watch=true'],
     ],
   },
   {
     name: 'another seed draws other timeouts',
     args: [POD, '--for', '20m', '--seed', '7'], watcher: 'kubelet worker-2', kind: 'Pod',
     want: [
-      [456, '456', 8, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1186&timeoutSeconds=513&watch=true'],
-      [969, '513', 9, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1186&timeoutSeconds=578&watch=true'],
+      [456, '456', 8, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1188&timeoutSeconds=513&watch=true'],
+      [969, '513', 9, '/api/v1/pods?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dworker-2&resourceVersion=1188&timeoutSeconds=578&watch=true'],
     ],
   },
   {
@@ -78,10 +78,10 @@ test('With --watches, a change after a watch ended is told through the new watch
   const jobs = (e: TraceEntry) => e.phase === 'watch' && e.step?.name === 'kube-controller-manager' && String(e.detail['url']).startsWith('/apis/batch/v1/jobs?');
   const end = report.trace.find((e) => jobs(e) && !e.object && e.detail['ended'] !== undefined)!;
   assert.equal(end.at, 543);
-  assert.deepEqual(end.detail['lastBookmark'], { at: 541.819, resourceVersion: '1318' });
-  assert.equal(end.detail['url'], '/apis/batch/v1/jobs?allowWatchBookmarks=true&resourceVersion=1318&timeoutSeconds=571&watch=true');
+  assert.deepEqual(end.detail['lastBookmark'], { at: 541.819, resourceVersion: '1320' });
+  assert.equal(end.detail['url'], '/apis/batch/v1/jobs?allowWatchBookmarks=true&resourceVersion=1320&timeoutSeconds=571&watch=true');
   const after = report.trace.find((e) => jobs(e) && e.object !== undefined && (e.at ?? 0) > 543)!;
-  assert.equal(after.result, 'kube-controller-manager sees MODIFIED on /apis/batch/v1/jobs?allowWatchBookmarks=true&resourceVersion=1318&timeoutSeconds=571&watch=true, delivered at once');
+  assert.equal(after.result, 'kube-controller-manager sees MODIFIED on /apis/batch/v1/jobs?allowWatchBookmarks=true&resourceVersion=1320&timeoutSeconds=571&watch=true, delivered at once');
 });
 
 const withoutWatches = (r: Report) => r.trace.filter((e) => e.phase !== 'watch').map((e) => ({ ...e, seq: undefined }));

@@ -80,24 +80,24 @@ for (const c of openCases) {
 test('With --watches, each change of the pod is told to the scheduler, the controller manager and, once bound, its kubelet, in that order', () => {
   const { report } = runJson('run', POD, '--watches');
   assert.deepEqual(told(report, 'Pod/default/web'), [
-    ['ADDED Pod/default/web at resourceVersion 1182', 'kube-scheduler', 'ADDED', 0],
-    ['ADDED Pod/default/web at resourceVersion 1182', 'kube-controller-manager', 'ADDED', 0],
+    ['ADDED Pod/default/web at resourceVersion 1184', 'kube-scheduler', 'ADDED', 0],
+    ['ADDED Pod/default/web at resourceVersion 1184', 'kube-controller-manager', 'ADDED', 0],
     // The binding brings the pod into the kubelet's spec.nodeName selection: ADDED for it, MODIFIED for the others.
-    ['MODIFIED Pod/default/web at resourceVersion 1183', 'kube-scheduler', 'MODIFIED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1183', 'kube-controller-manager', 'MODIFIED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1183', 'kubelet worker-2', 'ADDED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1184', 'kube-scheduler', 'MODIFIED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1184', 'kube-controller-manager', 'MODIFIED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1184', 'kubelet worker-2', 'MODIFIED', 0],
-    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kube-scheduler', 'MODIFIED', 2],
-    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kube-controller-manager', 'MODIFIED', 2],
-    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kubelet worker-2', 'MODIFIED', 2],
-    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kube-scheduler', 'MODIFIED', 2],
-    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kube-controller-manager', 'MODIFIED', 2],
-    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kubelet worker-2', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kube-scheduler', 'MODIFIED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kube-controller-manager', 'MODIFIED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1185', 'kubelet worker-2', 'ADDED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kube-scheduler', 'MODIFIED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kube-controller-manager', 'MODIFIED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1186', 'kubelet worker-2', 'MODIFIED', 0],
+    ['MODIFIED Pod/default/web at resourceVersion 1187', 'kube-scheduler', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1187', 'kube-controller-manager', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1187', 'kubelet worker-2', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1188', 'kube-scheduler', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1188', 'kube-controller-manager', 'MODIFIED', 2],
+    ['MODIFIED Pod/default/web at resourceVersion 1188', 'kubelet worker-2', 'MODIFIED', 2],
   ]);
   // The change is told right after the step that stored it.
-  const added = report.trace.findIndex((e) => e.phase === 'watch' && e.result === 'ADDED Pod/default/web at resourceVersion 1182');
+  const added = report.trace.findIndex((e) => e.phase === 'watch' && e.result === 'ADDED Pod/default/web at resourceVersion 1184');
   assert.equal(report.trace[added - 1]?.phase, 'etcd.persist');
 });
 

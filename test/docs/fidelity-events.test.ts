@@ -89,6 +89,7 @@ const RUNS: string[][] = [
   ['test/fixtures/daemonset/agent.yaml'],
   ['test/fixtures/daemonset/agent.yaml', '--then-apply', '20s,test/fixtures/daemonset/agent-new-image.yaml'],
   ['test/fixtures/statefulset/plain.yaml', '--then-apply', '20s,test/fixtures/statefulset/plain-1.yaml'],
+  ['test/fixtures/statefulset/retention-retain.yaml', '--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', 'test/fixtures/statefulset/retention-cluster.yaml', '--then-apply', '30s,test/fixtures/statefulset/retention-delete.yaml', '--for', '40s'],
   ['test/fixtures/fidelity/image-missing.yaml', '--for', '40s'],
   ['test/fixtures/fidelity/image-invalid.yaml', '--for', '20s'],
   ['test/fixtures/cronjob/history-1.yaml', '--for', '3m30s', '--behavior', 'test/fixtures/cronjob/ok-behavior.yaml'],
@@ -96,6 +97,9 @@ const RUNS: string[][] = [
   ['test/fixtures/disruption/budgets.yaml'],
   ['test/fixtures/hpa/web.yaml', '--for', '50s', '--behavior', 'test/fixtures/hpa/cpu-300m.yaml'],
   ['test/fixtures/hpa/missing-target.yaml', '--for', '20s'],
+  ['test/fixtures/hpa/two-hpas.yaml', '--for', '35s'],
+  ['test/fixtures/hpa/target-kinds.yaml', '--for', '20s'],
+  ['test/fixtures/hpa/web.yaml', '--cluster', 'test/fixtures/webhooks/nodes.yaml', '--cluster', 'test/fixtures/hpa/scale-policy.yaml', '--for', '35s', '--behavior', 'test/fixtures/hpa/cpu-300m.yaml'],
   ['test/fixtures/hpa/sources/all-missing.yaml', '--for', '20s'],
   // Half a second into the drain, the first evicted pod is still terminating with its DisruptionTarget condition.
   ['examples/disruption-budget.yaml', '--then-drain', '10s,worker-1', '--for', '10.5s'],

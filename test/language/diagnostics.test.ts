@@ -46,6 +46,20 @@ const cases: { name: string; text: string; settings?: Settings; want: Want[] }[]
     want: [{ code: 'validation', line: 10, character: 17, message: 'Job.batch "once" is invalid: spec.template.spec.containers[1].name: Duplicate value: "a"' }],
   },
   {
+    // pkg/apis/apps/validation/validation.go ValidateStatefulSetSpec (v1.36.3): podManagementPolicy, on its value.
+    name: 'a StatefulSet is validated: an unknown podManagementPolicy is reported on its value',
+    text: ['apiVersion: apps/v1', 'kind: StatefulSet', 'metadata:', '  name: db', 'spec:', '  podManagementPolicy: Sideways', '  selector: {matchLabels: {app: db}}', '  template:',
+      '    metadata: {labels: {app: db}}', '    spec:', '      containers:', '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}, readinessProbe: {tcpSocket: {port: 80}}}', ''].join('\n'),
+    want: [{ code: 'validation', line: 5, character: 23, message: 'StatefulSet.apps "db" is invalid: spec.podManagementPolicy: Invalid value: "Sideways": must be \'OrderedReady\' or \'Parallel\'' }],
+  },
+  {
+    // pkg/apis/apps/validation/validation.go ValidateDaemonSetSpec (v1.36.3): the selector must match the template's labels.
+    name: 'a DaemonSet is validated: a selector that misses the template labels is reported on the labels',
+    text: ['apiVersion: apps/v1', 'kind: DaemonSet', 'metadata:', '  name: agent', 'spec:', '  selector: {matchLabels: {app: agent}}', '  template:',
+      '    metadata:', '      labels: {app: other}', '    spec:', '      containers:', '        - {name: a, image: "busybox:1.36", resources: {limits: {cpu: 1}}, readinessProbe: {tcpSocket: {port: 80}}}', ''].join('\n'),
+    want: [{ code: 'validation', line: 8, character: 14, message: 'DaemonSet.apps "agent" is invalid: spec.template.metadata.labels: Invalid value: {"app":"other"}: `selector` does not match template `labels`' }],
+  },
+  {
     name: 'a broken document is reported where the parser stops and the next document is still checked',
     text: `${pod(CONTAINER).replace('name: web', 'name: [web')}---\n${pod([...CONTAINER, '    imagee: x'])}`,
     want: [

@@ -13,6 +13,7 @@ import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
 import { evictPod } from './eviction';
+import { updateScale } from './scale';
 import { updateObject, type UpdateOptions } from './update';
 import { applyManagedFields, checkName, fieldManagerScope } from './fieldmanager/manager';
 import { type ApiRequest, notFound, StatusError, type UserInfo } from './request';
@@ -68,6 +69,8 @@ export class ApiServer {
       case 'update':
       case 'patch':
         if (updateOptions.apply && !this.ctx.store.get(req.kind, req.namespace, req.name ?? '')) return yield* this.applyCreate(req, ref, user, updateOptions.patch, updateOptions.apply);
+        // The workloads' scale subresource takes the new Scale (pkg/registry/apps/*/storage/storage.go ScaleREST.Update).
+        if (req.subresource === 'scale') return yield* updateScale(this.ctx, req, ref);
         return yield* updateObject(this.ctx, req, ref, updateOptions);
       default:
         return { ok: false, error: new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 }), phase: 'apiserver.authorize' };

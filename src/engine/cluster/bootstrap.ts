@@ -30,14 +30,14 @@ function withClusterIP(obj: KubeObject, store: Store): KubeObject {
  * CONTROLLER_SERVICE_ACCOUNTS are the kube-system service accounts kube-controller-manager's controllers
  * act as (--use-service-account-credentials, as kubeadm runs it). See cmd/kube-controller-manager/app.
  */
-export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller', 'cronjob-controller', 'replication-controller'];
+export const CONTROLLER_SERVICE_ACCOUNTS = ['deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'generic-garbage-collector', 'job-controller', 'ttl-after-finished-controller', 'node-controller', 'pod-garbage-collector', 'statefulset-controller', 'daemon-set-controller', 'cronjob-controller', 'replication-controller', 'horizontal-pod-autoscaler', 'pvc-protection-controller'];
 
 /**
  * ACCOUNTS_SINCE_SEEDED are the controller service accounts whose uids come from a generator of their own (the
  * ReplicationController controller's): a seed then gives the same pod names, uids and node tie breaks with or without
  * them. Which account has which uid means nothing to any controller.
  */
-const ACCOUNTS_SINCE_SEEDED: ReadonlySet<string> = new Set(['replication-controller']);
+const ACCOUNTS_SINCE_SEEDED: ReadonlySet<string> = new Set(['replication-controller', 'horizontal-pod-autoscaler', 'pvc-protection-controller']);
 
 /** bootstrapCluster stores the cluster's objects and the service accounts every namespace has. */
 export function bootstrapCluster(cluster: ClusterInput, store: Store, clock: VirtualClock, rng: Random, sources: SourceIndex): void {

@@ -5,19 +5,25 @@
 // status with the AbleToScale, ScalingActive and ScalingLimited conditions. See
 // pkg/controller/podautoscaler/horizontal.go (reconcileAutoscaler, computeReplicasForMetrics,
 // normalizeDesiredReplicasWithBehaviors, setCondition) at k8s.io/kubernetes v1.36.3. Phase controllers.hpa.
-import { deepClone, type KubeObject, type LabelSelector, type Pod } from '../api/types';
-import { formatLabelSelector, matchesLabelSelector } from '../api/labels';
+import type { ScaleObject } from '../api/scale';
+import { deepClone, type KubeObject, type Pod } from '../api/types';
+import type { ApiOutcome, ApiServer } from '../apiserver/server';
+import { parseSelector, type Selector, SelectorError, selectorMatches } from '../api/labels';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
 import { parseQuantity } from '../api/quantity';
 import { DEFAULT_TOLERANCES, defaultRules, type HpaMemory, rateLimit, type ScalingRules, stabilize, storeScaleEvent, type Tolerances } from './hpa-calc';
+import { getScale, type Scale } from './hpa-scale';
+import type { HpaSelectors } from './hpa-selectors';
 import { computeMetric, type MetricFailure, type MetricInput, type MetricSpec } from './hpa-sources';
 
 /** HPA_CONTROLLER is the source of its events. */
 export const HPA_CONTROLLER = 'horizontal-pod-autoscaler';
 /** HPA_SYNC_PERIOD_MS is --horizontal-pod-autoscaler-sync-period's default, 15 s (every enqueue waits that long). */
 export const HPA_SYNC_PERIOD_MS: Millis = 15_000;
+/** HPA_SERVICE_ACCOUNT is the controller's service account in kube-system (bootstrappolicy's horizontal-pod-autoscaler). */
+const HPA_SERVICE_ACCOUNT = 'horizontal-pod-autoscaler';
 
 interface Condition { type: string; status: string; reason: string; message: string; lastTransitionTime?: string }
 interface HpaSpec {
@@ -32,15 +38,12 @@ interface HpaStatus {
   lastScaleTime?: string;
   currentReplicas?: number;
   desiredReplicas?: number;
-  currentMetrics?: unknown[];
+  currentMetrics?: unknown[] | null;
   conditions?: Condition[];
 }
 type Hpa = KubeObject & { spec?: HpaSpec; status?: HpaStatus };
 
-/** SCALE_KINDS are the targets whose scale subresource the simulation serves, with their group. */
-const SCALE_KINDS: Readonly<Record<string, string>> = { Deployment: 'deployments.apps', ReplicaSet: 'replicasets.apps', StatefulSet: 'statefulsets.apps' };
-
-interface Sync { ctx: EngineContext; hpa: Hpa; status: HpaStatus; ref: string; now: number }
+interface Sync { ctx: EngineContext; hpa: Hpa; status: HpaStatus; ref: string; now: number; selectors: HpaSelectors }
 
 function event(s: Sync, type: 'Normal' | 'Warning', reason: string, message: string): void {
   s.ctx.recorder.event({ type, reason, object: s.ref, source: HPA_CONTROLLER, message });
@@ -86,10 +89,53 @@ function tolerancesForHpa(hpa: Hpa): Tolerances {
 }
 
 /**
- * computeReplicasForMetrics: the largest proposal. Each failing metric records its event; when every metric fails, or
- * one fails and the others would scale down, the first failure's condition stands and nothing is proposed (-1).
+ * validateAndParseSelector: the scale's selector must be there and parse (labels.Parse), and the pods it selects must
+ * be this autoscaler's alone; the autoscaler's entry in the selector map takes the selector first. Each refusal is a
+ * Warning event and ScalingActive False, and no replica count. See horizontal.go (validateAndParseSelector) at
+ * k8s.io/kubernetes v1.36.3.
  */
-function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], input: MetricInput): { replicas: number; name: string; statuses: unknown[]; error?: string } {
+function validateAndParseSelector(s: Sync, selector: string): { pods: Pod[] } | { error: string } {
+  const namespace = s.hpa.metadata?.namespace ?? 'default';
+  if (selector === '') {
+    event(s, 'Warning', 'SelectorRequired', 'selector is required');
+    setCondition(s, 'ScalingActive', 'False', 'InvalidSelector', 'the HPA target\'s scale is missing a selector');
+    return { error: 'selector is required' };
+  }
+  let parsed: Selector;
+  try {
+    parsed = parseSelector(selector);
+  } catch (err) {
+    if (!(err instanceof SelectorError)) throw err;
+    const message = `couldn't convert selector into a corresponding internal selector object: ${err.message}`;
+    event(s, 'Warning', 'InvalidSelector', message);
+    setCondition(s, 'ScalingActive', 'False', 'InvalidSelector', message);
+    return { error: message };
+  }
+  s.selectors.put(namespace, s.hpa.metadata?.name ?? '', parsed);
+  // podLister.Pods(namespace).List(parsedSelector): every pod the selector matches, terminating ones included.
+  const pods = s.ctx.store.list<Pod>('Pod', namespace).filter((p) => selectorMatches(parsed, (p.metadata?.labels ?? {}) as Record<string, string>));
+  const hpas = s.selectors.controlling(pods);
+  if (hpas.length > 1) {
+    // fmt's %v of the selector string and of the []selectors.Key: `[default/a default/b]`.
+    const message = `pods by selector ${selector} are controlled by multiple HPAs: [${hpas.join(' ')}]`;
+    event(s, 'Warning', 'AmbiguousSelector', message);
+    setCondition(s, 'ScalingActive', 'False', 'AmbiguousSelector', message);
+    return { error: message };
+  }
+  return { pods };
+}
+
+/**
+ * computeReplicasForMetrics: the selector checked (its error ends the sync with no metric read), then the largest
+ * proposal. Each failing metric records its event; when every metric fails, or one fails and the others would scale
+ * down, the first failure's condition stands and nothing is proposed (-1).
+ */
+function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], scale: Scale, tolerances: Tolerances): { replicas: number; name: string; statuses: unknown[]; error?: string } {
+  const selected = validateAndParseSelector(s, scale.selector);
+  if ('error' in selected) return { replicas: -1, name: '', statuses: [], error: selected.error };
+  const input: MetricInput = {
+    ctx: s.ctx, namespace: s.hpa.metadata?.namespace ?? 'default', now: s.now, specReplicas: scale.specReplicas, statusReplicas: scale.statusReplicas, pods: selected.pods, tolerances,
+  };
   let replicas = 0;
   let name = '';
   let invalid = 0;
@@ -119,15 +165,16 @@ function computeReplicasForMetrics(s: Sync, metrics: readonly MetricSpec[], inpu
 
 /**
  * ordered is the status as autoscaling/v2 serializes it: the fields in HorizontalPodAutoscalerStatus order,
- * currentReplicas and currentMetrics omitted when empty, desiredReplicas always. The controller never sets
- * observedGeneration (setStatus rebuilds the status without it).
+ * currentReplicas omitted when 0, desiredReplicas always, currentMetrics (no omitempty) null when the sync read no
+ * metric. The controller never sets observedGeneration (setStatus rebuilds the status without it). See
+ * staging/src/k8s.io/api/autoscaling/v2/types.go (v0.36.3).
  */
 function ordered(st: HpaStatus): HpaStatus {
   return {
     ...(st.lastScaleTime ? { lastScaleTime: st.lastScaleTime } : {}),
     ...(st.currentReplicas ? { currentReplicas: st.currentReplicas } : {}),
     desiredReplicas: st.desiredReplicas ?? 0,
-    ...(st.currentMetrics && st.currentMetrics.length > 0 ? { currentMetrics: st.currentMetrics } : {}),
+    currentMetrics: st.currentMetrics && st.currentMetrics.length > 0 ? st.currentMetrics : null,
     ...(st.conditions ? { conditions: st.conditions } : {}),
   };
 }
@@ -140,33 +187,44 @@ function* writeStatus(s: Sync, before: string): Steps<void> {
   yield { phase: 'controllers.hpa', object: s.ref, field: 'status', result: `status: currentReplicas ${status.currentReplicas ?? 0}, desiredReplicas ${status.desiredReplicas ?? 0}${(status.conditions ?? []).map((c) => `; ${c.type} ${c.status} (${c.reason})`).join('')}`, detail: { status } };
 }
 
+/**
+ * updateScale is scaleNamespacer.Scales(namespace).Update: PUT .../NAME/scale with the Scale read at this sync and
+ * the new spec.replicas, as the controller's service account (kube-controller-manager runs with
+ * --use-service-account-credentials).
+ */
+function* updateScale(api: ApiServer, scale: Scale, namespace: string, replicas: number, ref: string): Steps<ApiOutcome> {
+  const apiVersion = scale.group ? `${scale.group}/v1` : 'v1';
+  const root = scale.group ? `/apis/${apiVersion}` : '/api/v1';
+  const object: ScaleObject = { ...scale.object, spec: replicas !== 0 ? { replicas } : {} };
+  return yield* api.serve({
+    verb: 'update', method: 'PUT', path: `${root}/namespaces/${namespace}/${scale.resource}/${scale.name}/scale`, apiVersion, kind: scale.kind,
+    group: scale.group, resource: scale.resource, subresource: 'scale', namespace, name: scale.name, object,
+    credentials: { serviceAccount: `kube-system/${HPA_SERVICE_ACCOUNT}` },
+  }, ref);
+}
+
 /** syncHpa is reconcileAutoscaler for one HPA; false when it is gone (the key is then forgotten). */
-export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, namespace: string, name: string): Steps<boolean> {
+export function* syncHpa(ctx: EngineContext, api: ApiServer, memory: Map<string, HpaMemory>, selectors: HpaSelectors, namespace: string, name: string): Steps<boolean> {
   const key = `${namespace}/${name}`;
   const stored = ctx.store.get<Hpa>('HorizontalPodAutoscaler', namespace, name);
   if (!stored) { memory.delete(key); return false; }
   const hpa = deepClone(stored);
   const before = JSON.stringify(hpa.status ?? {});
-  const s: Sync = { ctx, hpa, status: deepClone(hpa.status ?? {}), ref: `HorizontalPodAutoscaler/${key}`, now: ctx.clock.now };
+  const s: Sync = { ctx, hpa, status: deepClone(hpa.status ?? {}), ref: `HorizontalPodAutoscaler/${key}`, now: ctx.clock.now, selectors };
   const spec = specOf(hpa);
   const targetRef = hpa.spec?.scaleTargetRef ?? {};
   const kind = targetRef.kind ?? '';
   const reference = `${kind}/${namespace}/${targetRef.name ?? ''}`;
-  const group = SCALE_KINDS[kind];
-  const target = group ? ctx.store.get<KubeObject>(kind, namespace, targetRef.name ?? '') : undefined;
-  if (!target) {
-    // A kind without a scale the simulation serves is the RESTMapper's NoKindMatchError; a missing target is NotFound.
-    const err = group ? `${group} "${targetRef.name ?? ''}" not found` : `no matches for kind "${kind}" in group "${(targetRef.apiVersion ?? '').split('/').slice(0, -1).join('/')}"`;
-    event(s, 'Warning', 'FailedGetScale', err);
-    setCondition(s, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${err}`);
-    yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.scaleTargetRef', result: `cannot read the scale of ${reference}: ${err}`, detail: {}, outcome: 'failed' };
+  const scale = getScale(ctx.store, namespace, targetRef);
+  if ('error' in scale) {
+    event(s, 'Warning', 'FailedGetScale', scale.error);
+    setCondition(s, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${scale.error}`);
+    yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.scaleTargetRef', result: `cannot read the scale of ${reference}: ${scale.error}`, detail: {}, outcome: 'failed' };
     yield* writeStatus(s, before);
     return true;
   }
   setCondition(s, 'AbleToScale', 'True', 'SucceededGetScale', 'the HPA controller was able to get the target\'s current scale');
-  const tspec = (target['spec'] ?? {}) as { replicas?: number; selector?: LabelSelector };
-  const statusReplicas = ((target['status'] ?? {}) as { replicas?: number }).replicas ?? 0;
-  const current = tspec.replicas ?? 1;
+  const current = scale.specReplicas;
   // recordInitialRecommendation: the first scale read counts as a recommendation of the current size.
   if (!memory.has(key)) memory.set(key, { recommendations: [{ replicas: current, at: s.now }], up: [], down: [] });
   const mem = memory.get(key)!;
@@ -174,6 +232,7 @@ export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, nam
   let reason = '';
   let rescale = true;
   let statuses: unknown[] = [];
+  let metricPath = false;
   if (current === 0 && spec.min !== 0) {
     desired = 0;
     rescale = false;
@@ -185,16 +244,13 @@ export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, nam
     reason = 'Current number of replicas below Spec.MinReplicas';
     desired = spec.min;
   } else {
-    // The scale's selector picks the pods (Pods(namespace).List(selector)).
-    const selector = tspec.selector;
-    const pods = ctx.store.list<Pod>('Pod', namespace).filter((p) => matchesLabelSelector(selector, (p.metadata?.labels ?? {}) as Record<string, string>));
-    const r = computeReplicasForMetrics(s, spec.metrics, { ctx, namespace, now: s.now, specReplicas: current, statusReplicas, pods, tolerances: tolerancesForHpa(hpa) });
+    const r = computeReplicasForMetrics(s, spec.metrics, scale, tolerancesForHpa(hpa));
     statuses = r.statuses;
     if (r.error !== undefined && r.replicas === -1) {
       s.status = { ...s.status, currentReplicas: current, currentMetrics: statuses };
       yield* writeStatus(s, before);
       event(s, 'Warning', 'FailedComputeMetricsReplicas', r.error);
-      yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.metrics', result: `no replica count for ${reference} (selector ${formatLabelSelector(selector)}): ${r.error}`, detail: {}, outcome: 'failed' };
+      yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.metrics', result: `no replica count for ${reference} (selector ${scale.selector || '<none>'}): ${r.error}`, detail: {}, outcome: 'failed' };
       return true;
     }
     desired = r.replicas;
@@ -212,14 +268,22 @@ export function* syncHpa(ctx: EngineContext, memory: Map<string, HpaMemory>, nam
       result: `${r.name || 'metrics'}: ${current} → proposed ${proposed}, stabilized ${st.replicas}, limited ${desired} (${limited.reason})`,
       detail: { currentReplicas: current, proposed, stabilized: st.replicas, desired, currentMetrics: statuses },
     };
-    if (rescale) storeScaleEvent(mem, s.now, current, desired, spec.up, spec.down);
+    metricPath = true;
   }
   if (rescale) {
-    // The scale subresource's update: spec.replicas changes, and with it the generation (the target's strategy).
-    ctx.store.update<KubeObject>(kind, namespace, targetRef.name ?? '', (o) => {
-      (o['spec'] as { replicas?: number }).replicas = desired;
-      if (o.metadata) o.metadata.generation = (o.metadata.generation ?? 1) + 1;
-    });
+    // The scale subresource's update, through the API server as the controller's service account.
+    const out = yield* updateScale(api, scale, namespace, desired, s.ref);
+    if (!out.ok) {
+      // Not a conflict (RetryOnConflict gives up at once): FailedRescale, and the status keeps its desiredReplicas.
+      const err = out.error.message;
+      event(s, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${reason}; error: ${err}`);
+      setCondition(s, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${err}`);
+      yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.scaleTargetRef', result: `the API server refused to scale ${reference} from ${current} to ${desired}: ${err}`, detail: { from: current, to: desired, reason, refused: true }, outcome: 'failed' };
+      s.status = { ...s.status, currentReplicas: current, currentMetrics: statuses };
+      yield* writeStatus(s, before);
+      return true;
+    }
+    if (metricPath) storeScaleEvent(mem, s.now, current, desired, spec.up, spec.down);
     setCondition(s, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`);
     event(s, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${reason}`);
     yield { phase: 'controllers.hpa', object: s.ref, field: 'spec.scaleTargetRef', result: `scaled ${reference} from ${current} to ${desired}: ${reason}`, detail: { from: current, to: desired, reason } };

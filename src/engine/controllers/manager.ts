@@ -24,6 +24,8 @@ import { podReplicationControllers, REPLICATION_CONTROLLER_KIND } from './replic
 import { syncStatefulSet } from './statefulset';
 import { HPA_SYNC_PERIOD_MS, syncHpa } from './hpa';
 import type { HpaMemory } from './hpa-calc';
+import { HpaSelectors } from './hpa-selectors';
+import { claimNamesOf, isDeletionCandidate, syncProtectedClaim } from './pvc-protection';
 import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
 /**
@@ -99,6 +101,8 @@ export class Controllers {
   private readonly nodeTaints: WorkQueue;
   private readonly hpas: WorkQueue;
   private readonly hpaMemory = new Map<string, HpaMemory>();
+  private readonly hpaSelectors = new HpaSelectors();
+  private readonly protectedClaims: WorkQueue;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -112,6 +116,7 @@ export class Controllers {
     this.cronJobs = new CronJobQueue(ctx, api, new WorkQueue(ctx, 'cronjob-controller'));
     this.nodeTaints = new WorkQueue(ctx, 'node-lifecycle-controller');
     this.hpas = new WorkQueue(ctx, 'horizontalpodautoscaler');
+    this.protectedClaims = new WorkQueue(ctx, 'pvcprotection');
     this.disruption = new DisruptionController(ctx, new WorkQueue(ctx, 'disruption'), new WorkQueue(ctx, 'disruption_recheck'), new WorkQueue(ctx, 'stale_pod_disruption'));
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
@@ -140,10 +145,16 @@ export class Controllers {
     if (obj.kind === 'Job') this.cronJobs.onJob(type, obj, old);
     // disruption.go addDB / updateDB / removeDB.
     if (obj.kind === 'PodDisruptionBudget') this.disruption.onBudget(obj);
-    // horizontal.go addHPA / updateHPA: enqueueHPA, always AddRateLimited (the fixed 15 s interval); deleteHPA forgets it.
-    if (obj.kind === 'HorizontalPodAutoscaler') this.enqueueHpa(obj.metadata?.namespace, obj.metadata?.name);
+    // horizontal.go addHPA / updateHPA: enqueueHPA, always AddRateLimited (the fixed 15 s interval); deleteHPA forgets it
+    // and drops its selector.
+    if (obj.kind === 'HorizontalPodAutoscaler' && type === 'DELETED') this.hpaSelectors.remove(obj.metadata?.namespace ?? 'default', obj.metadata?.name ?? '');
+    if (obj.kind === 'HorizontalPodAutoscaler') this.enqueueHpa(obj.metadata?.namespace, obj.metadata?.name, type !== 'DELETED');
     if (obj.kind === 'Service' && type !== 'DELETED') this.enqueueService(obj.metadata?.namespace, obj.metadata?.name);
     this.persistentVolumes.onChange(type, obj);
+    // pvc_protection_controller.go pvcAddedUpdated / podAddedDeletedUpdated: a claim being deleted, and the claims of
+    // a pod that is gone, are looked at again.
+    if (obj.kind === 'PersistentVolumeClaim' && type !== 'DELETED' && isDeletionCandidate(obj)) this.enqueueProtectedClaim(obj.metadata?.namespace, obj.metadata?.name);
+    if (obj.kind === 'Pod' && type === 'DELETED') for (const claim of claimNamesOf(obj as unknown as Pod)) this.enqueueProtectedClaim(obj.metadata?.namespace, claim);
     if (obj.kind === 'Pod') {
       this.replicaSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.replicationControllers.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
@@ -170,6 +181,7 @@ export class Controllers {
     for (const c of this.ctx.store.list('CronJob')) this.cronJobs.enqueue(c.metadata?.namespace, c.metadata?.name);
     this.disruption.resync();
     for (const h of this.ctx.store.list('HorizontalPodAutoscaler')) this.enqueueHpa(h.metadata?.namespace, h.metadata?.name);
+    for (const c of this.ctx.store.list('PersistentVolumeClaim')) this.enqueueProtectedClaim(c.metadata?.namespace, c.metadata?.name);
     for (const n of this.ctx.store.list('Node')) this.enqueueNodeTaints(n);
   }
 
@@ -178,13 +190,26 @@ export class Controllers {
     if (name && unschedulableTaintOutOfStep(node as Node)) this.nodeTaints.add(name, () => syncUnschedulableTaint(this.ctx, name));
   }
 
-  /** enqueueHpa waits the sync period, as every add does; a sync of an HPA still stored requeues it the same way. */
-  private enqueueHpa(ns: string | undefined, name: string | undefined): void {
+  /** enqueueProtectedClaim queues a claim for the PVC protection controller, if it is being deleted. */
+  private enqueueProtectedClaim(ns: string | undefined, name: string | undefined): void {
+    const claim = name ? this.ctx.store.get<KubeObject>('PersistentVolumeClaim', ns, name) : undefined;
+    if (!claim || !isDeletionCandidate(claim)) return;
+    this.protectedClaims.add(`${ns}/${name}`, () => syncProtectedClaim(this.ctx, this.api, ns ?? 'default', name ?? ''));
+  }
+
+  /**
+   * enqueueHpa waits the sync period, as every add does; a sync of an HPA still stored requeues it the same way. An
+   * added or updated HPA not yet in the selector map enters it with the Nothing selector (enqueueHPA).
+   */
+  private enqueueHpa(ns: string | undefined, name: string | undefined, register = true): void {
     if (!name) return;
     const ctx = this.ctx;
+    const api = this.api;
     const memory = this.hpaMemory;
+    const selectors = this.hpaSelectors;
+    if (register) selectors.register(ns ?? 'default', name);
     this.hpas.add(`${ns}/${name}`, function* () {
-      const stored = yield* syncHpa(ctx, memory, ns ?? 'default', name);
+      const stored = yield* syncHpa(ctx, api, memory, selectors, ns ?? 'default', name);
       return stored ? HPA_SYNC_PERIOD_MS : undefined;
     }, HPA_SYNC_PERIOD_MS);
   }

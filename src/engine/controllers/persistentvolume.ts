@@ -90,6 +90,12 @@ export class PersistentVolumeController {
 
   /** onChange is the informers' handler: a claim or volume that changed is synced; the controller's own writes are not. */
   onChange(type: WatchEventType, o: KubeObject): void {
+    if (!this.writing && type === 'DELETED' && o.kind === 'PersistentVolumeClaim') {
+      // deleteClaim: the volume bound to the claim is synced at once (it is Released).
+      for (const pv of this.ctx.store.list<PersistentVolume>('PersistentVolume').filter((v) => v.spec?.claimRef?.uid === o.metadata?.uid)) {
+        this.ctx.schedule(0, `${PV_CONTROLLER}: sync volume ${refOf(pv)}`, () => this.syncVolume(pv.metadata?.name ?? ''));
+      }
+    }
     if (this.writing || type === 'DELETED') return;
     if (o.kind === 'PersistentVolumeClaim') {
       const pvc = o as unknown as PersistentVolumeClaim;
@@ -119,12 +125,33 @@ export class PersistentVolumeController {
   private *syncVolume(name: string): Steps<void> {
     const pv = this.ctx.store.get<PersistentVolume>('PersistentVolume', undefined, name);
     if (!pv || pv.status?.phase === 'Available' || pv.metadata?.deletionTimestamp) return;
-    if (pv.spec?.claimRef && pv.spec.claimRef.uid) return;
+    if (pv.spec?.claimRef && pv.spec.claimRef.uid) return yield* this.syncBoundVolume(pv);
     this.write(() => this.ctx.store.update<PersistentVolume>('PersistentVolume', undefined, name, (v) => { v.status = { ...v.status, phase: 'Available', lastPhaseTransitionTime: this.ctx.clock.timestamp() }; }));
     yield {
       phase: 'controllers.persistentvolume', object: refOf(pv), field: pv.spec?.claimRef ? 'spec.claimRef' : 'spec',
       result: `PersistentVolume ${name} is Available${pv.spec?.claimRef ? ` (reserved for claim ${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''})` : ''}`,
       detail: { phase: 'Available' },
+    };
+  }
+
+  /**
+   * syncBoundVolume is syncVolume for a volume bound to a claim: while the claim (by name, with the same uid) exists
+   * nothing changes; once it is gone the volume is Released, and with the Retain reclaim policy (statically made
+   * volumes default to it) it stays so, still naming the claim. The Delete and Recycle policies' operations are not
+   * simulated. See pkg/controller/volume/persistentvolume/pv_controller.go (syncVolume, reclaimVolume) at v1.36.3.
+   */
+  private *syncBoundVolume(pv: PersistentVolume): Steps<void> {
+    const ref = pv.spec?.claimRef ?? {};
+    const claim = this.ctx.store.get<PersistentVolumeClaim>('PersistentVolumeClaim', ref.namespace, ref.name ?? '');
+    if (claim && claim.metadata?.uid === ref.uid) return;
+    if (pv.status?.phase === 'Released' || pv.status?.phase === 'Failed') return;
+    const name = pv.metadata?.name ?? '';
+    this.write(() => this.ctx.store.update<PersistentVolume>('PersistentVolume', undefined, name, (v) => { v.status = { ...v.status, phase: 'Released', lastPhaseTransitionTime: this.ctx.clock.timestamp() }; }));
+    const policy = pv.spec?.persistentVolumeReclaimPolicy ?? 'Retain';
+    yield {
+      phase: 'controllers.persistentvolume', object: refOf(pv), field: 'spec.claimRef',
+      result: `PersistentVolume ${name} is Released: its claim ${ref.namespace ?? ''}/${ref.name ?? ''} is gone (reclaim policy ${policy}${policy === 'Retain' ? ': the volume and its data are kept, and no new claim binds it while it names the old one' : ', whose operation is not simulated'})`,
+      detail: { phase: 'Released', reclaimPolicy: policy },
     };
   }
 

@@ -1,11 +1,12 @@
 // StatefulPodControl: the StatefulSet controller's writes of pods and claims, and the events it records for them.
-// See pkg/controller/statefulset/stateful_pod_control.go (CreateStatefulPod, DeleteStatefulPod,
-// createPersistentVolumeClaims, PodClaimIsStale, recordPodEvent, recordClaimEvent) at kubernetes v1.36.3.
+// See pkg/controller/statefulset/stateful_pod_control.go (CreateStatefulPod, UpdateStatefulPod, DeleteStatefulPod,
+// createPersistentVolumeClaims, createMissingPersistentVolumeClaims, recordPodEvent, recordClaimEvent) at kubernetes v1.36.3.
 import type { KubeObject, Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import type { ControllerClient } from './client';
 import { asObject } from './pods';
+import { updatePodClaimForRetentionPolicy } from './statefulset-claims';
 import { ordinalOf, type StatefulSet, statefulClaims } from './statefulset-identity';
 
 /** STATEFULSET_CONTROLLER is the source of its events (EventSource{Component: "statefulset-controller"}) and its service account. */
@@ -94,7 +95,12 @@ export function* createStatefulPod(ctx: EngineContext, client: ControllerClient,
     yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `pod ${name} already exists: no event, the sync fails and is retried`, detail: { status: out.error.status }, outcome: 'failed' };
     return out.error.message;
   }
-  // UpdatePodClaimForRetentionPolicy comes next; with the Retain policies it changes nothing (see statefulset.ts).
+  // UpdatePodClaimForRetentionPolicy: the claims' owner references as the retention policy asks, before the event.
+  const policyError = yield* updatePodClaimForRetentionPolicy(ctx, client, set, pod);
+  if (policyError !== undefined) {
+    recordPodEvent(ctx, 'update', set, pod, policyError);
+    return policyError;
+  }
   recordPodEvent(ctx, 'create', set, pod, out.ok ? undefined : out.error.message);
   if (out.ok) {
     yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `created pod ${name} (hostname ${name}${set.spec?.serviceName ? `, subdomain ${set.spec.serviceName}` : ''})`, detail: { pod: name } };
@@ -102,6 +108,33 @@ export function* createStatefulPod(ctx: EngineContext, client: ControllerClient,
   }
   yield { phase: PHASE, object: setRef(set), step: { kind: 'object', name }, result: `Create Pod ${name} in StatefulSet ${set.metadata?.name} failed error: ${out.error.message}`, detail: { status: out.error.status }, outcome: 'failed' };
   return out.error.message;
+}
+
+/**
+ * createMissingClaims is createMissingPersistentVolumeClaims: the claims of a Pending pod, then their owner references
+ * for the retention policy (its error is the pod's FailedUpdate).
+ */
+export function* createMissingClaims(ctx: EngineContext, client: ControllerClient, set: StatefulSet, pod: Pod): Steps<string | undefined> {
+  const error = yield* createClaims(ctx, client, set, pod);
+  if (error !== undefined) return error;
+  const policyError = yield* updatePodClaimForRetentionPolicy(ctx, client, set, pod);
+  if (policyError !== undefined) recordPodEvent(ctx, 'update', set, pod, policyError);
+  return policyError;
+}
+
+/**
+ * updateStatefulPodClaims is UpdateStatefulPod when only the claims' owner references are out of step with the
+ * retention policy: the claims are updated, then the pod (unchanged, so nothing is written), and the update event.
+ */
+export function* updateStatefulPodClaims(ctx: EngineContext, client: ControllerClient, set: StatefulSet, pod: Pod): Steps<string | undefined> {
+  const error = yield* updatePodClaimForRetentionPolicy(ctx, client, set, pod);
+  if (error !== undefined) {
+    recordPodEvent(ctx, 'update', set, pod, error);
+    return error;
+  }
+  const out = yield* client.update(asObject(pod), setRef(set));
+  recordPodEvent(ctx, 'update', set, pod, out.ok ? undefined : out.error.message);
+  return out.ok ? undefined : out.error.message;
 }
 
 /** deleteStatefulPod is DeleteStatefulPod: a NotFound counts as deleted; events SuccessfulDelete / FailedDelete. */

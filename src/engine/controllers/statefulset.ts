@@ -3,7 +3,8 @@
 // (Parallel) — deletes the pods a scale-down leaves outside its ordinals (from the highest, one at a time once the
 // others are Running and Ready, or all at once), rolls a new template out (statefulset-update.ts: RollingUpdate with
 // its partition, or OnDelete), keeps revisionHistoryLimit old revisions (statefulset-history.ts) and reports the set's
-// status. The claims' retention-policy owner references are not simulated: a sync that would need them says so.
+// status; the claims get the owner references their persistentVolumeClaimRetentionPolicy asks for
+// (statefulset-claims.ts).
 // See pkg/controller/statefulset/stateful_set.go (sync, getPodsForStatefulSet, syncStatefulSet) and
 // stateful_set_control.go (UpdateStatefulSet, performUpdate, updateStatefulSet, processReplica, processCondemned,
 // runForAll, slowStartBatch, computeReplicaStatus, updateStatefulSetStatus) at kubernetes v1.36.3.
@@ -19,7 +20,8 @@ import { statefulSetRevisions, truncateHistory } from './statefulset-history';
 import {
   identityMatches, inOrdinalRange, isMemberOf, ordinalOf, replicasOf, startOrdinal, type StatefulSet, storageMatches,
 } from './statefulset-identity';
-import { createClaims, createStatefulPod, deleteStatefulPod, setRef, STATEFULSET_CONTROLLER } from './statefulset-pods';
+import { claimsMatchRetentionPolicy, podClaimIsStale, updatePodClaimForRetentionPolicy } from './statefulset-claims';
+import { createMissingClaims, createStatefulPod, deleteStatefulPod, setRef, STATEFULSET_CONTROLLER, updateStatefulPodClaims } from './statefulset-pods';
 import { type ControllerRevision, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
 import { newVersionedPod, rollingUpdate } from './statefulset-update';
 
@@ -82,11 +84,6 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
         detail: { replicas: want, existing: known.map((p) => p.metadata?.name), missing, podManagementPolicy: monotonic ? 'OrderedReady' : 'Parallel' },
       };
     }
-    const policy = set.spec?.persistentVolumeClaimRetentionPolicy;
-    if (missing.length > 0 && (set.spec?.volumeClaimTemplates ?? []).length > 0 && (policy?.whenDeleted === 'Delete' || policy?.whenScaled === 'Delete')) {
-      // UpdatePodClaimForRetentionPolicy / UpdateStatefulPod set these references by later claim updates.
-      yield { phase: PHASE, object: ref, field: 'spec.persistentVolumeClaimRetentionPolicy', result: 'the claims\' owner references for a Delete retention policy are not simulated: the claims are created without them', detail: { policy } };
-    }
     const minReady = set.spec?.minReadySeconds ?? 0;
     // The first unavailable pod: of the replicas in ordinal order, else of the condemned from the lowest ordinal up.
     const unavailable = (p: Pod) => !isPodAvailable(ctx.clock, p, minReady) || !!p.metadata?.deletionTimestamp;
@@ -94,6 +91,10 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
     const replicasDone = yield* runForAll(all, (i) => processReplica(ctx, client, set, all, i, monotonic), monotonic);
     error = replicasDone.error;
     let exit = replicasDone.exit;
+    // Fix pod claims for condemned pods (fixPodClaim): their claims' owner references, as the retention policy asks.
+    if (!exit && condemned.length > 0) {
+      ({ exit, error } = yield* runForAll(condemned, (i) => fixPodClaim(ctx, client, set, condemned[i]!), monotonic));
+    }
     // Scale-down only once every replica is processed (in OrderedReady: Running, Ready and available).
     if (!exit && condemned.length > 0) {
       yield {
@@ -197,14 +198,18 @@ function* processReplica(ctx: EngineContext, client: ControllerClient, set: Stat
     return { exit: true, ...(error !== undefined ? { error } : {}) };
   }
   if (!phase) {
-    // PodClaimIsStale matters only with whenScaled: Delete, whose owner references are not simulated.
+    // PodClaimIsStale: a claim still owned by an earlier pod of this name (whenScaled Delete) waits for the collector.
+    if (podClaimIsStale(ctx, set, pod)) {
+      yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `a claim of pod ${name} still belongs to an earlier pod ${name}: waiting for the garbage collector to delete it`, detail: { pod: name }, outcome: 'waiting' };
+      return { exit: true };
+    }
     const error = yield* createStatefulPod(ctx, client, set, pod);
     if (error !== undefined) return { exit: true, error };
     if (monotonic) return { exit: true };
     return { exit: false };
   }
   if (phase === 'Pending') {
-    const error = yield* createClaims(ctx, client, set, pod);
+    const error = yield* createMissingClaims(ctx, client, set, pod);
     if (error !== undefined) return { exit: true, error };
   }
   if (monotonic && pod.metadata?.deletionTimestamp) {
@@ -219,11 +224,23 @@ function* processReplica(ctx: EngineContext, client: ControllerClient, set: Stat
     yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `waiting for pod ${name} to be available (Ready for minReadySeconds ${set.spec?.minReadySeconds})`, detail: { pod: name }, outcome: 'waiting' };
     return { exit: true };
   }
+  // Enforce the StatefulSet invariants: claims out of step with the retention policy are brought in step.
+  if (identityMatches(set, pod) && storageMatches(set, pod) && !claimsMatchRetentionPolicy(ctx, set, pod)) {
+    const error = yield* updateStatefulPodClaims(ctx, client, set, pod);
+    return { exit: false, ...(error !== undefined ? { error } : {}) };
+  }
   if (!identityMatches(set, pod) || !storageMatches(set, pod)) {
     // UpdateStatefulPod would rewrite the pod's identity or volumes: not simulated.
     yield { phase: PHASE, object: ref, step: { kind: 'object', name }, result: `pod ${name} does not carry its StatefulSet identity or volumes; updating it (UpdateStatefulPod) is not simulated`, detail: { pod: name }, outcome: 'waiting' };
   }
   return { exit: false };
+}
+
+/** fixPodClaim: a condemned pod's claims get the owner references the retention policy asks for. */
+function* fixPodClaim(ctx: EngineContext, client: ControllerClient, set: StatefulSet, pod: Pod): Steps<{ exit: boolean; error?: string }> {
+  if (claimsMatchRetentionPolicy(ctx, set, pod)) return { exit: false };
+  const error = yield* updatePodClaimForRetentionPolicy(ctx, client, set, pod);
+  return error !== undefined ? { exit: true, error } : { exit: false };
 }
 
 /**

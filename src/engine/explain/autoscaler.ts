@@ -4,6 +4,10 @@
 import { parseQuantity } from '../api/quantity';
 import type { KubeObject } from '../api/types';
 import type { TraceEntry } from '../runtime/recorder';
+import { NO_SCALE_ROUTE } from '../controllers/hpa-scale';
+
+/** BOUNDS_REASON begins the rescale reasons of a target outside min/max replicas (horizontal.go reconcileAutoscaler, v1.36.3). */
+const BOUNDS_REASON = 'Current number of replicas ';
 
 /** HPA_TOLERANCE is --horizontal-pod-autoscaler-tolerance: a ratio within 0.1 of 1 changes nothing. */
 const HPA_TOLERANCE = 0.1;
@@ -86,11 +90,18 @@ function explainAutoscaler(hpa: Hpa, trace: readonly TraceEntry[]): AutoscalerRe
   for (const e of trace) {
     if (e.object !== ref || e.phase !== 'controllers.hpa') continue;
     const d = e.detail as { from?: number; to?: number; reason?: string; proposed?: number; stabilized?: number; desired?: number; currentReplicas?: number };
-    if (typeof d.from === 'number' && typeof d.to === 'number') scaled.push({ at: e.at, from: d.from, to: d.to, reason: d.reason ?? '' });
+    if (typeof d.from === 'number' && typeof d.to === 'number' && !(d as { refused?: boolean }).refused) {
+      scaled.push({ at: e.at, from: d.from, to: d.to, reason: d.reason ?? '' });
+      // A rescale to the bounds reads no metric: it is the last word until a sync reads them again.
+      if ((d.reason ?? '').startsWith(BOUNDS_REASON)) last = undefined;
+    }
     if (typeof d.proposed === 'number' && typeof d.stabilized === 'number' && typeof d.desired === 'number') last = { proposed: d.proposed, stabilized: d.stabilized, desired: d.desired, currentReplicas: d.currentReplicas ?? 0 };
   }
+  const bounded = last === undefined && scaled.at(-1)?.reason.startsWith(BOUNDS_REASON) ? scaled.at(-1) : undefined;
   const conditions = (status.conditions ?? []).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' }));
-  return { hpa: `${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`, target: `${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`, replicas, metrics, scaled, conditions, why: whyOf(replicas, metrics, conditions, last, tolerancesOf(hpa)) };
+  return { hpa: `${hpa.metadata?.namespace ?? 'default'}/${hpa.metadata?.name ?? ''}`, target: `${spec.scaleTargetRef?.kind ?? ''}/${spec.scaleTargetRef?.name ?? ''}`, replicas, metrics, scaled, conditions, why: bounded && !conditions.some((c) => c.status === 'False' && c.type !== 'ScalingLimited')
+    ? `it scaled its target from ${bounded.from} to ${bounded.to} without reading its metrics: ${bounded.reason}`
+    : whyOf(replicas, metrics, conditions, last, tolerancesOf(hpa)) };
 }
 
 /** metricName names a metric by its source: `cpu`, `cpu of container app`, `packets-per-second (pods)`, ... */
@@ -143,6 +154,16 @@ function metricLine(spec: MetricSpec, current: MetricStatus | undefined): Autosc
   };
 }
 
+/**
+ * HINTS follow the controller's message where it leaves the way out unsaid: the selector map refuses pods that two
+ * autoscalers select (validateAndParseSelector in pkg/controller/podautoscaler/horizontal.go, v1.36.3).
+ */
+const HINTS: Readonly<Record<string, string>> = {
+  AmbiguousSelector: '; no autoscaler scales pods another one also selects: keep one autoscaler per workload (one HPA can hold several metrics)',
+};
+/** NO_SCALE_HINT follows go-restful's 404 for a target whose resource serves no scale subresource. */
+const NO_SCALE_HINT = '; its kind has no scale subresource (Deployment, ReplicaSet, StatefulSet and ReplicationController have one)';
+
 /** whyOf says why the autoscaler stands where it does, from the first condition that holds it, else its last sync. */
 function whyOf(
   replicas: AutoscalerReport['replicas'], metrics: AutoscalerReport['metrics'], conditions: AutoscalerReport['conditions'],
@@ -151,9 +172,9 @@ function whyOf(
   const condition = (type: string) => conditions.find((c) => c.type === type);
   if (conditions.length === 0) return 'it has not synced yet: its first sync comes 15 s after it is created, then every 15 s';
   const active = condition('ScalingActive');
-  if (active?.status === 'False') return `it cannot compute a replica count (${active.reason}): ${active.message}`;
+  if (active?.status === 'False') return `it cannot compute a replica count (${active.reason}): ${active.message}${HINTS[active.reason] ?? ''}`;
   const able = condition('AbleToScale');
-  if (able?.status === 'False') return `it cannot scale its target (${able.reason}): ${able.message}`;
+  if (able?.status === 'False') return `it cannot scale its target (${able.reason}): ${able.message}${able.message.endsWith(NO_SCALE_ROUTE) ? NO_SCALE_HINT : ''}`;
   const limited = condition('ScalingLimited');
   if (limited?.status === 'True') return `${limited.message} (${limited.reason}): it stays at ${replicas.desired}, between minReplicas ${replicas.min} and maxReplicas ${replicas.max}`;
   if (last && last.stabilized !== last.proposed && able) return `its metrics propose ${last.proposed} replicas, but ${able.message} (${able.reason}): it keeps ${last.stabilized}`;

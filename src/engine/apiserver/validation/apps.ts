@@ -212,6 +212,6 @@ function percentValue(value: IntOrString): number | undefined {
 }
 
 /** intOrPercentValue is getIntOrPercentValue: a percent's number, else IntValue() (Atoi of a string). */
-function intOrPercentValue(value: IntOrString): number {
+export function intOrPercentValue(value: IntOrString): number {
   return percentValue(value) ?? (typeof value === 'string' ? goAtoi(value) : value);
 }

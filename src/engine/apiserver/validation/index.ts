@@ -1,10 +1,11 @@
-// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets,
-// ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
+// Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, StatefulSets,
+// DaemonSets, ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
 // spec (policy.ts); other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
+import { validateDaemonSet, validateStatefulSet } from './apps-sets';
 import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
 import { validateCronJob } from './cronjob';
@@ -18,13 +19,12 @@ import { validateReplicationController } from './replication-controller';
 /**
  * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
  * Why: ValidateNamespaceName (NameIsDNSLabel) and ValidateServiceName (NameIsDNS1035Label) in
- * pkg/apis/core/validation/validation.go, ValidateStatefulSetName (NameIsDNSLabel) in pkg/apis/apps/validation,
+ * pkg/apis/core/validation/validation.go,
  * ValidateRBACName and ValidatePersistentVolumeName (path segment names) in pkg/apis/rbac and core validation.
  */
 const NAME_RULES: Readonly<Record<string, NameRule>> = {
   Namespace: nameIsDNSLabel,
   Service: nameIsDNS1035Label,
-  StatefulSet: nameIsDNSLabel,
   PersistentVolume: pathSegmentName,
   Role: pathSegmentName,
   ClusterRole: pathSegmentName,
@@ -41,6 +41,10 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateDeployment(obj as Deployment);
     case 'ReplicaSet':
       return validateReplicaSet(obj as ReplicaSet);
+    case 'StatefulSet':
+      return validateStatefulSet(obj);
+    case 'DaemonSet':
+      return validateDaemonSet(obj);
     case 'ReplicationController':
       return validateReplicationController(obj);
     case 'Job':

@@ -61,6 +61,15 @@ function validateAnnotations(annotations: Record<string, string> | undefined, pa
   return errs;
 }
 
+/**
+ * validateClaimTemplateSpec is ValidatePersistentVolumeClaimSpec for a StatefulSet's volumeClaimTemplates[i].spec
+ * (validateVolumeClaimTemplates in pkg/apis/apps/validation/validation.go, v1.36.3): the same rules as an ephemeral
+ * volume's claim template.
+ */
+export function validateClaimTemplateSpec(spec: Rec, path: string): FieldError[] {
+  return validateClaimSpec(spec, path);
+}
+
 /** validateClaimSpec is ValidatePersistentVolumeClaimSpec for a template (no old object, VolumeAttributesClass on). */
 function validateClaimSpec(spec: Rec, path: string): FieldError[] {
   const errs: FieldError[] = [];

@@ -1,5 +1,6 @@
 // Validation on update, by kind: the registry strategy's ValidateUpdate, which adds the immutable fields to the
 // create rules. See pkg/registry/apps/deployment/strategy.go, pkg/registry/apps/replicaset/strategy.go,
+// pkg/apis/apps/validation/validation.go (ValidateStatefulSetUpdate, ValidateDaemonSetSpecUpdate),
 // pkg/registry/batch/job/strategy.go and pkg/apis/batch/validation/validation.go (ValidateJobSpecUpdate).
 import type { KubeObject, LabelSelector } from '../../api/types';
 import { labelSelectorJSON } from './apps';
@@ -14,8 +15,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 type Spec = { selector?: LabelSelector; template?: unknown; completions?: number; completionMode?: string; podFailurePolicy?: unknown };
 
 /**
- * validateUpdate is the update-only part of ValidateUpdate: apps/v1 Deployments and ReplicaSets may not change
- * their selector (ValidateImmutableField in the strategies' ValidateUpdate); a Job may change neither its selector,
+ * validateUpdate is the update-only part of ValidateUpdate: apps/v1 Deployments, ReplicaSets and DaemonSets may not
+ * change their selector (ValidateImmutableField in the strategies' ValidateUpdate), a StatefulSet only the fields
+ * STATEFULSET_MUTABLE lists; a Job may change neither its selector,
  * its pod template, its completions (outside the Indexed elastic case) nor its completionMode.
  */
 export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] {
@@ -35,6 +37,12 @@ export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] 
       if (!same(n.completions, o.completions) && n.completionMode !== 'Indexed') errs.push(invalidValue('spec.completions', n.completions ?? null, FIELD_IMMUTABLE));
       if (!same(n.completionMode, o.completionMode)) errs.push(invalidValue('spec.completionMode', n.completionMode ?? null, FIELD_IMMUTABLE));
       return errs;
+    case 'DaemonSet':
+      // ValidateDaemonSetSpecUpdate (pkg/apis/apps/validation/validation.go, v1.36.3): the selector is immutable.
+      if (!same(sorted(n.selector), sorted(o.selector))) errs.push(invalidShown('spec.selector', labelSelectorJSON(n.selector ?? {}), FIELD_IMMUTABLE));
+      return errs;
+    case 'StatefulSet':
+      return validateStatefulSetSpecUpdate(next['spec'] as Record<string, unknown> | undefined, old['spec'] as Record<string, unknown> | undefined);
     case 'Pod':
       return validatePodSpecUpdate(next['spec'] as PodSpecLike | undefined, old['spec'] as PodSpecLike | undefined);
     default:
@@ -83,6 +91,26 @@ function validatePodSpecUpdate(next: PodSpecLike | undefined, old: PodSpecLike |
   }
   return same(sorted(n), sorted(o)) ? [] : [forbidden('spec', POD_UPDATE_FORBIDDEN)];
 }
+
+/** STATEFULSET_MUTABLE are the spec fields ValidateStatefulSetUpdate takes back from the old set before comparing. */
+const STATEFULSET_MUTABLE = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy'];
+
+/**
+ * validateStatefulSetSpecUpdate is ValidateStatefulSetUpdate's spec rule: the new spec with its mutable fields taken
+ * back from the old one must equal the old spec. See pkg/apis/apps/validation/validation.go (v1.36.3).
+ */
+function validateStatefulSetSpecUpdate(next: Record<string, unknown> | undefined, old: Record<string, unknown> | undefined): FieldError[] {
+  const n: Record<string, unknown> = { ...(next ?? {}) };
+  const o = old ?? {};
+  for (const field of STATEFULSET_MUTABLE) {
+    if (field in o) n[field] = o[field];
+    else delete n[field];
+  }
+  return same(sorted(n), sorted(o)) ? [] : [forbidden('spec', STATEFULSET_UPDATE_FORBIDDEN)];
+}
+
+/** STATEFULSET_UPDATE_FORBIDDEN is ValidateStatefulSetUpdate's message. */
+export const STATEFULSET_UPDATE_FORBIDDEN = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
