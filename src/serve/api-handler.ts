@@ -14,7 +14,7 @@ import { tableFor } from '../engine/printers/registry';
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './auth-review';
 import { SERVER_VERSION } from '../engine/api/discovery/resources';
 import { EventWatchHub } from './event-watch';
-import { noSuchResource, readJson, sendError, sendJson, sendStatus, status } from './http';
+import { noSuchResource, readJson, sendError, sendJson, sendRawJson, sendStatus, status } from './http';
 import type { LiveCluster } from './live-cluster';
 import { OpenApiV3 } from '../engine/api/openapi/v3';
 import { managerOf, validateWriteOptions } from './apply';
@@ -83,7 +83,7 @@ export class ApiHandler {
       return;
     }
     // Health and version are public (system:public-info-viewer).
-    if (path === '/version') return sendJson(res, 200, SERVER_VERSION);
+    if (path === '/version') return sendRawJson(res, 200, SERVER_VERSION, true);
     if (path === '/healthz' || path === '/readyz' || path === '/livez') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('ok');
@@ -105,7 +105,7 @@ export class ApiHandler {
     const body = discoveryOf(path);
     const allowed = await this.check(method, `${path}${url.search}`, undefined, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
-    if (method === 'GET' && (path === '/openapi/v3' || path === '/openapi/v3/')) return sendJson(res, 200, this.openapi.root());
+    if (method === 'GET' && (path === '/openapi/v3' || path === '/openapi/v3/')) return sendRawJson(res, 200, this.openapi.root(), false);
     const doc = method === 'GET' && path.startsWith('/openapi/v3/') ? this.openapi.document(path.slice('/openapi/v3/'.length)) : undefined;
     if (doc !== undefined) {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, immutable' });

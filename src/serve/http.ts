@@ -76,14 +76,29 @@ export function noSuchResource(): Status {
   return status(404, 'NotFound', 'the server could not find the requested resource');
 }
 
-/** sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). */
+/**
+ * sendJson writes a JSON answer with its code and any warnings (as kube-apiserver's Warning headers). The body ends with
+ * a line break, as the API machinery's JSON serializer writes it (json.NewEncoder(w).Encode: apimachinery
+ * pkg/runtime/serializer/json/json.go doEncode, v0.36.3): kubectl's -v=8 log shows such a body on lines of its own.
+ */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
-  const text = goJson(body);
+  const text = `${goJson(body)}\n`;
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(text);
+}
+
+/**
+ * sendRawJson writes an answer marshalled whole, with no line break at the end: `indented` as
+ * responsewriters.WriteRawJSON writes /version (two spaces; staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
+ * responsewriters/writers.go, v0.36.3), or compact as kube-openapi's handler3 writes the OpenAPI v3 index.
+ */
+export function sendRawJson(res: ServerResponse, code: number, body: unknown, indented: boolean): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+  res.end(indented ? JSON.stringify(body, null, 2) : goJson(body));
 }
 
 /**

@@ -164,7 +164,7 @@ function serve(req: IncomingMessage, res: ServerResponse, handler: ServeHandler,
     if (res.headersSent) res.destroy();
     else {
       res.writeHead(500, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred', reason: 'InternalError', code: 500 }));
+      res.end(`${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred', reason: 'InternalError', code: 500 })}\n`);
     }
   };
   try {

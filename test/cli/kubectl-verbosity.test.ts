@@ -183,7 +183,7 @@ test('A bearer token is masked in the logged headers as client-go masks it (Bear
   assert.doesNotMatch(r.stderr, /31ada4fd/);
   assert.equal(r.stderr.split('\n').filter((l) => l === '\tAuthorization: Bearer <masked>').length, 3);
   // alice may not create pods: the refusal's Status is the logged body of the POST's answer.
-  assert.match(r.stderr, /helper\.go:246\] "Response Body" body="\{\\"kind\\":\\"Status\\",.*\\"code\\":403\}"\n/);
+  assert.match(r.stderr, /helper\.go:246\] "Response Body" body=<\n\t\{"kind":"Status",.*"code":403\}\n >\n/);
   // At -v=9 the curl commands carry the header masked the same way.
   const at9 = cli(['run', '--cluster', 'examples/cluster.yaml', '--token', '31ada4fd', '--', 'kubectl', 'run', 'web', '--image=nginx:1.27', '-v=9']);
   assert.doesNotMatch(at9.stderr, /31ada4fd/);
@@ -245,7 +245,12 @@ test('The first kubectl of a run fetches discovery and caches it; a later kubect
 
 /** bodyAt is the text of the "Response Body" a -v log writes at a source line: its Go-quoted value read back. */
 function bodyAt(log: string, site: string): string {
-  const quoted = new RegExp(`${site.replace('.', '\\.')}\\] "Response Body" body=(".*")$`, 'm').exec(log)?.[1];
+  // A body logged whole ends with the JSON encoder's line break, so it is a multi-line value: `body=<`, the body on a
+  // tab-indented line, ` >`; one cut short, or with no line break (an OpenAPI document), is quoted.
+  const at = site.replace('.', '\\.');
+  const whole = new RegExp(`${at}\\] "Response Body" body=<\\n\\t(.*)\\n >$`, 'm').exec(log)?.[1];
+  if (whole !== undefined) return whole;
+  const quoted = new RegExp(`${at}\\] "Response Body" body=(".*")$`, 'm').exec(log)?.[1];
   assert.ok(quoted, `no Response Body at ${site}`);
   return JSON.parse(quoted) as string;
 }

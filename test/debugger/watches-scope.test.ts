@@ -16,9 +16,9 @@ const cases = [
     condition: 'watcher == "kubelet worker-2" && type == "ADDED"',
     want: {
       told: '1 ADDED',
-      last: 'ADDED Pod/default/web at resourceVersion 1183, at 0s (handled at 2s)',
+      last: 'ADDED Pod/default/web at resourceVersion 1185, at 0s (handled at 2s)',
       pending: '1 to hand to the handlers',
-      scheduler: '1 ADDED, 1 MODIFIED; last MODIFIED Pod/default/web at resourceVersion 1183, at 0s',
+      scheduler: '1 ADDED, 1 MODIFIED; last MODIFIED Pod/default/web at resourceVersion 1185, at 0s',
     },
   },
   {
@@ -26,9 +26,9 @@ const cases = [
     condition: 'watcher == "kubelet worker-2" && type == "MODIFIED"',
     want: {
       told: '1 ADDED, 1 MODIFIED',
-      last: 'MODIFIED Pod/default/web at resourceVersion 1184, at 2s (handled at 4s)',
+      last: 'MODIFIED Pod/default/web at resourceVersion 1186, at 2s (handled at 4s)',
       pending: '1 to hand to the handlers',
-      scheduler: '1 ADDED, 2 MODIFIED; last MODIFIED Pod/default/web at resourceVersion 1184, at 2s',
+      scheduler: '1 ADDED, 2 MODIFIED; last MODIFIED Pod/default/web at resourceVersion 1186, at 2s',
     },
   },
 ];

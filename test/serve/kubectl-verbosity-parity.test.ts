@@ -179,8 +179,9 @@ test('kubectl run at -v=9: the same curl commands with the same headers, each an
   for (const log of [real, emulated]) {
     const sent = log.split('\n').filter((l) => /(?:\] |^\t)curl -v -X/.test(l)).length;
     assert.equal(timings(log), sent);
-    // The created pod's body (more than 1024 bytes, less than 10240) is logged whole.
-    const created = /helper\.go:\d+\] "Response Body" body=(.*)$/m.exec(log)?.[1] ?? '';
+    // The created pod's body (more than 1024 bytes, less than 10240) is logged whole: with the JSON encoder's line
+    // break at its end, as a multi-line value (`body=<`, the body on a tab-indented line, ` >`).
+    const created = /helper\.go:\d+\] "Response Body" body=<\n\t(.*)\n >$/m.exec(log)?.[1] ?? '';
     assert.ok(created.length > 1024, created);
     assert.doesNotMatch(created, /\[truncated \d+ chars\]/);
   }

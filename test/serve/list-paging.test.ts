@@ -129,9 +129,9 @@ test('paging: a list at resourceVersion "0" is served whole from the cache, limi
   assert.deepEqual({ names: out.names, continue: out.metadata.continue }, { names: await all(), continue: undefined });
 });
 
-/** status is a failure's body as kube-apiserver writes it. */
+/** status is a failure's body as kube-apiserver writes it: the JSON encoder's, with its line break. */
 const status = (code: number, reason: string, message: string, metadata: object = {}) =>
-  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message, reason, code });
+  `${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message, reason, code })}\n`;
 const invalid = (why: string) => status(400, 'BadRequest', `invalid continue token: continue key is not valid${why}`);
 
 const badTokens: { name: string; token: string; want: string }[] = [

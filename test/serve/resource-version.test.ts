@@ -44,12 +44,14 @@ const CMS = '/api/v1/namespaces/default/configmaps';
 /** goJson is JSON as Go's encoding/json Encoder writes it: <, > and & escaped in strings. */
 const goJson = (v: unknown) => JSON.stringify(v).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const parseError = (rv: string, why = 'invalid syntax') => `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`;
-const badRequest = (message: string) => goJson({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-const internal = (message: string) => goJson({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+/** wire is a body as the API machinery's JSON encoder writes it: with its line break. */
+const wire = (v: unknown) => `${goJson(v)}\n`;
+const badRequest = (message: string) => wire({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+const internal = (message: string) => wire({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 /** invalidListOptions is errors.NewInvalid(ListOptions.meta.k8s.io, "", causes): the name is empty, so not written. */
 const invalidListOptions = (causes: [string, string][]) => {
   const text = causes.map(([f, m]) => `${f}: ${m}`);
-  return goJson({
+  return wire({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: `ListOptions.meta.k8s.io "" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`, reason: 'Invalid',
     details: { group: 'meta.k8s.io', kind: 'ListOptions', causes: causes.map(([field, message]) => ({ reason: message.startsWith('Forbidden') ? 'FieldValueForbidden' : 'FieldValueNotSupported', message, field })) },
@@ -106,7 +108,7 @@ test('resourceVersion: a list at an Exact resourceVersion is the state as it was
   }
   // Before the window the cacher delegates to etcd, whose history is compacted.
   const old = await api('GET', `${CMS}?resourceVersion=1&${RVM}=Exact`);
-  assert.deepEqual({ status: old.status, body: old.body }, { status: 410, body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided list is too old.', reason: 'Expired', code: 410 }) });
+  assert.deepEqual({ status: old.status, body: old.body }, { status: 410, body: wire({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'The resourceVersion for the provided list is too old.', reason: 'Expired', code: 410 }) });
 });
 
 const future: { name: string; path: (rv: string) => string }[] = [

@@ -43,7 +43,7 @@ const apply = (name: string, manager: string | undefined, data: Record<string, s
 const managers = (body: string): [string, unknown][] =>
   (JSON.parse(body).metadata.managedFields ?? []).map((e: Record<string, unknown>) => [`${e['manager']} ${e['operation']} ${e['apiVersion']}`, e['fieldsV1']]);
 const status = (code: number, reason: string, message: string, details?: unknown) =>
-  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code });
+  `${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code })}\n`;
 
 test('an apply to an absent object creates it (201), its manager owning what it applied, at the virtual time', async () => {
   const created = await apply('created', 'alice', { a: '1', b: '2' });
@@ -143,7 +143,7 @@ const refused: { name: string; method?: string; path: string; body: string; type
   {
     name: 'an apply with a field its kind does not declare is the field manager\'s 500, whatever the validation asked',
     path: `${CMS}/unknown?fieldManager=alice&fieldValidation=Ignore`, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown\n  namespace: default\nfoo: bar\n', status: 500,
-    want: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'failed to create typed patch object (default/unknown; /v1, Kind=ConfigMap): .foo: field not declared in schema', code: 500 }),
+    want: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'failed to create typed patch object (default/unknown; /v1, Kind=ConfigMap): .foo: field not declared in schema', code: 500 }) + '\n',
   },
   {
     name: 'an apply that carries managedFields is a 400',

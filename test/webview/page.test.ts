@@ -240,7 +240,7 @@ test('a run that records its watches shows each program\'s busy informers, their
   assert.equal(await page.locator('#watches-title').innerText(), 'Watches');
   assert.match(await page.locator('.watches-summary').innerText(), /^64 watches of 8 programs, 5 events told, 1 pending$/);
   const pods = page.locator(`.program[data-watcher="${kubelet}"] .informer[data-resource="pods"]`);
-  assert.equal(await pods.locator('.text').innerText(), 'pods: 1 ADDED; last ADDED Pod/default/web at resourceVersion 1183, at 0s (handled at 2s); 1 pending, next handled at 2s');
+  assert.equal(await pods.locator('.text').innerText(), 'pods: 1 ADDED; last ADDED Pod/default/web at resourceVersion 1185, at 0s (handled at 2s); 1 pending, next handled at 2s');
   assert.match(await pods.locator('.request').innerText(), new RegExp(`^GET /api/v1/pods\\?allowWatchBookmarks=true&fieldSelector=spec\\.nodeName%3D${kubelet.split(' ')[1]}&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=\\d+&watch=true$`));
   assert.match(await pods.getAttribute('class') ?? '', /tone-warn/);
   // The quiet informers are counted: kube-controller-manager has told only its pod informer so far.

@@ -11,6 +11,7 @@ import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
+import { fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
 import type { AdmissionAttributes } from './admission/plugin';
 import { type ApiRequest, badRequest, invalid, notFound, StatusError, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
@@ -61,7 +62,10 @@ export function* updateScale(ctx: EngineContext, req: ApiRequest, ref: string): 
     yield { phase: 'etcd.persist', object: ref, field: 'spec.replicas', result: `no change: ${key} keeps resourceVersion ${current.metadata?.resourceVersion}`, detail: { key } };
     return { ok: true, code: 200, object: oldScale, ...(warnings.length ? { warnings } : {}) };
   }
-  const stored = ctx.store.put(updated);
+  // The field manager records the scale's write on the workload under the scale subresource (ScaleHandler in
+  // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager, v0.36.3): `kubectl scale` owns spec.replicas.
+  const recorded = req.fieldManager !== undefined ? updateManagedFields(current, updated, req.fieldManager, fieldManagerScope(ctx, req)) : updated;
+  const stored = ctx.store.put(recorded);
   yield {
     phase: 'etcd.persist', object: ref, field: 'spec.replicas',
     result: `updated ${req.kind} "${name}" at ${key} through its scale: spec.replicas ${replicas} (resourceVersion ${stored.metadata?.resourceVersion}, generation ${stored.metadata?.generation ?? '-'})`,

@@ -186,7 +186,7 @@ function* send(api: ApiServer, session: Session, site: KlogSite, req: HttpReques
   session.log?.exchange({
     verb: record.verb, url: record.url, requestHeaders: record.headers, caller: site, sentAt, answeredAt, status: code, auditId,
     ...(answer ? { ...storedHeaders(answer), answerHeaders: { ...otherHeaders(answer.headers), ...(notModified ? { 'X-From-Cache': ['1'] } : {}) } } : {}),
-    ...(out.ok ? (doc ? loggedBody(session, req.path) : {}) : { responseBody: JSON.stringify(out.error.status) }),
+    ...(out.ok ? (doc ? loggedBody(session, req.path) : {}) : { responseBody: `${JSON.stringify(out.error.status)}\n` }),
   });
   const status = notModified ? `304 Not Modified (If-None-Match: its ETag), 200 OK from the HTTP cache in ${HTTP_CACHE_DIR}` : statusLine(code);
   yield {

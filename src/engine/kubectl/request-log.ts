@@ -247,7 +247,8 @@ export function logServed(log: RequestLog | undefined, req: HttpRequest, credent
   if (!log) return;
   const record = recordRequest(req, credentials);
   const body = wireBody ?? record.body;
-  const responseBody = out.ok ? (out.object ? JSON.stringify(redactSecretBody(out.object)) : undefined) : JSON.stringify(out.error.status);
+  // kube-apiserver's JSON answers end with the encoder's line break (apimachinery json.go doEncode, v0.36.3).
+  const responseBody = out.ok ? (out.object ? `${JSON.stringify(redactSecretBody(out.object))}\n` : undefined) : `${JSON.stringify(out.error.status)}\n`;
   log.exchange({
     verb: record.verb, url: record.url, requestHeaders: record.headers, caller, sentAt, answeredAt, status: out.ok ? out.code : out.error.code,
     ...(body !== undefined ? { body: wireBody !== undefined ? redactWire(wireBody) : body } : {}),

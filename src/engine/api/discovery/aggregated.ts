@@ -94,7 +94,8 @@ export interface AggregatedDocument {
 function documentOf(path: '/api' | '/apis'): AggregatedDocument {
   const items = path === '/api' ? [groupOf('', ['v1'])] : namedGroups().map(([name, versions]) => groupOf(name, versions));
   const etag = createHash('sha512').update(goJson({ metadata: {}, items })).digest('hex').toUpperCase();
-  return { body: goJson({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items }), etag };
+  // The body is written by the API machinery's JSON encoder, with its line break (json.go doEncode, v0.36.3).
+  return { body: `${goJson({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items })}\n`, etag };
 }
 
 /** documents are built once: the tables they come from do not change. */
