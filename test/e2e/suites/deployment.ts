@@ -63,8 +63,9 @@ export function deploymentSuite(theme: Theme): void {
         await pulling.waitFor();
         // The control plane thread (the Deployment's and ReplicaSet's controllers) is paused with the rest: its frames
         // show, and its frame's variables.
-        // It is the first thread: the Call Stack, a few rows high, goes to its top from the paused frame it shows.
-        await clickRow(page, page.locator('.debug-call-stack .monaco-list-row.selected').first());
+        // It is the first thread: the Call Stack, a few rows high, goes to its top from the paused frame it shows (the
+        // pull's, which is there: VS Code's selection of the focused frame may come later than its rows).
+        await clickRow(page, pulling);
         await page.keyboard.press('Home');
         const controlPlane = page.locator('.debug-call-stack .monaco-list-row', { hasText: /^control plane/ }).first();
         await controlPlane.waitFor();
