@@ -68,23 +68,14 @@ export interface WatchesView {
   text: string;
 }
 
-/** Tally is one informer as the fold has it. */
-interface Tally {
+/** Tally is one informer as the fold has it: the view's counts, and what the view is made from. */
+interface Tally extends Pick<InformerView, 'kind' | 'resourceVersion' | 'timeoutSeconds' | 'openedAt' | 'watches' | 'initialEvents' | 'bookmarks' | 'told' | 'last'> {
   /** index is its place in the order the programs start their informers. */
   index: number;
   watcher: string;
   component: string;
   node?: string;
-  kind: string;
   url: string;
-  resourceVersion: string;
-  timeoutSeconds: number;
-  openedAt: number;
-  watches: number;
-  initialEvents: number;
-  bookmarks: number;
-  told: WatchEventCounts;
-  last?: ToldEvent;
   /** delayed are the told events whose delivery was later than their change, kept until they are behind the fold. */
   delayed: ToldEvent[];
 }
