@@ -15,6 +15,11 @@ export class SharedParts {
   /** seen are the pod specs already walked: a status write keeps its pod's spec, which is not walked again. */
   private readonly seen = new WeakSet<object>();
   private nextId = 1;
+  /**
+   * last are the shared parts the previous pod's spec had, by field name (and its labels and owner references): pods
+   * of one template come one after another, so a part equal to the last one is found without building its key.
+   */
+  private readonly last = new Map<string, object>();
 
   /** pod returns the pod with its spec's parts, labels and owner references shared; the pod itself is not. */
   pod<T extends Meta>(pod: T): T {
@@ -23,8 +28,8 @@ export class SharedParts {
     if (spec === null || typeof spec !== 'object' || this.seen.has(spec)) return pod;
     const sharedSpec = this.children(spec as Record<string, unknown>);
     this.seen.add(sharedSpec);
-    const labels = meta?.labels ? this.share(meta.labels) : undefined;
-    const owners = meta?.ownerReferences ? this.share(meta.ownerReferences) : undefined;
+    const labels = meta?.labels ? this.shareLike('\u0000labels', meta.labels) : undefined;
+    const owners = meta?.ownerReferences ? this.shareLike('\u0000ownerReferences', meta.ownerReferences) : undefined;
     return {
       ...pod, spec: sharedSpec,
       ...(meta ? { metadata: { ...meta, ...(labels ? { labels } : {}), ...(owners ? { ownerReferences: owners } : {}) } } : {}),
@@ -36,11 +41,20 @@ export class SharedParts {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(o)) {
       const v = o[k];
-      const part = v !== null && typeof v === 'object' ? this.share(v as object) : v;
+      const part = v !== null && typeof v === 'object' ? this.shareLike(k, v as object) : v;
       if (k === '__proto__') Object.defineProperty(out, k, { value: part, enumerable: true, writable: true, configurable: true });
       else out[k] = part;
     }
     return out;
+  }
+
+  /** shareLike shares a part, trying first the part the previous pod had under the same name. */
+  private shareLike<T extends object>(name: string, value: T): T {
+    const last = this.last.get(name);
+    if (last !== undefined && samePlain(value, last)) return last as T;
+    const part = this.share(value);
+    if (this.ids.has(part)) this.last.set(name, part);
+    return part;
   }
 
   /** share returns the one frozen object with this content (a JSON value: plain objects, arrays, primitives). */
@@ -75,4 +89,32 @@ export class SharedParts {
     this.byKey.set(key, copy);
     return copy as T;
   }
+}
+
+/**
+ * samePlain tells whether a JSON value equals a shared one: the same fields in the same order (the order is part of
+ * the content: it is the order they are written in) and equal values. Anything but plain data is never the same.
+ */
+function samePlain(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) return false;
+  if (!arrayA) {
+    const proto = Object.getPrototypeOf(a);
+    if (proto !== Object.prototype && proto !== null) return false;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const va = (a as Record<string, unknown>)[k];
+    const vb = (b as Record<string, unknown>)[k];
+    // undefined and a missing field differ in a key of share(); they are told apart here the same way.
+    if (va === undefined && vb === undefined) continue;
+    if (!samePlain(va, vb)) return false;
+  }
+  return true;
 }

@@ -21,6 +21,9 @@ const cases: { name: string; a: Record<string, unknown>; b: Record<string, unkno
   { name: 'tolerations that differ are not', a: { tolerations: tolerations() }, b: { tolerations: [{ ...tolerations()[0], tolerationSeconds: 30 }] }, field: 'tolerations', shared: false },
   { name: 'a string and a number of the same text are not equal', a: { x: { v: '1' } }, b: { x: { v: 1 } }, field: 'x', shared: false },
   { name: 'null and an absent field are not equal', a: { x: { v: null } }, b: { x: {} }, field: 'x', shared: false },
+  { name: 'the same fields in another order are another part (the order is written out)', a: { x: { a: 1, b: 2 } }, b: { x: { b: 2, a: 1 } }, field: 'x', shared: false },
+  { name: 'an undefined field and an absent one are not equal', a: { x: { v: undefined } }, b: { x: {} }, field: 'x', shared: false },
+  { name: 'nested arrays that differ deep down are not equal', a: { x: [[1, 2], [3]] }, b: { x: [[1, 2], [4]] }, field: 'x', shared: false },
   { name: 'a part holding a Date is left as it is', a: { x: { at: new Date(0) } }, b: { x: { at: new Date(0) } }, field: 'x', shared: false },
 ];
 
@@ -62,4 +65,12 @@ test('SharedParts walks a spec once: a status write keeps the spec it was given'
   const first = parts.pod(pod('a', { tolerations: tolerations() }));
   const again = parts.pod({ ...first, status: { phase: 'Running' } } as PodLike);
   assert.equal(again.spec, first.spec);
+});
+
+test('SharedParts finds a part again after a pod with another one came between', () => {
+  const parts = new SharedParts();
+  const a = parts.pod(pod('a', { tolerations: tolerations() }));
+  parts.pod(pod('b', { tolerations: [{ ...tolerations()[0], tolerationSeconds: 30 }] }));
+  const c = parts.pod(pod('c', { tolerations: tolerations() }));
+  assert.equal(a.spec['tolerations'], c.spec['tolerations']);
 });
