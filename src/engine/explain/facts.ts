@@ -1,7 +1,8 @@
 // The facts an explanation of a scheduling attempt needs beside its Decision tables: the pod's requests and selectors,
 // each node's free resources, untolerated taint and missing labels — all computed by the scheduler's own code.
 import type { NodeSelectorRequirement } from 'kubernetes-types/core/v1';
-import { matchNodeSelectorTerms, requirementMatches, selectorFromSet } from '../api/labels';
+import { requirementMatches, selectorFromSet } from '../api/labels';
+import { matchNodeSelectorTerms } from '../api/node-selector';
 import { fromMilli, fromValue } from '../api/quantity';
 import type { KubeObject, Node, Pod, Taint } from '../api/types';
 import { Snapshot } from '../scheduler/framework/snapshot';

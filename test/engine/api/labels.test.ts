@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  EVERYTHING, formatLabelSelector, labelSelectorAsSelector, matchesLabelSelector, matchesNodeSelectorTerms,
-  matchNodeSelectorTerms, newRequirement, NOTHING, parseSelector, SelectorError, selectorFromSet, selectorMatches,
+  EVERYTHING, formatLabelSelector, labelSelectorAsSelector, matchesLabelSelector, newRequirement, NOTHING, parseSelector, SelectorError, selectorFromSet, selectorMatches,
   selectorToString, type Labels,
 } from '../../../src/engine/api/labels';
+import { matchesNodeSelectorTerms, matchNodeSelectorTerms } from '../../../src/engine/api/node-selector';
 import type { LabelSelector, Node, NodeSelectorTerm } from '../../../src/engine/api/types';
 
 const KEY_NAME_ERROR = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";

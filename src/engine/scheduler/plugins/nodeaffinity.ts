@@ -1,8 +1,9 @@
 // NodeAffinity: nodeSelector and required node affinity filter nodes; preferred node affinity terms score them.
 // See pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go and component-helpers/scheduling/corev1/nodeaffinity.
 import {
-  matchNodeSelectorTerms, parseNodeSelectorTerm, requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator,
+  requirementMatches, selectorFromSet, type Labels, type Requirement, type Selector, type SelectorOperator,
 } from '../../api/labels';
+import { matchNodeSelectorTerms, parseNodeSelectorTerm } from '../../api/node-selector';
 import { aggregate } from '../../api/labels-validation';
 import type { PreferredSchedulingTerm } from 'kubernetes-types/core/v1';
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types';

@@ -3,8 +3,9 @@
 // and pkg/apis/core/v1/helper/helpers.go (MatchTopologySelectorTerms).
 import type { TopologySelectorTerm } from 'kubernetes-types/core/v1';
 import {
-  labelSelectorAsSelector, matchesNodeSelectorTerms, newRequirement, requirementMatches, SelectorError, selectorMatches, type Labels, type Selector,
+  labelSelectorAsSelector, newRequirement, requirementMatches, SelectorError, selectorMatches, type Labels, type Selector,
 } from '../../../api/labels';
+import { matchesNodeSelectorTerms } from '../../../api/node-selector';
 import { deepClone, type Node, type PersistentVolume, type PersistentVolumeClaim } from '../../../api/types';
 import { Ann, claimClass, storageCapacity, storageRequest, volumeClass } from './claims';
 
