@@ -6,6 +6,7 @@ import {
 } from './types';
 import type { Random } from '../runtime/random';
 import { generateName } from './naming';
+import { applyAppArmorVersionSkew } from './pod-apparmor';
 import { getPodQOS } from './qos';
 
 /** PodMutation is a mutated copy of a pod, the field paths that changed, and the Forbidden message when the plugin refused it. */
@@ -364,41 +365,4 @@ function mergeLabelKeys(pod: Pod, changes: string[]): void {
   }
   (pod.spec?.topologySpreadConstraints ?? []).forEach((c, i) =>
     mergeTerm({ labelSelector: c.labelSelector, matchLabelKeys: c.matchLabelKeys }, labels, `spec.topologySpreadConstraints[${i}]`, changes));
-}
-
-const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
-type AppArmorProfile = { type: string; localhostProfile?: string };
-
-function appArmorFieldForAnnotation(value: string): AppArmorProfile | undefined {
-  if (value === 'unconfined') return { type: 'Unconfined' };
-  if (value === 'runtime/default') return { type: 'RuntimeDefault' };
-  if (value.startsWith('localhost/') && value.length > 'localhost/'.length) {
-    return { type: 'Localhost', localhostProfile: value.slice('localhost/'.length) };
-  }
-  return undefined;
-}
-
-// applyAppArmorVersionSkew: a deprecated per-container annotation becomes the container's appArmorProfile
-// (unless the container has one, or it equals the pod's), with a deprecation warning. Skipped for Windows pods.
-function applyAppArmorVersionSkew(pod: Pod, changes: string[], warnings: string[]): void {
-  if (pod.spec?.os?.name === 'windows') return;
-  const annotations = pod.metadata?.annotations ?? {};
-  const podProfile = pod.spec?.securityContext?.appArmorProfile;
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
-    (pod.spec?.[kind] ?? []).forEach((c, i) => {
-      const key = APPARMOR_ANNOTATION_PREFIX + c.name;
-      const annotation = annotations[key];
-      if (annotation === undefined || c.securityContext?.appArmorProfile) return;
-      const field = appArmorFieldForAnnotation(annotation);
-      let warn = field === undefined;
-      const samePodProfile = field !== undefined && podProfile?.type === field.type &&
-        (podProfile.localhostProfile ?? undefined) === field.localhostProfile;
-      if (field && !samePodProfile) {
-        c.securityContext = { ...c.securityContext, appArmorProfile: field };
-        changes.push(`spec.${kind}[${i}].securityContext.appArmorProfile`);
-        warn = true;
-      }
-      if (warn) warnings.push(`metadata.annotations[${key}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
-    });
-  }
 }
