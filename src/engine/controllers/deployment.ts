@@ -3,36 +3,25 @@
 // See pkg/controller/deployment/{deployment_controller.go,sync.go,rolling.go,recreate.go,progress.go}.
 import { computePodTemplateHash, POD_TEMPLATE_HASH_LABEL, replicaSetName } from '../api/naming';
 import { deepClone, type Deployment, type KubeObject, type Pod, type ReplicaSet } from '../api/types';
-import { goQuote } from '../apiserver/decode-go';
 import type { ApiServer } from '../apiserver/server';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { ControllerClient } from './client';
 import {
-  activeSets, byCreation, calculateStatus, deploymentComplete, deploymentProgressing, type DeploymentCondition, type DeploymentStatus,
-  DESIRED_REPLICAS_ANNOTATION, FOUND_NEW_RS_REASON, maxSurge, maxUnavailable, NEW_RS_AVAILABLE_REASON, NEW_RS_REASON,
-  newCondition, newRSNewReplicas, replicaSetProportion, replicasOf, revisionOf, REVISION_ANNOTATION, RS_UPDATED_REASON, setCondition, setNewReplicaSetAnnotations,
-  setReplicasAnnotations, sumSpec, templateEqualIgnoreHash, TIMED_OUT_REASON,
+  activeSets, byCreation, deploymentComplete, type DeploymentStatus, DESIRED_REPLICAS_ANNOTATION,
+  FOUND_NEW_RS_REASON, maxSurge, maxUnavailable, NEW_RS_REASON, newCondition, newRSNewReplicas, replicaSetProportion,
+  replicasOf, revisionOf, REVISION_ANNOTATION, setCondition, setNewReplicaSetAnnotations, setReplicasAnnotations,
+  sumSpec, templateEqualIgnoreHash,
 } from './deployment-util';
 import { claimObjects } from './controller-ref';
-import { deploymentTimedOut, PAUSED_NO_ROLLOUT, pausedConditions, RESUMED_DEPLOY_REASON } from './deployment-pause';
+import { PAUSED_NO_ROLLOUT, pausedConditions } from './deployment-pause';
 import { controllerRef } from './owner';
-import { asObject, isPodTerminal, timeOf } from './pods';
-import { k8sEqual } from './replicaset';
+import { asObject, isPodTerminal } from './pods';
+import { syncRolloutStatus, syncStatusOnly } from './deployment-progress';
+import { fresh, remember, writeStatus, type Rollout } from './deployment-rollout';
 
 /** DEPLOYMENT_CONTROLLER is the source of its events and the service account it acts as. */
 export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
-
-/** Rollout is one sync's view: the Deployment as last written and its ReplicaSets. */
-interface Rollout {
-  /** requeueAfter is requeueStuckDeployment's delay: when the progress deadline would pass. */
-  requeueAfter?: number;
-  ctx: EngineContext;
-  client: ControllerClient;
-  d: Deployment;
-  ref: string;
-  sets: ReplicaSet[];
-}
 
 /** syncDeployment is syncDeployment: status only while deleted; a scaling event; else the strategy's rollout. */
 export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<number | void> {
@@ -62,34 +51,6 @@ export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: s
   if (d.spec?.strategy?.type === 'Recreate') yield* rolloutRecreate(r);
   else yield* rolloutRolling(r);
   return r.requeueAfter;
-}
-
-function fresh(r: Rollout, rs: ReplicaSet): ReplicaSet {
-  return r.sets.find((s) => s.metadata?.uid === rs.metadata?.uid) ?? rs;
-}
-
-function remember(r: Rollout, rs: ReplicaSet): ReplicaSet {
-  r.sets = [...r.sets.filter((s) => s.metadata?.uid !== rs.metadata?.uid), rs];
-  return rs;
-}
-
-/** writeStatus is UpdateStatus of the Deployment: its status, and the annotations the status update carries. */
-function* writeStatus(r: Rollout, status: DeploymentStatus, annotations?: Record<string, string>): Steps<void> {
-  const { namespace, name } = { namespace: r.d.metadata?.namespace, name: r.d.metadata?.name ?? '' };
-  if (k8sEqual(status, r.d.status ?? {}) && (!annotations || k8sEqual(annotations, r.d.metadata?.annotations ?? {}))) return;
-  const updated = r.ctx.store.update<Deployment>('Deployment', namespace, name, (o) => {
-    o.status = status as typeof o.status;
-    if (annotations) o.metadata = { ...o.metadata, annotations };
-  });
-  if (updated) r.d = updated;
-  const progressing = status.conditions?.find((c) => c.type === 'Progressing');
-  const available = status.conditions?.find((c) => c.type === 'Available');
-  yield {
-    phase: 'controllers.deployment', object: r.ref, field: 'status',
-    result: `status: ${status.replicas ?? 0} replicas, ${status.updatedReplicas ?? 0} updated, ${status.readyReplicas ?? 0} ready, ${status.availableReplicas ?? 0} available`
-      + `${available ? `; Available=${available.status} (${available.reason})` : ''}${progressing ? `; Progressing=${progressing.status} (${progressing.reason})` : ''}`,
-    detail: { status },
-  };
 }
 
 /** getAllReplicaSets is getAllReplicaSetsAndSyncRevision: the new ReplicaSet (made when asked) and the old ones. */
@@ -371,48 +332,4 @@ function* cleanupDeployment(r: Rollout, oldRSs: ReplicaSet[]): Steps<void> {
     const out = yield* r.client.delete(asObject(rs), {}, r.ref);
     if (out.ok) r.sets = r.sets.filter((x) => x.metadata?.uid !== rs.metadata?.uid);
   }
-}
-
-/** syncStatusOnly is syncDeploymentStatus: the status from the ReplicaSets, when it changed. */
-function* syncStatusOnly(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Steps<void> {
-  const all = [...oldRSs.map((s) => fresh(r, s)), ...(newRS ? [fresh(r, newRS)] : [])];
-  yield* writeStatus(r, calculateStatus(r.d, all, newRS && fresh(r, newRS), r.ctx.clock.timestamp()));
-}
-
-/**
- * syncRolloutStatus is progress.go's syncRolloutStatus: the status, and the Progressing condition — ReplicaSetUpdated
- * `ReplicaSet "<rs>" is progressing.` while it progresses, NewReplicaSetAvailable `ReplicaSet "<rs>" has successfully
- * progressed.` once complete.
- */
-function* syncRolloutStatus(r: Rollout, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Steps<void> {
-  const all = [...oldRSs.map((s) => fresh(r, s)), ...(newRS ? [fresh(r, newRS)] : [])];
-  const now = r.ctx.clock.timestamp();
-  const status = calculateStatus(r.d, all, newRS, now);
-  const current = ((r.d.status ?? {}) as DeploymentStatus).conditions?.find((c) => c.type === 'Progressing');
-  const complete = status.replicas === status.updatedReplicas && current?.reason === NEW_RS_AVAILABLE_REASON;
-  let conditions: DeploymentCondition[] = status.conditions ?? [];
-  if (!complete && r.d.spec?.progressDeadlineSeconds !== undefined) {
-    // progress.go: each message names the new ReplicaSet, or the Deployment when there is none (%q of the name).
-    const subject = newRS ? `ReplicaSet ${goQuote(newRS.metadata?.name ?? '')}` : `Deployment ${goQuote(r.d.metadata?.name ?? '')}`;
-    if (deploymentComplete(r.d, status)) {
-      conditions = setCondition(conditions, newCondition('Progressing', 'True', NEW_RS_AVAILABLE_REASON, `${subject} has successfully progressed.`, now));
-    } else if (deploymentProgressing(r.d, status)) {
-      let c = newCondition('Progressing', 'True', RS_UPDATED_REASON, `${subject} is progressing.`, now);
-      if (current?.status === 'True') c = { ...c, lastTransitionTime: current.lastTransitionTime };
-      // progress.go removes the condition first, so lastUpdateTime moves with every bit of progress.
-      conditions = [...conditions.filter((x) => x.type !== 'Progressing'), c];
-    } else if (deploymentTimedOut(r.d, conditions, r.ctx.clock)) {
-      // progress.go: DeploymentTimedOut, then Progressing False ProgressDeadlineExceeded.
-      conditions = setCondition(conditions, newCondition('Progressing', 'False', TIMED_OUT_REASON, `${subject} has timed out progressing.`, now));
-    }
-    // requeueStuckDeployment: sync again once the deadline from the condition's lastUpdateTime has passed.
-    const progressing = conditions.find((c) => c.type === 'Progressing');
-    // A resumed Deployment's Unknown DeploymentResumed counts too: the deadline runs anew from the resume.
-    const counting = progressing?.status === 'True' || progressing?.reason === RESUMED_DEPLOY_REASON;
-    if (counting && progressing?.reason !== NEW_RS_AVAILABLE_REASON && !deploymentComplete(r.d, status)) {
-      const after = (timeOf(r.ctx.clock, progressing.lastUpdateTime) ?? r.ctx.clock.now) + (r.d.spec?.progressDeadlineSeconds ?? 600) * 1000 - r.ctx.clock.now;
-      r.requeueAfter = Math.max(after, 0) + 1000;
-    }
-  }
-  yield* writeStatus(r, { ...status, ...(conditions.length ? { conditions } : {}) });
 }
