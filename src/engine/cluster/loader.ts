@@ -5,14 +5,14 @@ import type { Alias, Document, Node as YamlNode, Pair, Scalar, YAMLMap, YAMLSeq 
 import { appendFieldPath } from '../api/fieldpath';
 import { isObject } from '../api/types';
 import type { KubeObject } from '../api/types';
-import { isList, kindProblems, listItemKind } from './document-shape';
+import { article, checkKind, docError, isList, splitList, type Json } from './document-shape';
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
 import { type GoScalar, goYamlTags, resolvePlain, resolveTagged } from './go-yaml';
 import { formatGoFloat, type GoValue, goMapKey, invalidMapKey } from './go-yaml-json';
 import { readQuickly } from './quick-load';
 import { validateClusterObjects } from './validate-cluster';
 import type { Behavior, ClusterInput, FieldRange, Identity, Range, SimulationInputs, SourceDocument } from './inputs';
-import { describeValue, parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
+import { parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
 
 export { parseBehavior, parseClusterProfile } from './own-kinds';
 
@@ -26,8 +26,6 @@ export interface InputFile {
   file: string;
   text: string;
 }
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * parseDocuments reads every YAML document of a file. Empty documents are skipped, a `kind: List`
@@ -306,58 +304,6 @@ function countValues(value: Json): number {
   if (Array.isArray(value)) return value.reduce<number>((n, item) => n + countValues(item), 1);
   if (value !== null && typeof value === 'object') return Object.values(value).reduce<number>((n, item) => n + countValues(item), 1);
   return 1;
-}
-
-/** article names a non-object document value for messages: "a sequence", "a string". */
-function article(value: Json): string {
-  if (Array.isArray(value)) return 'a sequence';
-  if (value === null) return 'null';
-  return typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : 'a string';
-}
-
-/**
- * splitList makes each item of a List its own document, with fields relative to the item.
- * An item with neither kind nor apiVersion takes the list's (listItemKind).
- */
-function splitList(list: SourceDocument): SourceDocument[] {
-  checkKind(list);
-  const items = list.object['items'];
-  if (items === undefined || items === null) return [];
-  if (!Array.isArray(items)) throw docError(list, 'items', `items: expected a sequence, got ${describeValue(items)}`);
-  const buckets = items.map(() => new Map<string, FieldRange>());
-  for (const [path, range] of list.fields) {
-    const match = /^items\[(\d+)\](.*)$/.exec(path);
-    const rest = match?.[2];
-    if (!match || !rest) continue;
-    buckets[Number(match[1])]?.set(rest.startsWith('.') ? rest.slice(1) : rest, range);
-  }
-  const listKind = list.object.kind ?? '';
-  return items.map((item: unknown, i) => {
-    const range = list.fields.get(`items[${i}]`)?.value ?? list.range;
-    if (!isObject(item)) {
-      throw new InputError(list.file, range.start.line + 1, `item ${i} of the ${listKind} is ${article(item as Json)}, not a Kubernetes object`);
-    }
-    const object = item as KubeObject;
-    listItemKind(object, list.object);
-    const doc: SourceDocument = { file: list.file, index: list.index, object, range, fields: buckets[i] ?? new Map() };
-    checkKind(doc);
-    return doc;
-  });
-}
-
-/** checkKind throws the first of kindProblems at its field; several print as [a, b], as kubectl prints them. */
-function checkKind(doc: SourceDocument): void {
-  const problems = kindProblems(doc.object);
-  const first = problems[0];
-  if (!first) return;
-  const text = problems.length === 1 ? first.text : `[${problems.map((p) => p.text).join(', ')}]`;
-  throw docError(doc, first.path, `error validating data: ${text}`);
-}
-
-/** docError is an InputError at a field's value (or at the document's start when the field is absent). */
-function docError(doc: SourceDocument, path: string | null, problem: string): InputError {
-  const range = (path !== null && doc.fields.get(path)?.value) || doc.range;
-  return new InputError(doc.file, range.start.line + 1, problem);
 }
 
 /** loadClusterFiles sorts the documents of the cluster files into API objects, config kinds, the profile and behaviors. */
