@@ -25,7 +25,8 @@ import { handleWatchEvent } from './queue/event-handlers';
 import { queueProfileOf } from './queue/hints';
 import { PreemptionExecutor, type Victim } from './queue/preemption';
 import { SchedulerCache } from './queue/scheduler-cache';
-import { schedulerNameOf, SchedulingQueue, type QueuedPodInfo, type QueueMove } from './queue/scheduling-queue';
+import { schedulerNameOf, type QueuedPodInfo, type QueueMove } from './queue/queue-types';
+import { SchedulingQueue } from './queue/scheduling-queue';
 import { moveEntry, notMineEntry } from './queue/trace';
 
 /** DEFAULT_SCHEDULER_NAME is the schedulerName of the default profile (re-exported where it always was). */

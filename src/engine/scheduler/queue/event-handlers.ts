@@ -5,7 +5,8 @@ import type { KubeObject, Node, Pod } from '../../api/types';
 import type { WatchEventType } from '../../cluster/store';
 import { Events, nodeSchedulingPropertiesChange, objectEvent, podSchedulingPropertiesChange } from './events';
 import { isTerminal, type SchedulerCache } from './scheduler-cache';
-import { schedulerNameOf, type SchedulingQueue } from './scheduling-queue';
+import { schedulerNameOf } from './queue-types';
+import type { SchedulingQueue } from './scheduling-queue';
 
 /** HandlerTarget is what the handlers feed: the cache, the queue, and which scheduler names the profiles answer to. */
 export interface HandlerTarget {

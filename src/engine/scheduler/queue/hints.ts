@@ -12,7 +12,7 @@ import { getRequiredNodeAffinity, matchRequired } from '../plugins/nodeaffinity'
 import { Names } from '../plugins/names';
 import { resourceListOf } from '../framework/pod-resources';
 import { ActionType as A, type ClusterEvent } from './events';
-import type { QueueProfile } from './scheduling-queue';
+import type { QueueProfile } from './queue-types';
 
 const QUEUE: QueueingHint = 'Queue';
 const SKIP: QueueingHint = 'QueueSkip';

@@ -3,7 +3,7 @@
 import { refOf, type Pod } from '../../api/types';
 import type { Millis } from '../../runtime/clock';
 import type { TraceInput } from '../../runtime/recorder';
-import type { QueueMove } from './scheduling-queue';
+import type { QueueMove } from './queue-types';
 
 const seconds = (ms: Millis): string => `${Math.round(ms) / 1000}s`;
 
