@@ -1,6 +1,7 @@
 // What every component of the simulated cluster shares: the clock, the store, the recorder, randomness and the inputs.
-import type { KubeObject, ObjectRef } from './api/types';
+import { objectRef, type KubeObject, type ObjectRef } from './api/types';
 import type { Behavior, ClusterProfile, SourceDocument } from './cluster/inputs';
+import { RESOURCES } from './cluster/storage-keys';
 import type { Store } from './cluster/store';
 import type { Millis, ScheduledTask, VirtualClock } from './runtime/clock';
 import type { Random } from './runtime/random';
@@ -40,6 +41,15 @@ export class SourceIndex {
   /** entries are every object's document, for another index that starts with them (a bootstrap image's). */
   entries(): [ObjectRef, SourceDocument][] {
     return [...this.byRef];
+  }
+
+  /** addManifest records the manifest's documents under the references kubectl gives them, before the server stores them. */
+  addManifest(docs: readonly SourceDocument[]): void {
+    for (const doc of docs) {
+      const meta = doc.object.metadata;
+      const namespaced = RESOURCES[String(doc.object.kind)]?.namespaced ?? true;
+      if (meta?.name) this.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
+    }
   }
 
   /** add records where an object was read from. */

@@ -124,6 +124,18 @@ export function budgetReached(stop: BudgetStop): string {
   return `the run reached its budget of ${stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`} before the workload settled`;
 }
 
+/**
+ * budgetStop tells which budget a run has reached after `steps` trace entries with `objects` stored, if any. A live
+ * cluster has none: it runs for as long as it serves, its trace goes to a sink, and what it stores is its clients' doing.
+ */
+export function budgetStop(options: SimulationOptions, steps: number, objects: number): BudgetStop | undefined {
+  if (options.live) return undefined;
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  if (steps >= budget.steps) return { budget: 'steps', limit: budget.steps };
+  if (objects > budget.objects) return { budget: 'objects', limit: budget.objects };
+  return undefined;
+}
+
 /** DEFAULT_MAX_MS is how long a run may go at most when no --for is given: 10 minutes of virtual time. */
 export const DEFAULT_MAX_MS = 10 * 60 * 1000;
 

@@ -1,17 +1,15 @@
 // The simulation facade: load the inputs, run the lifecycle step by step, pause, snapshot, and report the outcome.
 import type { KubeObject, Pod } from './api/types';
-import { objectRef, refOf } from './api/types';
 import { configurePodSecurity } from './apiserver/admission/pod-security';
 import { ApiServer } from './apiserver/server';
 import { bootstrapCluster, startFrom } from './cluster/bootstrap';
 import type { SimulationInputs, SourceDocument } from './cluster/inputs';
-import { RESOURCES, Store } from './cluster/store';
+import { Store } from './cluster/store';
 import { type EngineContext, SourceIndex, type Task } from './context';
 import { watchNode } from './controllers/node-lifecycle';
 import type { Credentials } from './kubectl/apply';
-import { applyFile, applyManifest, type ApplySession, verbosityOf } from './kubectl/manifest-apply';
 import { credentialsFor } from './kubectl/credentials';
-import { clusterSettled, workloadSettled } from './settled';
+import { clusterSettled } from './settled';
 import type { KubeProxy } from './kubeproxy/proxy';
 import type { Kubelet } from './kubelet/kubelet';
 import { deliver, kubeletTaskDown, startComponents } from './components';
@@ -22,16 +20,14 @@ import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
 import { isSleep, type StepYield, type Steps } from './runtime/step';
 import { computeOutcome, isWorkloadPod, noteFinishedJob, type Rejection, workloadOutcomes, workloadPods } from './outcome';
 import { RunDeletes } from './run-deletes';
+import { RunKubectl } from './run-kubectl';
+import { RunStages } from './run-stages';
 
 export type { FurtherDelete } from './further-deletes';
 
-import { DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type KubectlCommandRun, type LaterKubectl, type SimulationOptions, type SimulationResult } from './simulation-options';
-import { runNodeCommand } from './kubectl/drain';
-import { commandLine } from './kubectl/node-command';
+import { budgetStop, DEFAULT_MAX_MS, type BudgetStop, type KubectlCommandRun, type SimulationOptions, type SimulationResult } from './simulation-options';
 
 export { budgetReached, DEFAULT_BUDGET, DEFAULT_MAX_MS, type BudgetStop, type KubectlCommandRun, type LaterApply, type LaterKubectl, type RunBudget, type SimulationOptions, type SimulationResult } from './simulation-options';
-
-type Stage = 'create' | 'delete' | 'done';
 
 /** Simulation runs one manifest on one simulated cluster. */
 export class Simulation {
@@ -62,18 +58,21 @@ export class Simulation {
   private readonly workloadPodUids = new Set<string>();
   private readonly queue = new EventQueue<Task>();
   private running: { gen: Steps<void>; label: string } | undefined;
-  private stage: Stage = 'create';
   /** marks are the store's place in its history right after each trace entry (snapshots on). */
   private readonly marks: number[] = [];
   private readonly credentials: Credentials;
   /** deletes are the run's first kubectl delete and the further ones. */
   private readonly deletes: RunDeletes;
+  /** kubectl runs the run's kubectl commands. */
+  private readonly kubectl: RunKubectl;
+  /** stages move the run from create to delete to done. */
+  private readonly stages: RunStages;
 
   constructor(readonly inputs: SimulationInputs, readonly options: SimulationOptions = {}) {
     this.clock = new VirtualClock(options.epoch);
     this.rng = new Random(options.seed ?? 1);
     this.deletes = new RunDeletes({
-      clock: this.clock, options, sources: this.sources, applied: this.applied, session: () => this.kubectlSession,
+      clock: this.clock, options, sources: this.sources, applied: this.applied, session: () => this.kubectl.session,
       push: (at, label, task) => this.queue.push(at, label, task), nextAt: () => this.queue.peek()?.at,
       printed: (text) => this.kubectlOutput.push(text), refused: (r) => void (this.rejection ??= r),
     });
@@ -107,12 +106,13 @@ export class Simulation {
       else deliver(components, type, obj, old);
     });
     this.credentials = credentialsFor(inputs.identity);
+    this.stages = new RunStages({
+      options, clock: this.clock, queue: this.queue, store: this.store, behavior: inputs.behavior, applied: this.applied, rejection: () => this.rejection,
+      kubectlPending: () => this.kubectl.pending, kubeProxy: this.kubeProxy, kubelets: this.kubelets, deletes: this.deletes, informers,
+      finishedJobs: this.finishedJobs, workloadPodUids: this.workloadPodUids, pods: () => this.pods(),
+    });
     // The manifest's documents are known by kubectl's reference before the server stores them.
-    for (const doc of inputs.manifest) {
-      const meta = doc.object.metadata;
-      const namespaced = RESOURCES[String(doc.object.kind)]?.namespaced ?? true;
-      if (meta?.name) this.sources.add(objectRef(String(doc.object.kind), namespaced ? meta.namespace ?? 'default' : undefined, meta.name), doc);
-    }
+    this.sources.addManifest(inputs.manifest);
     components.controllers.resync();
     this.warmUp();
     informers?.start();
@@ -121,18 +121,11 @@ export class Simulation {
     if (options.traceSink) this.recorder.spillTo(options.traceSink);
     // Stepping back reads the store as it was after any entry: from here on, every write is kept.
     if (options.snapshots) this.store.keepHistory();
-    // A live cluster applies nothing of its own: its clients send what they send (submit).
-    if (!options.live) this.queue.push(this.clock.now, 'kubectl apply', () => this.applyAll());
-    // Later applies (kubectl apply -f again, with another file: a rollout paused or resumed, a new image).
-    for (const later of options.thenApply ?? []) {
-      this.laterApplies++;
-      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, 'kubectl apply', () => this.applyLater(later.manifest, later.file));
-    }
-    // Later kubectl commands on nodes (cordon, uncordon, drain); the run does not settle while one is to come or runs.
-    for (const later of options.thenKubectl ?? []) {
-      this.laterApplies++;
-      this.queue.push(this.clock.now + Math.max(0, later.afterSeconds) * 1000, `kubectl ${later.command.verb}`, () => this.kubectlLater(later));
-    }
+    this.kubectl = new RunKubectl({
+      api: this.api, ctx: this.ctx, credentials: this.credentials, inputs, options, sources: this.sources, applied: this.applied,
+      output: this.kubectlOutput, log: this.kubectlLog, commands: this.commands, now: () => this.now, refused: (r) => void (this.rejection ??= r),
+    });
+    this.kubectl.schedule((at, label, task) => this.queue.push(at, label, task), this.clock.now);
     // The node lifecycle controller watches the nodes whose kubelet the Behavior stops.
     for (const name of this.kubelets.keys()) watchNode(this.ctx, name, (node) => components.taintEviction.onNodeTainted(node));
   }
@@ -159,7 +152,7 @@ export class Simulation {
     this.warming = false;
     this.recorder.clear();
     this.origin = this.clock.now;
-    this.stageStartedAt = this.clock.now;
+    this.stages.startedAt = this.clock.now;
   }
 
   /**
@@ -203,16 +196,16 @@ export class Simulation {
 
   /** finished tells whether the run has ended. */
   get finished(): boolean {
-    return this.stage === 'done';
+    return this.stages.stage === 'done';
   }
 
   /** step runs until the next trace entry and returns it; undefined once the run has ended. */
   step(): TraceEntry | undefined {
-    while (this.stage !== 'done') {
+    while (this.stages.stage !== 'done') {
       if (!this.running) {
         if (!this.warming) {
-          if (this.stage === 'delete') this.deletes.queueFurther();
-          this.advanceStage();
+          if (this.stages.stage === 'delete') this.deletes.queueFurther();
+          this.stages.advance();
         }
         if (this.finished) return undefined;
         // A live cluster runs what is due by its horizon and then waits for time to pass (advanceTo).
@@ -323,11 +316,11 @@ export class Simulation {
 
   /** result is the run's report as it stands. */
   result(): SimulationResult {
-    const deleting = this.options.delete !== undefined && this.stage !== 'create';
+    const deleting = this.options.delete !== undefined && this.stages.stage !== 'create';
     const applied = [...this.applied.values()];
     const dryRun = this.inputs.kubectl && 'command' in this.inputs.kubectl && this.inputs.kubectl.command.dryRun !== 'none';
     // A dry run stores nothing, so nothing runs: its outcome says so rather than judging an absent workload.
-    const outcome = dryRun && !this.rejection ? 'DryRun' : computeOutcome(this.store, applied, this.rejection, deleting, this.orphaning() ? new Set() : this.workloadPodUids, this.orphaning(), this.finishedJobs, this.options.allowUnsimulated);
+    const outcome = dryRun && !this.rejection ? 'DryRun' : computeOutcome(this.store, applied, this.rejection, deleting, this.stages.orphaning ? new Set() : this.workloadPodUids, this.stages.orphaning, this.finishedJobs, this.options.allowUnsimulated);
     const workloads = workloadOutcomes(this.store, applied, this.rejection, deleting, this.finishedJobs);
     return {
       outcome, ...(this.rejection ? { rejection: this.rejection } : {}),
@@ -348,120 +341,9 @@ export class Simulation {
 
   /** checkBudget ends the run once it has taken its budget of steps or the store its budget of objects. */
   private checkBudget(steps: number): void {
-    const budget = this.options.budget ?? DEFAULT_BUDGET;
-    // A live cluster runs for as long as it serves: its trace goes to a sink, and what it stores is its clients' doing.
-    if (this.options.live) return;
-    if (steps >= budget.steps) this.stopped = { budget: 'steps', limit: budget.steps };
-    else if (this.store.size > budget.objects) this.stopped = { budget: 'objects', limit: budget.objects };
+    this.stopped = budgetStop(this.options, steps, this.store.size);
     if (!this.stopped) return;
     this.running = undefined;
-    this.stage = 'done';
-  }
-
-  /** laterApplies counts the later applies and kubectl commands still to come or running: the create stage does not end before them. */
-  private laterApplies = 0;
-
-  /** applyLater is one later `kubectl apply -f`: what it prints joins kubectl's output; a refusal is not the run's rejection. */
-  private *applyLater(docs: SourceDocument[], file: string | undefined): Steps<void> {
-    this.laterApplies--;
-    yield* applyFile(this.kubectlSession, docs, file, (obj, doc) => this.sources.add(refOf(obj), doc), verbosityOf(this.inputs));
-  }
-
-  /** kubectlLater runs one later kubectl command on a node: its lines join kubectl's output; its failure is not the run's rejection. */
-  private *kubectlLater(later: LaterKubectl): Steps<void> {
-    const run: KubectlCommandRun = { at: this.now, command: commandLine(later.command), output: '' };
-    this.commands.push(run);
-    const print = (line: string) => {
-      this.kubectlOutput.push(line);
-      run.output = run.output ? `${run.output}\n${line}` : line;
-    };
-    try {
-      yield* runNodeCommand({ api: this.api, ctx: this.ctx, credentials: this.credentials, print }, later.command);
-    } finally {
-      this.laterApplies--;
-    }
-  }
-
-  /** applyAll is the run's first kubectl command; its first refusal is the run's rejection. */
-  private *applyAll(): Steps<void> {
-    yield* applyManifest(this.kubectlSession, this.inputs, (obj, doc) => {
-      const ref = refOf(obj);
-      this.applied.set(ref, obj);
-      this.sources.add(ref, doc);
-    }, (r) => {
-      this.rejection ??= r;
-    });
-  }
-
-  /** kubectlSession is what the run's kubectl commands share: the server, the identity, the clock, the output. */
-  private get kubectlSession(): ApplySession {
-    return {
-      api: this.api, credentials: this.credentials, clock: this.clock, print: (text) => this.kubectlOutput.push(text),
-      printLog: (line) => this.kubectlLog.push(line), kubeconfig: this.options.kubeconfig ?? '~/.kube/config',
-      ...(this.options.home ? { home: this.options.home } : {}),
-    };
-  }
-
-  /** advanceStage moves from create to delete to done when the workload settles or time runs out. */
-  private advanceStage(): void {
-    if (this.options.live) return;
-    const next = this.queue.peek();
-    // --for bounds the create stage; the deletion runs to its end (at most maxMs).
-    const limit = this.stage === 'create' ? this.options.forMs ?? this.options.maxMs ?? DEFAULT_MAX_MS : this.options.maxMs ?? DEFAULT_MAX_MS;
-    const stageStart = this.stageStartedAt;
-    const timeUp = next !== undefined && next.at - stageStart > limit;
-    const idle = next === undefined;
-    // Reactions due at this very instant (an endpoints update on readiness) still belong to the stage.
-    const quiet = idle || next.at > this.clock.now;
-    if (this.stage === 'create') {
-      // A refused document ends the run unless another one was created: kubectl goes on with the others, and so does
-      // the cluster with what they made (apply.go Run applies every object the builder read, errors or not). kube-proxy's
-      // sync of a change the workload brought (its endpoints) is part of it: the traffic reaches the pods then.
-      const refusedAlone = this.rejection !== undefined && this.applied.size === 0;
-      const settled = refusedAlone || (this.options.forMs === undefined && quiet && this.laterApplies === 0 && !this.kubeProxy.syncPending && this.workloadSettled());
-      if (!(settled || idle || timeUp || (this.options.forMs !== undefined && this.clock.now - stageStart >= limit))) return;
-      if (this.options.delete && this.applied.size > 0) {
-        // With --for the delete comes once that much virtual time has passed.
-        const at = this.options.forMs !== undefined ? Math.max(this.clock.now, stageStart + limit) : this.clock.now;
-        this.stage = 'delete';
-        this.stageStartedAt = at;
-        this.deletes.first(at);
-      } else {
-        this.stage = 'done';
-        // The run lasted as long as it was given: --for, or the limit it ran into.
-        if (timeUp || this.options.forMs !== undefined) this.clock.now = Math.max(this.clock.now, stageStart + limit);
-      }
-      return;
-    }
-    if (this.stage === 'delete') {
-      const orphaning = this.orphaning();
-      const gone = computeOutcome(this.store, [...this.applied.values()], undefined, true, orphaning ? new Set() : this.workloadPodUids, orphaning) === 'Deleted';
-      // A pod removed at once (--force) still has its containers killed by the kubelet: the run shows that too.
-      // A further delete still to come keeps the run going until its time (or the time limit).
-      if ((gone && quiet && !this.deletePending() && !this.deletes.waiting && !this.kubeletsTerminating() && !this.kubeProxy.syncPending && !this.informers?.delivering) || idle || timeUp) this.stage = 'done';
-      if (this.stage === 'done' && timeUp) this.clock.now = Math.max(this.clock.now, stageStart + limit);
-    }
-  }
-
-  private stageStartedAt = 0;
-
-  /** kubeletsTerminating tells whether a kubelet still kills or cleans up a pod. */
-  private kubeletsTerminating(): boolean {
-    return [...this.kubelets.values()].some((k) => !k.down && [...k.pods.values()].some((p) => p.terminating));
-  }
-
-  /** orphaning: `--cascade=orphan` leaves the dependents on purpose; the deletion ends when the applied objects are gone. */
-  private orphaning(): boolean {
-    return this.options.delete?.propagationPolicy === 'Orphan';
-  }
-
-  private deletePending(): boolean {
-    return this.queue.peek()?.label === 'kubectl delete';
-  }
-
-  /** workloadSettled: the manifest's workload has reached a state nothing scripted will change. */
-  private workloadSettled(): boolean {
-    // Judged by what was created: a refused document of the same manifest does not settle the others.
-    return workloadSettled(this.store, [...this.applied.values()], undefined, this.finishedJobs, () => this.pods(), this.inputs.behavior, this.options.delete !== undefined);
+    this.stages.stage = 'done';
   }
 }
