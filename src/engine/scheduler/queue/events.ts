@@ -101,6 +101,8 @@ export function matchAnyClusterEvent(event: ClusterEvent, registered: readonly C
 }
 
 const json = (v: unknown): string => JSON.stringify(v ?? null);
+/** differ tells two values apart by content; the same object (a status write keeps the spec and labels) is not read. */
+const differ = (a: unknown, b: unknown): boolean => a !== b && json(a) !== json(b);
 
 /**
  * nodeSchedulingPropertiesChange is NodeSchedulingPropertiesChange: one event per kind of change that matters to
@@ -109,11 +111,11 @@ const json = (v: unknown): string => JSON.stringify(v ?? null);
 export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): ClusterEvent[] {
   const changes: number[] = [];
   if ((newNode.spec?.unschedulable ?? false) !== (oldNode.spec?.unschedulable ?? false)) changes.push(ActionType.UpdateNodeTaint);
-  if (json(newNode.status?.allocatable) !== json(oldNode.status?.allocatable)) changes.push(ActionType.UpdateNodeAllocatable);
-  if (json(newNode.metadata?.labels) !== json(oldNode.metadata?.labels)) changes.push(ActionType.UpdateNodeLabel);
-  if (json(newNode.spec?.taints) !== json(oldNode.spec?.taints)) changes.push(ActionType.UpdateNodeTaint);
+  if (differ(newNode.status?.allocatable, oldNode.status?.allocatable)) changes.push(ActionType.UpdateNodeAllocatable);
+  if (differ(newNode.metadata?.labels, oldNode.metadata?.labels)) changes.push(ActionType.UpdateNodeLabel);
+  if (differ(newNode.spec?.taints, oldNode.spec?.taints)) changes.push(ActionType.UpdateNodeTaint);
   if (json(conditionStatuses(newNode)) !== json(conditionStatuses(oldNode))) changes.push(ActionType.UpdateNodeCondition);
-  if (json(newNode.metadata?.annotations) !== json(oldNode.metadata?.annotations)) changes.push(ActionType.UpdateNodeAnnotation);
+  if (differ(newNode.metadata?.annotations, oldNode.metadata?.annotations)) changes.push(ActionType.UpdateNodeAnnotation);
   return [...new Set(changes)].map((actionType) => ({ resource: 'Node', actionType }));
 }
 
@@ -129,16 +131,17 @@ function conditionStatuses(node: Node): Record<string, string> {
 export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): ClusterEvent[] {
   const resource: EventResource = newPod.spec?.nodeName ? 'AssignedPod' : 'UnschedulablePod';
   const changes: number[] = [];
-  if (json(newPod.metadata?.labels) !== json(oldPod.metadata?.labels)) changes.push(ActionType.UpdatePodLabel);
+  if (differ(newPod.metadata?.labels, oldPod.metadata?.labels)) changes.push(ActionType.UpdatePodLabel);
   if (scaledDown(newPod, oldPod)) changes.push(ActionType.UpdatePodScaleDown);
   if ((newPod.spec?.schedulingGates ?? []).length === 0 && (oldPod.spec?.schedulingGates ?? []).length > 0) changes.push(ActionType.UpdatePodSchedulingGatesEliminated);
-  if (json(newPod.spec?.tolerations) !== json(oldPod.spec?.tolerations)) changes.push(ActionType.UpdatePodToleration);
+  if (differ(newPod.spec?.tolerations, oldPod.spec?.tolerations)) changes.push(ActionType.UpdatePodToleration);
   if (changes.length === 0) changes.push(ActionType.UpdatePodOther);
   return changes.map((actionType) => ({ resource, actionType }));
 }
 
 /** scaledDown tells a resize that lowered a container's requests (extractPodScaleDown, on the spec as resized). */
 function scaledDown(newPod: Pod, oldPod: Pod): boolean {
+  if (newPod.spec?.containers === oldPod.spec?.containers) return false;
   const requests = (p: Pod): string[] => (p.spec?.containers ?? []).map((c) => json(c.resources?.requests));
   const a = requests(newPod);
   const b = requests(oldPod);
