@@ -1,6 +1,7 @@
 // The run control of a pod lifecycle debug session: loading a launch, running the simulation entry by entry to the
-// next stop, going back through the recorded history, the Debug Console's lines and what is typed there. The other
-// request handlers of the Debug Adapter Protocol (session.ts) sit on top of it; every answer comes from the engine.
+// next stop, going back through the recorded history (a served cluster's through its past), the Debug Console's
+// lines. What is typed in the Debug Console (console-session.ts) and the other request handlers of the Debug Adapter
+// Protocol (session.ts) sit on top of it; every answer comes from the engine.
 import {
   BreakpointEvent, Event, ExitedEvent, LoggingDebugSession, OutputEvent, ProgressEndEvent, ProgressStartEvent, StoppedEvent, TerminatedEvent,
   ThreadEvent,
@@ -8,22 +9,16 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { TraceEntry } from '../engine/runtime/recorder';
-import { isDeleteCommand } from '../engine/console/delete';
 import { BreakpointSet, liveReader } from './breakpoint-set';
-import { entryResolver } from './breakpoints';
-import { ConsoleError, completeConsole, evaluateConsole } from './console';
 import type { ExceptionStop } from './exceptions';
-import { evaluate, ExpressionLimitError, parseExpression } from './expressions';
 import type { FrameSpec } from './frames';
 import { ErrorId, type LaunchArguments, LaunchError, type LaunchPlan, loadLaunch, planLaunch } from './launch';
 import { applyCommand, rewindLine, stepLines } from './narration';
 import { type ConsoleLine, endLines, exitCode, reportLines, stepLine, waitBetween } from './output';
-import { deleteAgain, type Redelete } from './redelete';
-import { isNodeCommand } from '../engine/console/node-command';
-import { runNodeCommand } from './node-command';
 import { kubectlLines } from '../engine/kubectl/generate/load';
 import { LifecycleRun, type ThreadChanges } from './run';
 import { ServedSession, servedOptions } from './serving';
+import { liveLine, threadChanges } from './served-history';
 import type { ServePki } from '../serve/pki';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { SessionHandles, VariableStore } from './variables';
@@ -42,9 +37,6 @@ type StepMode = 'continue' | 'next' | 'stepIn' | 'stepOut';
  * a stop the user has already continued from (a race the answer "the run has moved on" is for the client, not them).
  */
 const QUIET_REQUESTS = new Set(['evaluate', 'completions', 'stackTrace', 'scopes', 'variables', 'exceptionInfo', 'stepInTargets', 'dataBreakpointInfo']);
-
-/** SERVED_NO_REPLAY is why a served session cannot go back or try a what-if: it would replay the run from its start. */
-export const SERVED_NO_REPLAY = 'Not on a served cluster: going back (or trying a what-if) replays the run from its start, and the requests your kubectl sent cannot be replayed.';
 
 /** ControlSession is the part of the session that drives the run; PodLifecycleSession answers the requests. */
 export abstract class ControlSession extends LoggingDebugSession {
@@ -143,25 +135,33 @@ export abstract class ControlSession extends LoggingDebugSession {
   protected resume(run: LifecycleRun, mode: StepMode, targetSeq?: number): void {
     run.state = 'running';
     this.pauseRequested = false;
-    this.serving?.cluster.hold(false);
+    // A served cluster's past is replayed while the live cluster stays held; the live run lets its time go on.
+    const live = this.serving?.history.isPast(run) === false ? this.serving.cluster : undefined;
+    live?.hold(false);
     const token = ++this.resumeToken;
     const loop = (): void => {
       if (token !== this.resumeToken || this.run !== run || run.state !== 'running') return;
       // A served cluster's time runs up to the wall clock's (less the time it was held).
-      this.serving?.cluster.tick();
+      live?.tick();
       try {
         for (let i = 0; i < CHUNK; i++) {
           if (this.advance(run, mode, targetSeq)) continue;
           // A served cluster's watchers of what the store does not hold (its events) hear of the steps that ran.
-          this.serving?.cluster.notify();
+          live?.notify();
           return;
         }
       } catch (err) {
+        // A replay of a served cluster's past that fails leaves the live cluster as it was: the session stops there.
+        const served = this.serving?.history;
+        if (served?.isPast(run)) {
+          this.output([{ text: `Cannot go on through the served cluster's past: ${describeError(err)}\n`, category: 'stderr' }]);
+          return void this.stopAt(this.show(served.live, liveLine(served.live.current)), served.live.current, this.threadOf(served.live, served.live.current), 'pause');
+        }
         this.output([{ text: `The simulation failed: ${describeError(err)}\n`, category: 'stderr' }]);
         run.state = 'ended';
         return void this.sendEvent(new TerminatedEvent());
       }
-      this.serving?.cluster.notify();
+      live?.notify();
       if (this.pauseRequested) return void this.stopAt(run, run.current, this.threadOf(run, run.current), 'pause');
       setImmediate(loop);
     };
@@ -173,6 +173,8 @@ export abstract class ControlSession extends LoggingDebugSession {
     const previous = run.current;
     const stepped = run.step();
     if (!stepped) {
+      // A replay of a served cluster's past that has nothing more to run stands where the live cluster does.
+      if (this.serving?.history.isPast(run)) return this.rejoin(mode, targetSeq);
       // A served cluster has nothing due before the wall clock: it waits for a request or for its next task.
       if (this.serving && !run.sim.finished) {
         this.serving.idle(() => this.resume(run, mode, targetSeq));
@@ -189,10 +191,34 @@ export abstract class ControlSession extends LoggingDebugSession {
     this.output(lines);
     const { logs, stop } = this.breakpoints.forward(run, entry, events, liveReader(run));
     this.output(logs.map((text) => ({ text: `${text}\n`, category: 'console' })));
-    if (stop) return this.stopAt(run, entry, thread.id, stop.reason, stop.ids, stop.exception);
+    // A step forward through a served cluster's past that comes to where the live cluster stands is live again.
+    const landed = this.serving?.history.landed(run) === true;
+    const here = landed ? this.show(this.serving!.history.live, liveLine(entry)) : run;
+    if (stop) return this.stopAt(here, entry, thread.id, stop.reason, stop.ids, stop.exception);
     const arrived = targetSeq !== undefined ? entry.seq >= targetSeq : mode === 'stepIn' || (mode !== 'continue' && !entry.step);
-    if (arrived) return this.stopAt(run, entry, thread.id, 'step');
-    return true;
+    if (arrived) return this.stopAt(here, entry, thread.id, 'step');
+    if (landed) this.resume(here, mode, targetSeq);
+    return !landed;
+  }
+
+  /** rejoin makes the live run of a served cluster the one shown, and goes on running it. */
+  private rejoin(mode: StepMode, targetSeq: number | undefined): false {
+    const live = this.serving!.history.live;
+    this.resume(this.show(live, liveLine(live.current)), mode, targetSeq);
+    return false;
+  }
+
+  /**
+   * show makes `run` the one the session shows (a served cluster's past, or its live run again): the client hears
+   * of the threads that came and went, the data breakpoints read its fields, and the console says where it stands.
+   */
+  protected show(run: LifecycleRun, line: ConsoleLine | undefined): LifecycleRun {
+    const from = this.run;
+    this.run = run;
+    if (from && from !== run) this.threadEvents(threadChanges(from, run));
+    this.breakpoints.data.rebase(liveReader(run));
+    if (line) this.output([line]);
+    return run;
   }
 
   /**
@@ -203,25 +229,33 @@ export abstract class ControlSession extends LoggingDebugSession {
   protected reverse(response: DebugProtocol.Response, kind: 'stepBack' | 'reverseContinue'): void {
     const run = this.requireStopped(response);
     if (!run) return;
-    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
-    const goal = this.breakpoints.backward(run, kind);
+    // A served cluster's live run keeps no store history: its past is read from a replay of it.
+    const goal = this.breakpoints.backward(this.serving ? this.serving.history.seen(run) : run, kind);
     this.sendResponse(response);
-    this.moveTo(run, goal ? (e) => e.seq === goal.seq : undefined);
-    if (!goal) return void this.stopAt(run, undefined, run.entryThread, 'entry');
-    this.stopAt(run, run.current, this.threadOf(run, run.current), goal.reason, goal.ids, goal.exception);
+    const shown = this.moveTo(run, goal ? (e) => e.seq === goal.seq : undefined).run;
+    if (!goal) return void this.stopAt(shown, undefined, shown.entryThread, 'entry');
+    this.stopAt(shown, shown.current, this.threadOf(shown, shown.current), goal.reason, goal.ids, goal.exception);
   }
 
   /**
    * moveTo replays the run to the entry `stop` accepts (to the start without one), says so in the console when that
-   * is behind the step it stood on, and tells the client which threads came and went. False when no entry matched.
+   * is behind the step it stood on, and tells the client which threads came and went; a served cluster shows its past
+   * (or the live run, at its frontier) instead. Returns the run shown and whether an entry matched.
    */
-  protected moveTo(run: LifecycleRun, stop: ((entry: TraceEntry) => boolean) | undefined): boolean {
+  protected moveTo(run: LifecycleRun, stop: ((entry: TraceEntry) => boolean) | undefined): { run: LifecycleRun; reached: boolean } {
     const from = run.current?.seq ?? -1;
+    if (this.serving) {
+      const { history } = this.serving;
+      const moved = history.moveTo(stop);
+      const back = (moved.run.current?.seq ?? -1) < from;
+      if (moved.run !== run) this.show(moved.run, back ? rewindLine(moved.run.current) : moved.run === history.live ? liveLine(moved.run.current) : undefined);
+      return moved;
+    }
     const { changes, reached } = run.replayTo(stop);
     if ((run.current?.seq ?? -1) < from) this.output([rewindLine(run.current)]);
     this.threadEvents(changes);
     this.breakpoints.data.rebase(liveReader(run));
-    return reached;
+    return { run, reached };
   }
 
   /** stateView is the state tree's view of the run as it stands. */
@@ -326,77 +360,6 @@ export abstract class ControlSession extends LoggingDebugSession {
     // Debug Console (and the Watch view) show an evaluation's error where it was typed: not also as a notification.
     const quiet = QUIET_REQUESTS.has(response.command);
     this.sendErrorResponse(response, { id, format: message, variables: {}, showUser: !quiet });
-  }
-
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    const run = this.requireRun(response);
-    if (!run) return;
-    if (run.state === 'running') return this.fail(response, ErrorId.notStopped, 'The lifecycle is running: pause it to evaluate.');
-    const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
-    if (args.frameId !== undefined && !frame) return this.fail(response, ErrorId.unknownReference, `There is no stack frame ${args.frameId}: the run has moved on since.`);
-    if (isDeleteCommand(args.expression)) return this.replayWith(response, run, 'kubectl delete', () => deleteAgain(run, args.expression));
-    if (isNodeCommand(args.expression)) return this.replayWith(response, run, 'a kubectl command on a node', () => runNodeCommand(run, args.expression));
-    const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
-    try {
-      const answer = evaluateConsole(run.sim, args.expression, pod ? { pod } : {});
-      response.body = { result: answer.text, variablesReference: this.variables.reference(answer.value) };
-    } catch (err) {
-      // A name of the step itself (`plugin`, `detail.nodes`, `node == "worker-2"`) answers as a condition would.
-      const entry = frame?.entry ?? run.current;
-      let value: unknown;
-      try {
-        value = entry ? tryEntryExpression(entry, args.expression) : undefined;
-      } catch (limit) {
-        return this.fail(response, ErrorId.badExpression, describeError(limit));
-      }
-      if (value === undefined) return this.fail(response, ErrorId.badExpression, err instanceof ConsoleError || err instanceof Error ? err.message : String(err));
-      response.body = { result: typeof value === 'string' ? value : JSON.stringify(value), variablesReference: this.variables.reference(value) };
-    }
-    this.sendResponse(response);
-  }
-
-  /**
-   * replayWith answers a console command the debugger runs by replaying the run with it while paused (`kubectl delete
-   * pod`, `kubectl drain`): the run replayed and paused on the command's first step.
-   */
-  protected replayWith(response: DebugProtocol.EvaluateResponse, run: LifecycleRun, what: string, answer: () => Redelete | string): void {
-    if (run.state !== 'stopped') return this.fail(response, ErrorId.notStopped, `The lifecycle has ended: ${what} replays a paused run.`);
-    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
-    const outcome = answer();
-    if (typeof outcome === 'string') return this.fail(response, ErrorId.badExpression, outcome);
-    response.body = { result: outcome.lines.join('\n'), variablesReference: 0 };
-    this.sendResponse(response);
-    this.threadEvents(outcome.changes);
-    this.breakpoints.data.rebase(liveReader(run));
-    this.stopAt(run, run.current, this.threadOf(run, run.current), 'goto');
-  }
-
-  protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {
-    const run = this.requireRun(response);
-    if (!run) return;
-    const frame = args.frameId !== undefined ? this.frames.get(args.frameId) : undefined;
-    const pod = frame?.object?.startsWith('Pod/') ? frame.object : run.threads.get(this.stopped.threadId)?.ref;
-    const column = this.convertClientColumnToDebugger(args.column);
-    const items = completeConsole(run.sim, args.text, column, pod ? { pod } : {});
-    response.body = {
-      targets: items.map((i) => ({
-        label: i.label, ...(i.text !== undefined ? { text: i.text } : {}), ...(i.type ? { type: i.type } : {}),
-        ...(i.start !== undefined ? { start: this.convertDebuggerColumnToClient(i.start) } : {}), ...(i.length !== undefined ? { length: i.length } : {}),
-      })),
-    };
-    this.sendResponse(response);
-  }
-}
-
-/** tryEntryExpression evaluates a line as a condition over the step's names; undefined when it names nothing. */
-function tryEntryExpression(entry: TraceEntry, text: string): unknown {
-  try {
-    const value = evaluate(parseExpression(text), entryResolver(entry));
-    return value === undefined || value === null ? undefined : value;
-  } catch (err) {
-    // Over the limits, the expression is refused whatever else it could have been.
-    if (err instanceof ExpressionLimitError) throw err;
-    return undefined;
   }
 }
 

@@ -66,6 +66,8 @@ export class LifecycleRun {
   private kubectlLogCursor = 0;
   /** deleteAnnounced is set once the console printed the run's `kubectl delete` command line. */
   deleteAnnounced = false;
+  /** driver steps the Simulation when something else must see each step: a served cluster's journal, or its replay. */
+  driver: { step(): TraceEntry | undefined } | undefined;
 
   constructor(public inputs: SimulationInputs, public options: SimulationOptions, readonly files: RunFiles) {
     this.sim = new Simulation(inputs, options);
@@ -92,7 +94,7 @@ export class LifecycleRun {
 
   /** step runs to the next entry and files it under its thread; undefined once the run has ended. */
   step(): { entry: TraceEntry; thread: ThreadInfo; created: boolean } | undefined {
-    const entry = this.sim.step();
+    const entry = this.driver ? this.driver.step() : this.sim.step();
     if (!entry) return undefined;
     this.current = entry;
     return { entry, ...this.threads.observe(entry) };

@@ -11,9 +11,12 @@ import type { LifecycleRun } from './run';
 import { ObjectsByName, type VariableStore } from './variables';
 import { watchesScope } from './watches';
 
-/** scopesOf lists a frame's scopes; the state is the store as it was right after the frame's entry. */
+/**
+ * scopesOf lists a frame's scopes; the state is the store as it was right after the frame's entry, or as it stands
+ * in a run that keeps no store history (a served cluster's live run, which stands right after its current entry).
+ */
 export function scopesOf(run: LifecycleRun, frame: FrameSpec, variables: VariableStore): DebugProtocol.Scope[] {
-  const objects = frame.entry ? run.sim.snapshot(frame.entry.seq) : run.sim.snapshot();
+  const objects = frame.entry && run.options.snapshots ? run.sim.snapshot(frame.entry.seq) : run.sim.snapshot();
   const scopes: DebugProtocol.Scope[] = [];
   const kind = frame.object?.split('/')[0] ?? 'Object';
   const stored = frame.object ? objects.find((o) => refOf(o) === frame.object) : undefined;

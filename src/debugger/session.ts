@@ -1,6 +1,6 @@
 // The Debug Adapter Protocol session of one pod lifecycle run: a translator over the engine's Simulation, whose
 // "statements" are trace entries. Every answer (threads, frames, variables, output) comes from the engine; the run
-// control it answers with is in control.ts.
+// control it answers with is in control.ts, the Debug Console's in console-session.ts.
 import { InitializedEvent, InvalidatedEvent, Logger, logger, OutputEvent, Source, StackFrame, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, resolve } from 'node:path';
@@ -8,13 +8,15 @@ import { DEFAULT_CLUSTER_YAML } from '../engine/cluster/default-cluster';
 import { argumentProblem } from './arguments';
 import { liveReader } from './breakpoint-set';
 import { CAPABILITIES } from './capabilities';
-import { ControlSession, describeError, SERVED_NO_REPLAY } from './control';
+import { ConsoleSession } from './console-session';
+import { describeError } from './control';
 import { dataBreakpointInfo } from './data';
 import { exceptionInfo } from './exceptions';
 import { EMBEDDED_CLUSTER_SOURCE, entryFrame, type FrameSpec, framesOf, GENERATED_SOURCE, sourceOfFile } from './frames';
 import { generatedManifest } from '../engine/kubectl/generate/load';
 import { ErrorId, type LaunchArguments, unknownAttributes } from './launch';
 import { scopesOf } from './scopes';
+import { SERVED_NO_WHATIF } from './served-history';
 import { stepTargets } from './targets';
 import { CONTROL_PLANE_THREAD } from './threads';
 import { preview, VariableStore } from './variables';
@@ -25,7 +27,7 @@ import { GOTO_REQUEST, SOURCE_REQUEST, STATE_REQUEST } from '../webview/view';
 const CONFIGURATION_TIMEOUT_MS = 2000;
 
 /** PodLifecycleSession is the debug adapter of the `pod-lifecycle` debug type, run inline by the extension or over stdio. */
-export class PodLifecycleSession extends ControlSession {
+export class PodLifecycleSession extends ConsoleSession {
   constructor() {
     super();
     // The engine's ranges are zero-based, as editors count; the base class converts to the client's convention.
@@ -240,7 +242,7 @@ export class PodLifecycleSession extends ControlSession {
   protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
     const run = this.requireStopped(response);
     if (!run) return;
-    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_REPLAY);
+    if (this.serving) return this.fail(response, ErrorId.unsupported, SERVED_NO_WHATIF);
     if (!this.variables.has(args.variablesReference)) return this.fail(response, ErrorId.unknownReference, `There are no variables ${args.variablesReference}: the run has moved on since.`);
     const owner = this.variables.ownerOf(args.variablesReference, args.name);
     if (!owner) return this.fail(response, ErrorId.readOnlyVariable, `${args.name} is read-only: it is what the engine decided or recorded. Change an input instead: a field in the Pod, Node or Cluster scope.`);
@@ -311,9 +313,9 @@ export class PodLifecycleSession extends ControlSession {
       const seq = a.seq;
       if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return this.fail(response, ErrorId.badExpression, `${GOTO_REQUEST} takes {seq: N}, the number of a step of the trace.`);
       this.sendResponse(response);
-      const reached = this.moveTo(run, (e) => e.seq === seq);
-      if (!reached) this.sendEvent(new OutputEvent(`The lifecycle has no step ${seq}: it ended before.\n`, 'console'));
-      this.stopAt(run, run.current, this.threadOf(run, run.current), 'goto');
+      const moved = this.moveTo(run, (e) => e.seq === seq);
+      if (!moved.reached) this.sendEvent(new OutputEvent(`The lifecycle has no step ${seq}: ${this.serving ? 'the served cluster has not come to it' : 'it ended before'}.\n`, 'console'));
+      this.stopAt(moved.run, moved.run.current, this.threadOf(moved.run, moved.run.current), 'goto');
     } else {
       super.customRequest(command, response, args);
     }

@@ -202,7 +202,7 @@ export class ApiHandler {
         return this.answer(res, served(await this.serve({ ...base, verb: 'update', method: 'PUT', object: await body() })));
       case 'PATCH': {
         const patch = await readPatch(req, url);
-        return this.answer(res, served(await this.serveWith({ ...base, verb: 'patch', method: 'PATCH' }, (current) => {
+        return this.answer(res, served(await this.serveWith({ ...base, verb: 'patch', method: 'PATCH' }, patch, (current, patch) => {
           if (!current) return { patch: {}, patchType: 'merge' };
           const patched = conv.fromServed(applyPatch(conv.toServed(current), patch.patch, patch.patchType));
           return { patch: mergePatchOf(current, patched), patchType: 'merge' };
@@ -232,13 +232,12 @@ export class ApiHandler {
     if (method !== 'PUT' && method !== 'PATCH') throw status405();
     const change = method === 'PUT' ? { scale: await readJson(req, 'Scale') } : await readPatch(req, url);
     const verb = method === 'PUT' ? 'update' : 'patch';
-    const sim = this.cluster.sim;
     const request: ApiRequest = { ...base, verb, method };
     // The engine's scale subresource takes the new Scale: the body, or the patch applied to the current Scale, once
     // its resourceVersion precondition and replicas are checked where the update runs (a missing object: its 404).
-    const out = await this.cluster.request(`${method} ${base.path}`, function* () {
+    const out = await this.cluster.request(`${method} ${base.path}`, { request, resource: r.resource, group: r.group, change }, function* (sim, { request, resource, group, change }) {
       const current = sim.store.get(request.kind, request.namespace, request.name ?? '');
-      const scale = current ? { ...scaleOf(current), spec: { replicas: scaledReplicas(current, r.resource, r.group, change) } } : scaleOf({ kind: request.kind, metadata: { name: request.name ?? '' } });
+      const scale = current ? { ...scaleOf(current), spec: { replicas: scaledReplicas(current, resource, group, change) } } : scaleOf({ kind: request.kind, metadata: { name: request.name ?? '' } });
       return yield* sim.api.serve({ ...request, object: scale as unknown as KubeObject });
     });
     return out.ok && out.object ? sendJson(res, 200, out.object, out.warnings) : this.answer(res, out);
@@ -364,24 +363,25 @@ export class ApiHandler {
 
   /** serve runs one request through the engine's kube-apiserver in the live cluster. */
   private serve(req: ApiRequest, deleteOptions: DeleteOptions = {}, updateOptions: UpdateOptions = {}): Promise<ApiOutcome> {
-    const api = this.cluster.sim.api;
-    return this.cluster.request(`${req.method} ${req.path}`, () => api.serve(req, undefined, deleteOptions, updateOptions));
+    return this.cluster.request(`${req.method} ${req.path}`, { req, deleteOptions, updateOptions }, (sim, d) => sim.api.serve(d.req, undefined, d.deleteOptions, d.updateOptions));
   }
 
-  /** serveWith runs an update whose options are made from the stored object, read in the same task as the update. */
-  private serveWith(req: ApiRequest, options: (current: KubeObject | undefined) => UpdateOptions): Promise<ApiOutcome> {
-    const sim = this.cluster.sim;
-    return this.cluster.request(`${req.method} ${req.path}`, function* () {
-      const current = sim.store.get(req.kind, req.namespace, req.name ?? '');
-      return yield* sim.api.serve(req, undefined, {}, options(current));
+  /**
+   * serveWith runs an update whose options are made from the stored object, read in the same task as the update;
+   * `options` reads only that object and `data` (a replay of the journal calls it again).
+   */
+  private serveWith<D>(req: ApiRequest, data: D, options: (current: KubeObject | undefined, data: D) => UpdateOptions): Promise<ApiOutcome> {
+    return this.cluster.request(`${req.method} ${req.path}`, { req, data }, function* (sim, d) {
+      const current = sim.store.get(d.req.kind, d.req.namespace, d.req.name ?? '');
+      return yield* sim.api.serve(d.req, undefined, {}, options(current, d.data));
     });
   }
 
   /** check authenticates and authorizes a request the handler answers itself (discovery, a list, a watch). */
   private check(method: string, path: string, resource: { verb: string; group: string; version: string; resource: string; namespace?: string; name?: string } | undefined, credentials: Credentials) {
-    const api = this.cluster.sim.api;
     const ref = resource ? objectRef('List', resource.namespace, resource.resource) : `Path/${path}`;
-    return this.cluster.request(`${method} ${path}`, () => api.check({ method: 'GET', path, ...(resource ? { resource } : {}), credentials }, ref));
+    const request = { method: 'GET' as const, path, ...(resource ? { resource } : {}), credentials };
+    return this.cluster.request(`${method} ${path}`, { request, ref }, (sim, d) => sim.api.check(d.request, d.ref));
   }
 
   private answer(res: ServerResponse, out: ApiOutcome, created = 200): void {

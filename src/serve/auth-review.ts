@@ -53,10 +53,9 @@ function reviewAttributes(spec: Record<string, unknown>): Omit<AuthzAttributes, 
  * answers the review: allowed on an Allow, denied on a Deny, and the chain's reason (201 Created, as a create).
  */
 export function selfSubjectAccessReview(cluster: LiveCluster, review: Record<string, unknown>, credentials: Credentials, path: string): Promise<ApiOutcome> {
-  const sim = cluster.sim;
   const spec = isObject(review['spec']) ? review['spec'] : {};
   const ref = 'SelfSubjectAccessReview/';
-  return cluster.request(`POST ${path}`, function* () {
+  return cluster.request(`POST ${path}`, { spec, credentials, path }, function* (sim, { spec, credentials, path }) {
     const checked = yield* sim.api.check({ method: 'GET', path, resource: { verb: 'create', group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews' }, credentials }, ref);
     if (!checked.ok) return checked;
     const attrs = { ...reviewAttributes(spec), user: checked.user };
@@ -77,11 +76,9 @@ export function selfSubjectAccessReview(cluster: LiveCluster, review: Record<str
  * the rules of its user in spec.namespace (a review without one is rest.go's 400 `no namespace on request`).
  */
 export function selfSubjectRulesReview(cluster: LiveCluster, review: Record<string, unknown>, credentials: Credentials, path: string): Promise<ApiOutcome> {
-  const sim = cluster.sim;
   const spec = isObject(review['spec']) ? review['spec'] : {};
-  const namespace = str(spec['namespace']);
   const ref = 'SelfSubjectRulesReview/';
-  return cluster.request(`POST ${path}`, function* () {
+  return cluster.request(`POST ${path}`, { namespace: str(spec['namespace']), credentials, path }, function* (sim, { namespace, credentials, path }) {
     const checked = yield* sim.api.check({ method: 'GET', path, resource: { verb: 'create', group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews' }, credentials }, ref);
     if (!checked.ok) return checked;
     if (!namespace) return { ok: false, error: badRequest('no namespace on request'), phase: 'apiserver.authorize' };

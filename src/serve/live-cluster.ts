@@ -4,8 +4,8 @@
 import type { SimulationInputs } from '../engine/cluster/inputs';
 import type { Millis } from '../engine/runtime/clock';
 import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
-import type { Steps } from '../engine/runtime/step';
 import { Simulation, type SimulationOptions } from '../engine/simulation';
+import type { ServeJournal, ServedTask } from './journal';
 
 /** STEPS_PER_TURN bounds the steps run before the event loop gets a turn (other requests, other connections). */
 const STEPS_PER_TURN = 2000;
@@ -15,6 +15,8 @@ export interface LiveClusterOptions {
   speed?: number;
   /** drive is called when there is something to run (a request, a task come due); without it the cluster steps itself. */
   drive?: () => void;
+  /** journal, when given, records every request and advance of time the cluster takes, for a replay (a debugger going back). */
+  journal?: ServeJournal;
 }
 
 /** DEFAULT_EVENT_TTL_SECONDS is kube-apiserver's --event-ttl default, 1h (pkg/controlplane/apiserver/options/options.go NewOptions, v1.36.3). */
@@ -63,7 +65,16 @@ export class LiveCluster {
 
   /** tick lets the simulation's time run up to the wall clock's. */
   tick(): void {
-    this.sim.advanceTo(this.target());
+    const to = this.target();
+    this.options.journal?.advance(to);
+    this.sim.advanceTo(to);
+  }
+
+  /** step runs the simulation to its next trace entry (undefined: nothing due by the time allowed), journaled. */
+  step(): TraceEntry | undefined {
+    const entry = this.sim.step();
+    this.options.journal?.stepped(entry);
+    return entry;
   }
 
   /** wait is how long (wall milliseconds) until the next task is due; undefined when none is queued. */
@@ -72,12 +83,17 @@ export class LiveCluster {
     return next === undefined ? undefined : Math.min(Math.max(0, (next - this.target()) / this.speed), 2_000_000_000);
   }
 
-  /** request runs a task in the cluster and resolves with what it returns, once it has run. */
-  request<T>(label: string, run: () => Steps<T>): Promise<T> {
+  /**
+   * request runs a task in the cluster and resolves with what it returns, once it has run. The task is made of the
+   * request's data and the Simulation it is given, so that a replay runs the same request in another one.
+   */
+  request<T, D>(label: string, data: D, run: ServedTask<T, D>): Promise<T> {
+    const sim = this.sim;
+    this.options.journal?.request(sim.virtualNow, label, data, run);
     return new Promise<T>((resolve, reject) => {
-      this.sim.submit(label, function* () {
+      sim.submit(label, function* () {
         try {
-          resolve(yield* run());
+          resolve(yield* run(sim, data));
         } catch (e) {
           reject(e);
         }
@@ -119,7 +135,7 @@ export class LiveCluster {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.tick();
-    for (let n = 0; this.sim.step(); n++) {
+    for (let n = 0; this.step(); n++) {
       if (n >= STEPS_PER_TURN) {
         this.notify();
         this.timer = setTimeout(() => this.pump(), 0);
