@@ -5,6 +5,7 @@ import { goJson } from '../engine/api/go-json';
 import { badRequest, type Status, StatusError } from '../engine/apiserver/request';
 import { goJsonSyntaxError, summarizeData } from './json-syntax';
 import { decodeProtobuf, ProtobufError } from './protobuf/decode';
+import { onTheWire } from './secret-wire';
 
 /** MAX_BODY_BYTES is kube-apiserver's limit of a request body (MaxRequestBodyBytes, 3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -83,7 +84,7 @@ export function noSuchResource(): Status {
  */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
-  const text = `${goJson(body)}\n`;
+  const text = `${goJson(onTheWire(body))}\n`;
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);

@@ -8,6 +8,7 @@ import type { Store, WatchEventType } from '../engine/cluster/store';
 import type { Millis } from '../engine/runtime/clock';
 import type { Status } from '../engine/apiserver/request';
 import { status } from './http';
+import { onTheWire } from './secret-wire';
 import { type ListFilter, matches } from './selectors';
 import { type CachedChange, type TooOld, WatchCache } from './watch-cache';
 
@@ -183,7 +184,7 @@ export function atResourceVersion(obj: KubeObject, resourceVersion: number): Kub
 }
 
 export function sendEvent(w: Watcher<WatchFilter>, type: string, obj: KubeObject): void {
-  writeEvent(w, { type, object: w.req.render(obj) });
+  writeEvent(w, { type, object: onTheWire(w.req.render(obj)) });
 }
 
 function writeEvent(w: Watcher<WatchFilter>, event: unknown): void {

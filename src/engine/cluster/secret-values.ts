@@ -39,7 +39,7 @@ export function redactSecret(secret: KubeObject, previous: SecretValues | undefi
   const values: Record<string, string> = {};
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(s.data ?? {})) {
-    if (isRedactedNote(value)) {
+    if (isRedactedNote(value) || isWireStandIn(value, previous?.[key])) {
       if (previous && Object.hasOwn(previous, key)) values[key] = previous[key]!;
     } else if (typeof value === 'string') values[key] = Buffer.from(value, 'base64').toString('latin1');
     data[key] = value;
@@ -60,6 +60,16 @@ export function redactSecret(secret: KubeObject, previous: SecretValues | undefi
     stored['metadata'] = { ...secret.metadata, annotations: { ...annotations, [LAST_APPLIED]: redactLastApplied(annotations[LAST_APPLIED]) } };
   }
   return { stored: stored as KubeObject, values };
+}
+
+/**
+ * isWireStandIn tells the value a served client got for a kept one (as many zero bytes, serve/secret-wire.ts) sent
+ * back unchanged, as `kubectl apply` or `kubectl edit` of a Secret read from the server does: the value stays.
+ */
+function isWireStandIn(value: unknown, kept: string | undefined): boolean {
+  if (typeof value !== 'string' || kept === undefined || value.length === 0) return false;
+  const bytes = Buffer.from(value, 'base64');
+  return bytes.length === kept.length && bytes.toString('base64') === value && bytes.every((b) => b === 0);
 }
 
 /** noteBytes reads the size back from a note. */
