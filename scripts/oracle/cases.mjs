@@ -55,6 +55,8 @@ export const CASES = [
   // Accepted manifests on the embedded cluster: stored objects, scheduling, controllers.
   { manifest: 'examples/pod.yaml' },
   { manifest: 'examples/deployment.yaml' },
+  // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
+  { manifest: 'test/fixtures/defaults/many-kinds.yaml' },
   { manifest: 'test/fixtures/explain/pod-64-cpu.yaml' },
   { manifest: 'test/fixtures/explain/pod-node-selector.yaml' },
   { manifest: 'test/fixtures/termination/unschedulable.yaml' },

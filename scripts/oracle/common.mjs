@@ -121,8 +121,29 @@ export function comparable(o) {
   const out = { kind: o.kind, apiVersion: o.apiVersion, metadata: normalize(metadata) };
   if (spec !== undefined) out.spec = normalize(spec);
   if (o.kind === 'Pod') out.qosClass = o.status?.qosClass;
-  for (const k of ['data', 'rules', 'roleRef', 'subjects', 'webhooks']) if (o[k] !== undefined) out[k] = o[k];
+  // Every other top-level field but status (a Secret's type, a StorageClass's policies, a PriorityClass's value, ...).
+  for (const [k, v] of Object.entries(o)) if (!['kind', 'apiVersion', 'metadata', 'spec', 'status'].includes(k)) out[k] = v;
+  if (o.kind === 'Secret') secretSizes(out);
   return out;
+}
+
+/**
+ * secretSizes compares a Secret by the size of each value: the engine never shows a value (each is a note of its size,
+ * `<redacted: 6 bytes>`), the reference returns it base64-encoded; so is the last-applied configuration's.
+ */
+function secretSizes(out) {
+  const size = (v, encoded) => (typeof v !== 'string' ? v : /^<redacted: \d+ bytes?>$/.test(v) ? `(${/\d+/.exec(v)[0]} bytes)` : `(${encoded ? Buffer.from(v, 'base64').length : Buffer.byteLength(v)} bytes)`);
+  const sizes = (m, encoded) => (m && typeof m === 'object' ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, size(v, encoded)])) : m);
+  if (out.data) out.data = sizes(out.data, true);
+  const annotations = out.metadata?.annotations;
+  const applied = annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+  if (typeof applied !== 'string') return;
+  try {
+    const a = JSON.parse(applied);
+    if (a.data) a.data = sizes(a.data, true);
+    if (a.stringData) a.stringData = sizes(a.stringData, false);
+    out.metadata = { ...out.metadata, annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(a) } };
+  } catch { /* compared as it is */ }
 }
 
 

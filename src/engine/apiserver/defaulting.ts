@@ -1,6 +1,7 @@
 // Scheme defaulting on decode, by kind: the fields the API server fills in before admission.
 import { defaultPod, type Defaulted } from '../api/defaults';
 import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultReplicaSet, defaultStatefulSet } from '../api/defaults-workloads';
+import { defaultKind } from '../api/defaults-kinds';
 import { defaultHorizontalPodAutoscaler } from '../api/hpa-defaults';
 import { defaultReplicationController } from '../api/replication-controller';
 import { defaultService } from '../api/service-defaults';
@@ -30,6 +31,6 @@ export function applyDefaults(obj: KubeObject): Defaulted<KubeObject> {
     case 'HorizontalPodAutoscaler':
       return defaultHorizontalPodAutoscaler(obj);
     default:
-      return { object: obj, changes: [] };
+      return defaultKind(obj);
   }
 }

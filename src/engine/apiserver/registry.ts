@@ -20,6 +20,13 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   if (named.kind === 'Pod') return prepareForCreate(named as Pod, { uid, creationTimestamp }).object as KubeObject;
   const { deletionTimestamp: _t, deletionGracePeriodSeconds: _g, ...meta } = named.metadata ?? {};
   const withMeta: KubeObject = { ...named, metadata: { ...meta, uid, creationTimestamp } };
+  // A Namespace starts Active, with the kubernetes finalizer the namespace controller removes once it has emptied it.
+  // See pkg/registry/core/namespace/strategy.go (PrepareForCreate), v1.36.3.
+  if (named.kind === 'Namespace') {
+    const spec = (named['spec'] ?? {}) as { finalizers?: string[] };
+    const finalizers = spec.finalizers ?? [];
+    return { ...withMeta, spec: { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] }, status: { phase: 'Active' } };
+  }
   // Workloads start at generation 1 with an empty status. See pkg/registry/apps/deployment/strategy.go and
   // pkg/registry/apps/statefulset/strategy.go (PrepareForCreate).
   if (named.kind === 'Deployment' || named.kind === 'ReplicaSet' || named.kind === 'StatefulSet') {
