@@ -109,3 +109,21 @@ for (const c of malformed) {
     assert.equal(out.stderr.trim(), `Error from server (BadRequest): the object provided is unrecognized (must be of type Pod): ${c.message}`);
   });
 }
+
+test('kubectl create secret decodes the answer: each value is as many zero bytes, describe shows its size, a TYPE of Opaque', async () => {
+  const created = await kubectl('create', 'secret', 'generic', 'db', '--from-literal=password=s3cr3t-value');
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal(created.stdout.trim(), 'secret/db created');
+  assert.equal(await jsonpath('secret/db', '{.data.password}'), Buffer.alloc(12).toString('base64'));
+  assert.equal(await jsonpath('secret/db', '{.type}'), 'Opaque');
+  const described = await kubectl('describe', 'secret', 'db');
+  assert.equal(described.code, 0, described.stderr);
+  assert.match(described.stdout, /\npassword:\s+12 bytes\n/);
+  const listed = await kubectl('get', 'secrets', 'db');
+  assert.match(listed.stdout, /^db\s+Opaque\s+1\s+/m);
+  // The Secret read back and applied again keeps its value: the zero bytes sent back unchanged stand for it.
+  const yaml = await kubectl('get', 'secret', 'db', '-o', 'yaml');
+  const applied = await kubectl('apply', '-f', serve.file('db.yaml', yaml.stdout));
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match((await kubectl('describe', 'secret', 'db')).stdout, /\npassword:\s+12 bytes\n/);
+});
