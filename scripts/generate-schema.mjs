@@ -37,6 +37,10 @@ const SCALARS = {
 const CONTAINER = 'restartPolicy=v1.ContainerRestartPolicy terminationMessagePolicy=v1.TerminationMessagePolicy imagePullPolicy=v1.PullPolicy';
 const LOCAL_REF = '@LocalObjectReference=name';
 const GO_TYPES = {
+  'autoscaling.v2.MetricSpec': 'type=v2.MetricSourceType',
+  'autoscaling.v2.MetricTarget': 'type=v2.MetricTargetType',
+  'autoscaling.v2.HPAScalingRules': 'selectPolicy=v2.ScalingPolicySelect',
+  'autoscaling.v2.HPAScalingPolicy': 'type=v2.HPAScalingPolicyType',
   'core.v1.Volume': '@VolumeSource=!name',
   'core.v1.PersistentVolumeSpec': '@PersistentVolumeSource=awsElasticBlockStore,azureDisk,azureFile,cephfs,cinder,csi,fc,flexVolume,flocker,gcePersistentDisk,glusterfs,hostPath,iscsi,local,nfs,photonPersistentDisk,portworxVolume,quobyte,rbd,scaleIO,storageos,vsphereVolume accessModes=[]v1.PersistentVolumeAccessMode persistentVolumeReclaimPolicy=v1.PersistentVolumeReclaimPolicy volumeMode=v1.PersistentVolumeMode',
   'core.v1.PersistentVolumeStatus': 'phase=v1.PersistentVolumePhase',
@@ -158,6 +162,27 @@ export function firstSentence(text) {
  */
 const ENUM_PHRASE = /(?:[Oo]ne of|[Vv]alid \w+ are|[Aa]llowed values are|[Mm]ust be(?: one of)?|[Ss]upported values are|[Pp]ossible values are)[: ]+((?:["'`]?[A-Z][A-Za-z0-9]*["'`]?)(?:(?:,|,? or|,? and|\.(?= [A-Z][A-Za-z0-9]*,? and [A-Z])) ["'`]?[A-Z][A-Za-z0-9]*["'`]?)+)/;
 
+/**
+ * GO_ENUMS are the values of named string types whose descriptions do not list them in words enumOf reads: the
+ * constants declared with each type in staging/src/k8s.io/api/{apps,batch,core,storage}/v1/types.go and
+ * autoscaling/v2/types.go (k8s.io/api v0.36.3).
+ */
+const GO_ENUMS = {
+  'v1.PodManagementPolicyType': ['OrderedReady', 'Parallel'],
+  'v1.StatefulSetUpdateStrategyType': ['RollingUpdate', 'OnDelete'],
+  'v1.DaemonSetUpdateStrategyType': ['RollingUpdate', 'OnDelete'],
+  'v1.DeploymentStrategyType': ['Recreate', 'RollingUpdate'],
+  'v1.PersistentVolumeClaimRetentionPolicyType': ['Retain', 'Delete'],
+  'v1.ConcurrencyPolicy': ['Allow', 'Forbid', 'Replace'],
+  'v2.MetricSourceType': ['Object', 'Pods', 'Resource', 'ContainerResource', 'External'],
+  'v2.MetricTargetType': ['Utilization', 'Value', 'AverageValue'],
+  'v2.ScalingPolicySelect': ['Max', 'Min', 'Disabled'],
+  'v2.HPAScalingPolicyType': ['Pods', 'Percent'],
+  'v1.PersistentVolumeReclaimPolicy': ['Retain', 'Delete', 'Recycle'],
+  'v1.PersistentVolumeMode': ['Block', 'Filesystem'],
+  'v1.VolumeBindingMode': ['Immediate', 'WaitForFirstConsumer'],
+};
+
 /** enumOf lists the values a named string type (v1.RestartPolicy) takes, as its description states them. */
 export function enumOf(description, go) {
   if (!go || go.startsWith('map[')) return undefined;
@@ -248,7 +273,7 @@ function buildType(name, def, gvk) {
       entry.go = override;
     }
     if (embeddedIn[field]) entry.embedded = embeddedIn[field];
-    const values = Array.isArray(schema.enum) ? schema.enum : enumOf(schema.description ?? schema.items?.description, entry.go);
+    const values = Array.isArray(schema.enum) ? schema.enum : GO_ENUMS[entry.go] ?? enumOf(schema.description ?? schema.items?.description, entry.go);
     if (values) entry.enum = values;
     const doc = firstSentence(schema.description);
     if (doc) entry.doc = doc;

@@ -61,7 +61,7 @@ for (const { where, text } of walkthroughTexts()) {
 }
 
 test('the workloads step opens each workload example in every locale, and its markdown names real phases', () => {
-  const want = ['statefulset.yaml', 'daemonset.yaml', 'cronjob.yaml', 'hpa.yaml', 'hpa-behavior.yaml'];
+  const want = ['statefulset.yaml', 'daemonset.yaml', 'cronjob.yaml', 'hpa.yaml', 'hpa-behavior.yaml', 'disruption-budget.yaml'];
   for (const locale of locales) {
     const nls = JSON.parse(read(locale)) as Record<string, string>;
     const opened = links(nls['podLifecycle.walkthrough.workloads.description'] ?? '').filter((l) => l.id === 'podLifecycle.openExample').map((l) => l.args?.[0]);

@@ -45,7 +45,7 @@ export function doHover(sections: readonly ManifestSection[], position: Position
     const object = section.documents.find((d) => d.range.start.line <= position.line && position.line <= d.range.end.line)?.object ?? section.documents[0]?.object;
     const byDefault = object ? defaultOf(object, path) : undefined;
     if (byDefault !== undefined) parts.push(`Default: \`${JSON.stringify(byDefault)}\` (filled in by the API server when absent)`);
-    parts.push(...readBy(path));
+    parts.push(...readBy(path, kind));
     const link = referenceLink(info.parentId, kind, version);
     if (link) parts.push(`[${info.parent.go.replace(/^v1\./, '')} in the Kubernetes API reference](${link})`);
   }
@@ -58,8 +58,8 @@ export function doHover(sections: readonly ManifestSection[], position: Position
 }
 
 /** readBy lists the phases that read a field, from the map line breakpoints stop by (src/engine/runtime/field-readers.ts). */
-function readBy(path: readonly PathSegment[]): string[] {
-  const readers = readersOf(formatFieldPath([...path]));
+function readBy(path: readonly PathSegment[], kind?: string): string[] {
+  const readers = readersOf(formatFieldPath([...path]), kind);
   return readers.length ? [`Read by:\n${readers.map((r) => `- \`${r.phase}\` — ${r.what}`).join('\n')}`] : [];
 }
 

@@ -81,6 +81,7 @@ const RUNS: string[][] = [
   ['test/fixtures/volumes/pvc-no-provisioner.yaml', '--for', '31s'],
   ['test/fixtures/volumes/pvc-external-provisioner.yaml', '--for', '31s'],
   ['test/fixtures/volumes/pvc-pod-before-claim.yaml'],
+  ['test/fixtures/reclaim/claims.yaml', '--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', 'test/fixtures/reclaim/cluster.yaml', '--delete'],
   ['test/fixtures/volumes/env-missing-configmap.yaml', '--for', '60s'],
   ['test/fixtures/kubelet/init-fails-always.yaml', '--for', '60s'],
   ['test/fixtures/kubelet/startup-fails.yaml', '--for', '60s'],

@@ -1,5 +1,5 @@
 // kube-controller-manager: the controllers' informers, turning watch events into controller syncs through work queues.
-import type { KubeObject, Node, Pod } from '../api/types';
+import type { KubeObject, Node, PersistentVolume, Pod } from '../api/types';
 import { refOf } from '../api/types';
 import type { ApiServer } from '../apiserver/server';
 import type { WatchEventType } from '../cluster/store';
@@ -26,6 +26,8 @@ import { HPA_SYNC_PERIOD_MS, syncHpa } from './hpa';
 import type { HpaMemory } from './hpa-calc';
 import { HpaSelectors } from './hpa-selectors';
 import { claimNamesOf, isDeletionCandidate, syncProtectedClaim } from './pvc-protection';
+import { isVolumeDeletionCandidate, syncProtectedVolume } from './pv-protection';
+import { deleteExternally, shouldDeleteExternally } from './pv-external-deleter';
 import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
 /**
@@ -103,6 +105,8 @@ export class Controllers {
   private readonly hpaMemory = new Map<string, HpaMemory>();
   private readonly hpaSelectors = new HpaSelectors();
   private readonly protectedClaims: WorkQueue;
+  private readonly protectedVolumes: WorkQueue;
+  private readonly externalDeleter: WorkQueue;
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
     this.deployments = new WorkQueue(ctx, 'deployment-controller');
@@ -117,6 +121,8 @@ export class Controllers {
     this.nodeTaints = new WorkQueue(ctx, 'node-lifecycle-controller');
     this.hpas = new WorkQueue(ctx, 'horizontalpodautoscaler');
     this.protectedClaims = new WorkQueue(ctx, 'pvcprotection');
+    this.protectedVolumes = new WorkQueue(ctx, 'pvprotection');
+    this.externalDeleter = new WorkQueue(ctx, 'external-provisioner');
     this.disruption = new DisruptionController(ctx, new WorkQueue(ctx, 'disruption'), new WorkQueue(ctx, 'disruption_recheck'), new WorkQueue(ctx, 'stale_pod_disruption'));
     this.services = new WorkQueue(ctx, 'endpointslice-controller');
     this.gc = new WorkQueue(ctx, 'garbagecollector');
@@ -155,6 +161,7 @@ export class Controllers {
     // a pod that is gone, are looked at again.
     if (obj.kind === 'PersistentVolumeClaim' && type !== 'DELETED' && isDeletionCandidate(obj)) this.enqueueProtectedClaim(obj.metadata?.namespace, obj.metadata?.name);
     if (obj.kind === 'Pod' && type === 'DELETED') for (const claim of claimNamesOf(obj as unknown as Pod)) this.enqueueProtectedClaim(obj.metadata?.namespace, claim);
+    if (obj.kind === 'PersistentVolume' && type !== 'DELETED') this.onVolume(obj as unknown as PersistentVolume);
     if (obj.kind === 'Pod') {
       this.replicaSets.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
       this.replicationControllers.onPod(type, obj as unknown as Pod, old as unknown as Pod | undefined);
@@ -182,12 +189,23 @@ export class Controllers {
     this.disruption.resync();
     for (const h of this.ctx.store.list('HorizontalPodAutoscaler')) this.enqueueHpa(h.metadata?.namespace, h.metadata?.name);
     for (const c of this.ctx.store.list('PersistentVolumeClaim')) this.enqueueProtectedClaim(c.metadata?.namespace, c.metadata?.name);
+    for (const v of this.ctx.store.list<PersistentVolume>('PersistentVolume')) if (isVolumeDeletionCandidate(v)) this.onVolume(v);
     for (const n of this.ctx.store.list('Node')) this.enqueueNodeTaints(n);
   }
 
   private enqueueNodeTaints(node: KubeObject): void {
     const name = node.metadata?.name ?? '';
     if (name && unschedulableTaintOutOfStep(node as Node)) this.nodeTaints.add(name, () => syncUnschedulableTaint(this.ctx, name));
+  }
+
+  /**
+   * onVolume is pv_protection_controller.go pvAddedUpdated (a volume being deleted is looked at again) and the external
+   * provisioner's volume handler (a Released volume of its own with reclaim policy Delete is deleted).
+   */
+  private onVolume(pv: PersistentVolume): void {
+    const name = pv.metadata?.name ?? '';
+    if (isVolumeDeletionCandidate(pv)) this.protectedVolumes.add(name, () => syncProtectedVolume(this.ctx, name));
+    if (shouldDeleteExternally(pv)) this.externalDeleter.add(name, () => deleteExternally(this.ctx, name));
   }
 
   /** enqueueProtectedClaim queues a claim for the PVC protection controller, if it is being deleted. */

@@ -1,5 +1,6 @@
 // The PersistentVolume controller (kube-controller-manager): binds Immediate claims to the best available PV, leaves
-// WaitForFirstConsumer claims to the scheduler, makes new PVs Available, and explains a claim that cannot bind.
+// WaitForFirstConsumer claims to the scheduler, makes new PVs Available, explains a claim that cannot bind, and
+// releases a volume whose claim is gone (its reclaim policy carried out in pv-reclaim.ts).
 // See pkg/controller/volume/persistentvolume/pv_controller.go (syncClaim, syncUnboundClaim, bind, syncVolume,
 // emitEventForUnboundDelayBindingClaim, provisionClaimOperation) and index.go (findByClaim).
 import type { StorageClass } from 'kubernetes-types/storage/v1';
@@ -11,6 +12,7 @@ import type { Steps } from '../runtime/step';
 import { ANN_BETA_STORAGE_PROVISIONER, ANN_STORAGE_PROVISIONER, completeBinding } from '../scheduler/plugins/volume/bind-writes';
 import { Ann, bindingModeOf, BindingMode, claimClass, claimVolumes, storageCapacity, storageRequest, volumeClass } from '../scheduler/plugins/volume/claims';
 import { bindVolumeToClaim, checkAccessModes, isVolumeBoundToClaim, volumeModeMismatch } from '../scheduler/plugins/volume/pv-match';
+import { Reclaim } from './pv-reclaim';
 
 /** PV_CONTROLLER is the source of the controller's events. */
 export const PV_CONTROLLER = 'persistentvolume-controller';
@@ -81,8 +83,10 @@ export function checkVolumeSatisfyClaim(pv: PersistentVolume, pvc: PersistentVol
 export class PersistentVolumeController {
   private resyncQueued = false;
   private writing = false;
+  private readonly reclaim: Reclaim;
 
   constructor(private readonly ctx: EngineContext) {
+    this.reclaim = new Reclaim(ctx, { write: (fn) => this.write(fn) });
     // The controller synced the cluster's claims and volumes before the run began: their state is brought up to date
     // at once (new PVs Available, Immediate claims bound), with no events, which belong to that past.
     ctx.schedule(0, `${PV_CONTROLLER}: initial sync`, () => this.initialSync());
@@ -124,8 +128,10 @@ export class PersistentVolumeController {
   /** syncVolume makes an unclaimed PV (or one reserved for a claim not bound yet) Available. */
   private *syncVolume(name: string): Steps<void> {
     const pv = this.ctx.store.get<PersistentVolume>('PersistentVolume', undefined, name);
-    if (!pv || pv.status?.phase === 'Available' || pv.metadata?.deletionTimestamp) return;
+    if (!pv || pv.status?.phase === 'Available') return;
+    // A volume being deleted is still released when its claim goes (the PV protection controller then lets it go).
     if (pv.spec?.claimRef && pv.spec.claimRef.uid) return yield* this.syncBoundVolume(pv);
+    if (pv.metadata?.deletionTimestamp) return;
     this.write(() => this.ctx.store.update<PersistentVolume>('PersistentVolume', undefined, name, (v) => { v.status = { ...v.status, phase: 'Available', lastPhaseTransitionTime: this.ctx.clock.timestamp() }; }));
     yield {
       phase: 'controllers.persistentvolume', object: refOf(pv), field: pv.spec?.claimRef ? 'spec.claimRef' : 'spec',
@@ -136,9 +142,11 @@ export class PersistentVolumeController {
 
   /**
    * syncBoundVolume is syncVolume for a volume bound to a claim: while the claim (by name, with the same uid) exists
-   * nothing changes; once it is gone the volume is Released, and with the Retain reclaim policy (statically made
-   * volumes default to it) it stays so, still naming the claim. The Delete and Recycle policies' operations are not
-   * simulated. See pkg/controller/volume/persistentvolume/pv_controller.go (syncVolume, reclaimVolume) at v1.36.3.
+   * nothing changes; once it is gone the volume is Released and its reclaim policy is carried out (pv-reclaim.ts).
+   * See pkg/controller/volume/persistentvolume/pv_controller.go (syncVolume, reclaimVolume) at v1.36.3. The real
+   * controller retries a Failed reclaim at every sync; a retry changes nothing the simulation shows (the event is
+   * recorded once, when the phase changes), so it is not repeated, and a volume already Released or Failed when the run
+   * begins is left as it is.
    */
   private *syncBoundVolume(pv: PersistentVolume): Steps<void> {
     const ref = pv.spec?.claimRef ?? {};
@@ -150,9 +158,11 @@ export class PersistentVolumeController {
     const policy = pv.spec?.persistentVolumeReclaimPolicy ?? 'Retain';
     yield {
       phase: 'controllers.persistentvolume', object: refOf(pv), field: 'spec.claimRef',
-      result: `PersistentVolume ${name} is Released: its claim ${ref.namespace ?? ''}/${ref.name ?? ''} is gone (reclaim policy ${policy}${policy === 'Retain' ? ': the volume and its data are kept, and no new claim binds it while it names the old one' : ', whose operation is not simulated'})`,
+      result: `PersistentVolume ${name} is Released: its claim ${ref.namespace ?? ''}/${ref.name ?? ''} is gone (reclaim policy ${policy})`,
       detail: { phase: 'Released', reclaimPolicy: policy },
     };
+    const released = this.ctx.store.get<PersistentVolume>('PersistentVolume', undefined, name);
+    if (released) yield* this.reclaim.reclaimVolume(released);
   }
 
   /** syncClaim is syncClaim: a bound claim is left alone; an unbound one is bound, or told why it waits. */

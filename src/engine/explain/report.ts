@@ -14,6 +14,7 @@ import { trafficOnDelete, type TrafficOnDelete } from './traffic';
 import type { Advice } from './scheduling';
 import { type AutoscalerReport, explainAutoscalers } from './autoscaler';
 import { type DaemonSetReport, explainDaemonSets } from './daemonset';
+import { explainCronJobs, type NoJobYet } from './cronjob';
 
 /** PodReport is where one pod ended and how it was scheduled. */
 export interface PodReport {
@@ -47,6 +48,8 @@ export interface ExplainReport {
   daemonSets?: DaemonSetReport[];
   /** autoscalers explain each HorizontalPodAutoscaler: its metrics, its scalings, why it stands where it does. */
   autoscalers?: AutoscalerReport[];
+  /** noJobYet are the CronJobs that made no Job in the run, with why. */
+  noJobYet?: NoJobYet[];
   /** advice answers the rejection and the refusals. */
   advice: Advice[];
 }
@@ -156,6 +159,8 @@ export function explainRun(sim: Simulation, result: SimulationResult, pods: read
   if (autoscalers.length > 0) report.autoscalers = autoscalers;
   const missing = notCreated(result.objects, result.trace);
   if (missing.length > 0) report.notCreated = missing;
+  const noJob = explainCronJobs(result.objects, result.trace, sim.clock.epoch.getTime() + sim.clock.now);
+  if (noJob.length > 0) report.noJobYet = noJob;
   const refused = refusedPods(result.trace, known);
   if (refused.length > 0) {
     report.refused = refused.map((r) => r.rejection);

@@ -179,6 +179,7 @@ export function renderExplain(report: ExplainReport, kubectl: string, manifest: 
   const r = report.rejection;
   if (r) out.push('', `${st.bold('REJECTED')} at ${st.phase(r.phase)}: ${st.bad(`${r.code} ${r.reason}`)}`, `  ${r.message}`);
   for (const n of report.notCreated ?? []) out.push('', `${st.bold('NOT CREATED')} ${n.missing.join(', ')} of StatefulSet ${n.object}`, `  ${n.why}`);
+  for (const c of report.noJobYet ?? []) out.push('', `${st.bold('NO JOB YET')} of CronJob ${c.object}`, `  ${c.why}`);
   for (const f of report.refused ?? []) out.push('', `${st.bold('REFUSED')} a controller's pod at ${st.phase(f.phase)}: ${st.bad(`${f.code} ${f.reason}`)}`, `  ${f.message}`);
   out.push(...renderAdvice('ADVICE', report.advice, st));
   const ok = ['Running', 'Succeeded', 'Deleted'].includes(report.outcome);

@@ -24,8 +24,8 @@ const FIELD_READERS: readonly Entry[] = [
   ['metadata.name', [['kubectl.validate', 'names the object in the request'], ['apiserver.validate', 'must be a valid name for the kind']]],
   ['metadata.namespace', [['apiserver.authorize', 'RBAC rules are looked up in it'], ['apiserver.admit.validating', 'PodSecurity, ResourceQuota and LimitRange of the namespace apply']]],
   ['metadata.labels', [['apiserver.validate', 'keys and values must be valid'], ['controllers.replicaset', 'the selector counts the pods by them'], ['controllers.endpoints', 'Services select their endpoints by them'], ['scheduler.filter', 'inter-pod affinity and topology spread match them'], ['scheduler.score', 'InterPodAffinity and PodTopologySpread count the pods they match']]],
-  ['metadata.annotations', [['kubectl.validate', 'kubectl apply keeps the last-applied-configuration here']]],
-  ['metadata.finalizers', [['apiserver.admit.mutating', 'StorageObjectInUseProtection adds its own to claims and volumes'], ['apiserver.finalize', 'the object stays until each is removed']]],
+  ['metadata.annotations', [['kubectl.validate', 'kubectl apply keeps the last-applied-configuration here'], ['controllers.persistentvolume', 'a volume\'s pv.kubernetes.io/provisioned-by names who deletes it; a claim\'s record its binding']]],
+  ['metadata.finalizers', [['apiserver.admit.mutating', 'StorageObjectInUseProtection adds its own to claims and volumes'], ['apiserver.finalize', 'the object stays until each is removed'], ['controllers.persistentvolume', 'the PVC and PV protection controllers remove theirs once nothing uses the claim or volume']]],
   ['metadata.ownerReferences', [['controllers.replicaset', 'adoption and release patch the controller reference'], ['controllers.garbagecollector', 'dependents of a deleted owner are deleted or orphaned']]],
   ['metadata.deletionTimestamp', [['apiserver.delete', 'a graceful delete sets it']]],
   ['status', [['kubelet.status', 'the kubelet reports the pod\'s phase, conditions and containers'], ['controllers.deployment', 'the controller writes the rollout\'s status'], ['controllers.statefulset', 'the controller writes its replicas and revisions'], ['controllers.daemonset', 'the controller writes its scheduled and ready counts'], ['controllers.job', 'the controller writes active, succeeded, failed and conditions'], ['controllers.cronjob', 'the controller writes its active Jobs and last schedule'], ['controllers.nodeLifecycle', 'a node whose kubelet stops reporting is marked Unknown']]],
@@ -41,6 +41,15 @@ const FIELD_READERS: readonly Entry[] = [
   ['volumeClaimTemplates', [['controllers.statefulset', 'a claim per ordinal pod is made from each']]],
   ['persistentVolumeClaimRetentionPolicy', [['controllers.statefulset', 'whether claims are deleted with the pods']]],
   ['template', [['controllers.deployment', 'a new template makes a new ReplicaSet'], ['controllers.replicaset', 'each pod is made from it'], ['controllers.statefulset', 'each ordinal pod is made from it'], ['controllers.daemonset', 'a pod per node is made from it'], ['controllers.job', 'each pod is made from it']]],
+  // The HorizontalPodAutoscaler's fields (pkg/controller/podautoscaler/horizontal.go reconcileAutoscaler, v1.36.3;
+  // pkg/apis/autoscaling/validation/validation.go validateHorizontalPodAutoscalerSpec).
+  ['scaleTargetRef', [['controllers.hpa', 'the workload whose scale subresource is read and written']]],
+  ['minReplicas', [['apiserver.validate', 'at least 1'], ['controllers.hpa', 'the fewest replicas it scales to (1 when absent)']]],
+  ['maxReplicas', [['apiserver.validate', 'at least 1 and no fewer than minReplicas'], ['controllers.hpa', 'the most replicas it scales to']]],
+  ['metrics', [['apiserver.validate', 'each source must be complete and of its type'], ['controllers.hpa', 'each metric proposes a replica count; the largest wins (CPU at 80% when absent)']]],
+  ['behavior', [['controllers.hpa', 'stabilization windows and scaling policies limit each change']]],
+  // pkg/controller/volume/persistentvolume/pv_controller.go (reclaimVolume), v1.36.3.
+  ['persistentVolumeReclaimPolicy', [['controllers.persistentvolume', 'once its claim is gone: Retain keeps the volume, Delete deletes it, Recycle scrubs it']]],
   ['schedule', [['apiserver.validate', 'must be a valid cron schedule'], ['controllers.cronjob', 'when each Job is made']]],
   ['concurrencyPolicy', [['controllers.cronjob', 'Allow, Forbid or Replace a Job still running']]],
   ['startingDeadlineSeconds', [['controllers.cronjob', 'a schedule time missed by more is skipped']]],
@@ -105,17 +114,28 @@ const FIELD_READERS: readonly Entry[] = [
   ['unhealthyPodEvictionPolicy', [['apiserver.evict', 'AlwaysAllow lets an unready pod be evicted whatever the budget; IfHealthyBudget only while the budget is healthy']]],
 ];
 
+/**
+ * KIND_FIELD_READERS narrow the map for hover where one kind reads a field another kind reads differently: a
+ * PodDisruptionBudget's selector picks the pods it guards (pkg/controller/disruption/disruption.go getPodsForPdb), a
+ * DaemonSet's and a StatefulSet's updateStrategy are read by their own controller only (v1.36.3).
+ */
+const KIND_FIELD_READERS: Readonly<Record<string, readonly Entry[]>> = {
+  PodDisruptionBudget: [['spec.selector', [['controllers.disruption', 'the pods the budget counts'], ['apiserver.evict', 'an evicted pod it selects takes one of its allowed disruptions']]]],
+  DaemonSet: [['updateStrategy', [['controllers.daemonset', 'maxUnavailable or maxSurge nodes at a time, or OnDelete']]]],
+  StatefulSet: [['updateStrategy', [['controllers.statefulset', 'rolling update from the highest ordinal, or OnDelete']]]],
+};
+
 /** plainPath is a field path with its list indexes removed: `spec.containers[0].image` → `spec.containers.image`. */
 function plainPath(path: string): string {
   return path.replace(/\[[^\]]*\]/g, '');
 }
 
 /** entryOf is the map's entry for a field path itself (its last keys), undefined when the map does not name it. */
-function entryOf(path: string): Entry | undefined {
+function entryOf(path: string, entries: readonly Entry[] = FIELD_READERS): Entry | undefined {
   const plain = plainPath(path);
   let best: Entry | undefined;
   // The longest pattern that matches wins: `resources.requests` over `requests` alone.
-  for (const entry of FIELD_READERS) {
+  for (const entry of entries) {
     const [pattern] = entry;
     if ((plain === pattern || plain.endsWith(`.${pattern}`)) && (!best || pattern.length > best[0].length)) best = entry;
   }
@@ -131,12 +151,14 @@ function parentPath(path: string): string | undefined {
 /**
  * readersOf lists the phases that read a field, for hover: the map's entry for the field, or else for the nearest map
  * that holds it (a `cpu:` under `requests` is read where `resources.requests` is), but never the entry of a list
- * that holds it (a container's `name:` is not read by everything that reads `containers`).
+ * that holds it (a container's `name:` is not read by everything that reads `containers`). With the document's kind,
+ * that kind's own entries come first.
  */
-export function readersOf(path: string): FieldReader[] {
+export function readersOf(path: string, kind?: string): FieldReader[] {
+  const own = kind ? KIND_FIELD_READERS[kind] : undefined;
   for (let p: string | undefined = path; p; p = parentPath(p)) {
     if (p !== path && /\]$/.test(p)) return [];
-    const entry = entryOf(p);
+    const entry = (own && entryOf(p, own)) ?? entryOf(p);
     if (entry) return entry[1].map(([phase, what]) => ({ phase, what }));
   }
   return [];
@@ -150,6 +172,7 @@ export function readersOf(path: string): FieldReader[] {
 export function phaseReads(phase: string, path: string): boolean {
   for (let p: string | undefined = path; p; p = parentPath(p)) {
     if (entryOf(p)?.[1].some(([reader]) => reader === phase)) return true;
+    if (Object.values(KIND_FIELD_READERS).some((own) => entryOf(p, own)?.[1].some(([reader]) => reader === phase))) return true;
   }
   return false;
 }

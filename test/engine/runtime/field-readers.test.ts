@@ -9,7 +9,7 @@ import { fixture, simulate } from '../console/simulate';
 const RUNS = [
   '../../examples/pod.yaml', '../../examples/deployment.yaml', 'e2e/prestop.yaml', '../debugger/fixtures/hooks.yaml',
   '../debugger/fixtures/liveness.yaml', '../debugger/fixtures/too-big.yaml', 'decode/unknown-field.yaml',
-  'validation/duplicate-container.yaml', 'statefulset/web-local.yaml', 'termination/with-service.yaml',
+  'validation/duplicate-container.yaml', 'statefulset/web-local.yaml', 'termination/with-service.yaml', 'reclaim/dynamic.yaml',
 ];
 
 for (const file of RUNS) {

@@ -124,7 +124,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     doc: "DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.",
     properties: {
       "rollingUpdate": {"type":"#apps.v1.RollingUpdateDaemonSet","doc":"Rolling update config params."},
-      "type": {"type":"string","go":"v1.DaemonSetUpdateStrategyType","doc":"Type of daemon set update."},
+      "type": {"type":"string","go":"v1.DaemonSetUpdateStrategyType","enum":["RollingUpdate","OnDelete"],"doc":"Type of daemon set update."},
     },
   },
   "apps.v1.Deployment": {
@@ -187,7 +187,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     doc: "DeploymentStrategy describes how to replace existing pods with new ones.",
     properties: {
       "rollingUpdate": {"type":"#apps.v1.RollingUpdateDeployment","doc":"Rolling update config params."},
-      "type": {"type":"string","go":"v1.DeploymentStrategyType","doc":"Type of deployment."},
+      "type": {"type":"string","go":"v1.DeploymentStrategyType","enum":["Recreate","RollingUpdate"],"doc":"Type of deployment."},
     },
   },
   "apps.v1.ReplicaSet": {
@@ -298,8 +298,8 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     go: "v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
     doc: "StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs created from the StatefulSet VolumeClaimTemplates.",
     properties: {
-      "whenDeleted": {"type":"string","go":"v1.PersistentVolumeClaimRetentionPolicyType","doc":"WhenDeleted specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is deleted."},
-      "whenScaled": {"type":"string","go":"v1.PersistentVolumeClaimRetentionPolicyType","doc":"WhenScaled specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is scaled down."},
+      "whenDeleted": {"type":"string","go":"v1.PersistentVolumeClaimRetentionPolicyType","enum":["Retain","Delete"],"doc":"WhenDeleted specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is deleted."},
+      "whenScaled": {"type":"string","go":"v1.PersistentVolumeClaimRetentionPolicyType","enum":["Retain","Delete"],"doc":"WhenScaled specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is scaled down."},
     },
   },
   "apps.v1.StatefulSetSpec": {
@@ -310,7 +310,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "minReadySeconds": {"type":"int32","doc":"Minimum number of seconds for which a newly created pod should be ready without any of its container crashing for it to be considered available."},
       "ordinals": {"type":"#apps.v1.StatefulSetOrdinals","doc":"ordinals controls the numbering of replica indices in a StatefulSet."},
       "persistentVolumeClaimRetentionPolicy": {"type":"#apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy","doc":"persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates."},
-      "podManagementPolicy": {"type":"string","go":"v1.PodManagementPolicyType","doc":"podManagementPolicy controls how pods are created during initial scale up, when replacing pods on nodes, or when scaling down."},
+      "podManagementPolicy": {"type":"string","go":"v1.PodManagementPolicyType","enum":["OrderedReady","Parallel"],"doc":"podManagementPolicy controls how pods are created during initial scale up, when replacing pods on nodes, or when scaling down."},
       "replicas": {"type":"int32","doc":"replicas is the desired number of replicas of the given Template."},
       "revisionHistoryLimit": {"type":"int32","doc":"revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history."},
       "selector": {"type":"#meta.v1.LabelSelector","doc":"selector is a label query over pods that should match the replica count."},
@@ -342,7 +342,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     doc: "StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates.",
     properties: {
       "rollingUpdate": {"type":"#apps.v1.RollingUpdateStatefulSetStrategy","doc":"RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."},
-      "type": {"type":"string","go":"v1.StatefulSetUpdateStrategyType","doc":"Type indicates the type of the StatefulSetUpdateStrategy."},
+      "type": {"type":"string","go":"v1.StatefulSetUpdateStrategyType","enum":["RollingUpdate","OnDelete"],"doc":"Type indicates the type of the StatefulSetUpdateStrategy."},
     },
   },
   "autoscaling.v1.CrossVersionObjectReference": {
@@ -445,7 +445,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     required: ["type","value","periodSeconds"],
     properties: {
       "periodSeconds": {"type":"int32","doc":"periodSeconds specifies the window of time for which the policy should hold true."},
-      "type": {"type":"string","doc":"type is used to specify the scaling policy."},
+      "type": {"type":"string","go":"v2.HPAScalingPolicyType","enum":["Pods","Percent"],"doc":"type is used to specify the scaling policy."},
       "value": {"type":"int32","doc":"value contains the amount of change which is permitted by the policy."},
     },
   },
@@ -454,7 +454,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     doc: "HPAScalingRules configures the scaling behavior for one direction via scaling Policy Rules and a configurable metric tolerance.",
     properties: {
       "policies": {"type":"[]#autoscaling.v2.HPAScalingPolicy","doc":"policies is a list of potential scaling polices which can be used during scaling."},
-      "selectPolicy": {"type":"string","doc":"selectPolicy is used to specify which policy should be used."},
+      "selectPolicy": {"type":"string","go":"v2.ScalingPolicySelect","enum":["Max","Min","Disabled"],"doc":"selectPolicy is used to specify which policy should be used."},
       "stabilizationWindowSeconds": {"type":"int32","doc":"stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down."},
       "tolerance": {"type":"quantity","doc":"tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%)."},
     },
@@ -536,7 +536,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "object": {"type":"#autoscaling.v2.ObjectMetricSource","doc":"object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."},
       "pods": {"type":"#autoscaling.v2.PodsMetricSource","doc":"pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second)."},
       "resource": {"type":"#autoscaling.v2.ResourceMetricSource","doc":"resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory)."},
-      "type": {"type":"string","doc":"type is the type of metric source."},
+      "type": {"type":"string","go":"v2.MetricSourceType","enum":["Object","Pods","Resource","ContainerResource","External"],"doc":"type is the type of metric source."},
     },
   },
   "autoscaling.v2.MetricStatus": {
@@ -559,7 +559,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     properties: {
       "averageUtilization": {"type":"int32","doc":"averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."},
       "averageValue": {"type":"quantity","doc":"averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"},
-      "type": {"type":"string","doc":"type represents whether the metric type is Utilization, Value, or AverageValue"},
+      "type": {"type":"string","go":"v2.MetricTargetType","enum":["Utilization","Value","AverageValue"],"doc":"type represents whether the metric type is Utilization, Value, or AverageValue"},
       "value": {"type":"quantity","doc":"value is the target value of the metric (as a quantity)."},
     },
   },
@@ -646,7 +646,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
     doc: "CronJobSpec describes how the job execution will look like and when it will actually run.",
     required: ["schedule","jobTemplate"],
     properties: {
-      "concurrencyPolicy": {"type":"string","go":"v1.ConcurrencyPolicy","doc":"Specifies how to treat concurrent executions of a Job."},
+      "concurrencyPolicy": {"type":"string","go":"v1.ConcurrencyPolicy","enum":["Allow","Forbid","Replace"],"doc":"Specifies how to treat concurrent executions of a Job."},
       "failedJobsHistoryLimit": {"type":"int32","doc":"The number of failed finished jobs to retain."},
       "jobTemplate": {"type":"#batch.v1.JobTemplateSpec","doc":"Specifies the job that will be created when executing a CronJob."},
       "schedule": {"type":"string","doc":"The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."},
@@ -2014,7 +2014,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "selector": {"type":"#meta.v1.LabelSelector","doc":"selector is a label query over volumes to consider for binding."},
       "storageClassName": {"type":"string","doc":"storageClassName is the name of the StorageClass required by the claim."},
       "volumeAttributesClassName": {"type":"string","doc":"volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim."},
-      "volumeMode": {"type":"string","go":"v1.PersistentVolumeMode","doc":"volumeMode defines what type of volume is required by the claim."},
+      "volumeMode": {"type":"string","go":"v1.PersistentVolumeMode","enum":["Block","Filesystem"],"doc":"volumeMode defines what type of volume is required by the claim."},
       "volumeName": {"type":"string","doc":"volumeName is the binding reference to the PersistentVolume backing this claim."},
     },
   },
@@ -2074,7 +2074,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "mountOptions": {"type":"[]string","doc":"mountOptions is the list of mount options, e.g. [\"ro\", \"soft\"]."},
       "nfs": {"type":"#core.v1.NFSVolumeSource","embedded":"PersistentVolumeSource","doc":"nfs represents an NFS mount on the host."},
       "nodeAffinity": {"type":"#core.v1.VolumeNodeAffinity","doc":"nodeAffinity defines constraints that limit what nodes this volume can be accessed from."},
-      "persistentVolumeReclaimPolicy": {"type":"string","go":"v1.PersistentVolumeReclaimPolicy","doc":"persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim."},
+      "persistentVolumeReclaimPolicy": {"type":"string","go":"v1.PersistentVolumeReclaimPolicy","enum":["Retain","Delete","Recycle"],"doc":"persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim."},
       "photonPersistentDisk": {"type":"#core.v1.PhotonPersistentDiskVolumeSource","embedded":"PersistentVolumeSource","doc":"photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine."},
       "portworxVolume": {"type":"#core.v1.PortworxVolumeSource","embedded":"PersistentVolumeSource","doc":"portworxVolume represents a portworx volume attached and mounted on kubelets host machine."},
       "quobyte": {"type":"#core.v1.QuobyteVolumeSource","embedded":"PersistentVolumeSource","doc":"quobyte represents a Quobyte mount on the host that shares a pod's lifetime."},
@@ -2083,7 +2083,7 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "storageClassName": {"type":"string","doc":"storageClassName is the name of StorageClass to which this persistent volume belongs."},
       "storageos": {"type":"#core.v1.StorageOSPersistentVolumeSource","embedded":"PersistentVolumeSource","doc":"storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod."},
       "volumeAttributesClassName": {"type":"string","doc":"Name of VolumeAttributesClass to which this persistent volume belongs."},
-      "volumeMode": {"type":"string","go":"v1.PersistentVolumeMode","doc":"volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state."},
+      "volumeMode": {"type":"string","go":"v1.PersistentVolumeMode","enum":["Block","Filesystem"],"doc":"volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state."},
       "vsphereVolume": {"type":"#core.v1.VsphereVirtualDiskVolumeSource","embedded":"PersistentVolumeSource","doc":"vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine."},
     },
   },
@@ -3360,8 +3360,8 @@ export const SCHEMA_TYPES: Readonly<Record<string, SchemaType>> = {
       "mountOptions": {"type":"[]string","doc":"mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class."},
       "parameters": {"type":"{}string","doc":"parameters holds the parameters for the provisioner that should create volumes of this storage class."},
       "provisioner": {"type":"string","doc":"provisioner indicates the type of the provisioner."},
-      "reclaimPolicy": {"type":"string","go":"v1.PersistentVolumeReclaimPolicy","doc":"reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class."},
-      "volumeBindingMode": {"type":"string","go":"v1.VolumeBindingMode","doc":"volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound."},
+      "reclaimPolicy": {"type":"string","go":"v1.PersistentVolumeReclaimPolicy","enum":["Retain","Delete","Recycle"],"doc":"reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class."},
+      "volumeBindingMode": {"type":"string","go":"v1.VolumeBindingMode","enum":["Immediate","WaitForFirstConsumer"],"doc":"volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound."},
     },
   },
 };
