@@ -24,7 +24,8 @@ import { deleteOptionsOf, discoveryOf, impersonationOf, includeObjectOf, wantsTa
 import { type RequestInfo, requestInfo } from './request-info';
 import { resourceInfo, type ResourceInfo, VERSIONS } from '../engine/api/discovery/served';
 import { listFilter, matches } from './selectors';
-import { isRunning, type LogSource, podLog, SCALABLE, scaledReplicas, scaleOf } from './subresources';
+import { SCALABLE, scaledReplicas, scaleOf } from './subresources';
+import { writeLog } from './log-stream';
 import type { ServeRequest } from './tls-server';
 import { WatchHub } from './watch';
 import { etcdResourceVersionError, eventsAt, type Freshness, getResourceVersionError, listAt, watchResourceVersionReady } from './list-at';
@@ -251,34 +252,7 @@ export class ApiHandler {
   private async log(res: ServerResponse, base: ApiRequest, q: URLSearchParams): Promise<void> {
     const out = await this.serve(base);
     if (!out.ok || !out.object) return this.answer(res, out);
-    const behavior = this.cluster.sim.inputs.behavior;
-    const source = (): LogSource => ({ lines: (c) => behavior.containers[c]?.logs ?? [], nowMs: this.wallNow() });
-    const previous = q.get('previous') === 'true';
-    const log = podLog(out.object, q.get('container') ?? '', previous, source());
-    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
-    if (!(q.get('follow') === 'true' && log.running)) {
-      res.end(log.text);
-      return;
-    }
-    res.write(log.text);
-    const store = this.cluster.sim.store;
-    // A followed log gets each line as the container writes it, until the container stops or the pod is gone.
-    let written = log.text.length;
-    const stop = this.cluster.onAdvance(() => {
-      const pod = store.get('Pod', base.namespace, base.name ?? '');
-      if (pod && isRunning(pod, log.container)) {
-        const now = podLog(pod, log.container, false, source()).text;
-        if (now.length > written) res.write(now.slice(written));
-        written = now.length;
-      } else res.end();
-    });
-    this.follows.add(res);
-    const done = (): void => {
-      stop();
-      this.follows.delete(res);
-    };
-    res.on('close', done);
-    res.on('finish', done);
+    writeLog(res, { cluster: this.cluster, pod: out.object, namespace: base.namespace, name: base.name ?? '', query: q, wallNow: () => this.wallNow(), follows: this.follows });
   }
 
   /**
