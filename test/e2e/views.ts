@@ -83,6 +83,32 @@ export async function clickRow(page: Page, row: Locator): Promise<void> {
   await page.mouse.click(box.x + Math.min(60, box.width / 2), box.y + Math.min(11, box.height / 2));
 }
 
+/**
+ * revealRow scrolls a list (a view's virtualized list draws only the rows it shows) with the mouse wheel until a row is
+ * drawn, as a user scrolls to it, without moving its focus or selection: from the list's top down, until the row is
+ * drawn or the scroll bar no longer moves. Each turn waits for the frames the list draws the scroll in.
+ */
+export async function revealRow(page: Page, row: Locator, list: Locator): Promise<void> {
+  if ((await row.count()) > 0) return;
+  const box = await list.boundingBox();
+  assert.ok(box, 'the list is drawn');
+  const slider = list.locator('.scrollbar.vertical .slider').first();
+  const drawn = (): Promise<void> => page.evaluate(() => new Promise<void>((resolve) => {
+    const raf = (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame;
+    raf(() => raf(() => resolve()));
+  }));
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -100_000);
+  await drawn();
+  for (let last: string | null = null; (await row.count()) === 0;) {
+    const at = (await slider.count()) > 0 ? await slider.getAttribute('style') : null;
+    if (at === last) return;
+    last = at;
+    await page.mouse.wheel(0, 60);
+    await drawn();
+  }
+}
+
 /** phaseOf is the phase a frame's name starts with (`kubectl.validate · GET ...` → `kubectl.validate`). */
 export function phaseOf(frame: string): string {
   return frame.split(/[\s·›]/)[0] ?? '';

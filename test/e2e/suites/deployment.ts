@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { clickLine, editorAction, openFile, openWorkloads, ROOT, runCommand, startWorkbench, stateTreeFrame, workloadRow, type Theme, type Workbench } from '../workbench';
-import { alpha, clickRow, consoleLength, contrast, meterLooks, shoot, stackRows, stateTreeColors, switchTheme, toolbar, topFrame, typeInConsole, unreadFrames, waitForConsole, waitForNewStop, waitForStackChange } from '../views';
+import { alpha, clickRow, consoleLength, contrast, meterLooks, revealRow, shoot, stackRows, stateTreeColors, switchTheme, toolbar, topFrame, typeInConsole, unreadFrames, waitForConsole, waitForNewStop, waitForStackChange } from '../views';
 
 /** readable checks every piece of the state tree's text against its background: WCAG AA, 4.5:1. */
 async function readable(tree: Frame, themeLabel: string): Promise<void> {
@@ -70,8 +70,9 @@ export function deploymentSuite(theme: Theme): void {
         const controlPlane = page.locator('.debug-call-stack .monaco-list-row', { hasText: /^control plane/ }).first();
         await controlPlane.waitFor();
         if (/Paused/i.test(await controlPlane.innerText())) {
-          // Home left the focus on it: the tree's own key opens it.
-          if ((await controlPlane.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+          // A user opens it by its twistie (a key press goes where the focus is, which VS Code may have moved since).
+          if ((await controlPlane.getAttribute('aria-expanded')) !== 'true') await clickRow(page, controlPlane.locator('.monaco-tl-twistie'));
+          await page.locator('.debug-call-stack .monaco-list-row[aria-expanded="true"]', { hasText: /^control plane/ }).first().waitFor();
           const index = Number(await controlPlane.getAttribute('data-index'));
           const firstFrame = page.locator(`.debug-call-stack .monaco-list-row[data-index="${index + 1}"] .stack-frame`);
           await firstFrame.waitFor({ timeout: 60_000 }).catch(async () => assert.fail(`the paused control plane thread shows no frame: ${(await stackRows(page)).join(' | ')}`));
@@ -101,7 +102,10 @@ export function deploymentSuite(theme: Theme): void {
         await readable(tree, theme.label);
         await barsDrawTheirValue(tree, theme.label);
         // The README's screenshots: the window, with the paused pod's frame and variables, and the state tree's panel.
-        await clickRow(page, page.locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: 'kubelet.imagePull' }).first());
+        // The pull's frame may be below the rows the Call Stack draws (the control plane thread opened above it).
+        const pull = page.locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: 'kubelet.imagePull' }).first();
+        await revealRow(page, pull, page.locator('.debug-call-stack .monaco-list').first());
+        await clickRow(page, pull);
         await page.locator('.debug-variables .monaco-list-row', { hasText: /^Pod\b/ }).first().waitFor();
         // Every frame's name is drawn on its row (the screenshots once showed empty rows where frames were clicked).
         assert.deepEqual(await unreadFrames(page), [], 'frames whose name the Call Stack does not draw');
