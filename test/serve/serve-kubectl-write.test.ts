@@ -29,6 +29,20 @@ test('kubectl create deployment sends a protobuf Deployment that the cluster rol
   assert.equal(deployment.spec.template.spec.containers[0].image, 'nginx:1.27');
 });
 
+test('status writes are recorded in managedFields as the status subresource records them: the kubelet\'s on a pod, the controllers\' on a Deployment', async () => {
+  type Entry = { manager: string; operation: string; subresource?: string; fieldsV1?: { 'f:status'?: Record<string, unknown>; 'f:metadata'?: Record<string, unknown> } };
+  const pod = JSON.parse((await kubectl('get', 'pods', '-l', 'app=web', '-o', 'json', '--show-managed-fields')).stdout).items[0];
+  const entries = (pod.metadata.managedFields as Entry[]).map((e) => `${e.manager} ${e.operation}${e.subresource ? ` ${e.subresource}` : ''}`);
+  assert.deepEqual(entries, ['kube-controller-manager Update', 'kubelet Update status']);
+  const kubelet = (pod.metadata.managedFields as Entry[]).find((e) => e.manager === 'kubelet')!;
+  for (const field of ['f:conditions', 'f:containerStatuses', 'f:hostIP', 'f:phase', 'f:podIP', 'f:startTime']) assert.ok(kubelet.fieldsV1?.['f:status']?.[field], `the kubelet owns status.${field.slice(2)}`);
+  const deployment = JSON.parse((await kubectl('get', 'deployment', 'web', '-o', 'json', '--show-managed-fields')).stdout);
+  const controllers = (deployment.metadata.managedFields as Entry[]).find((e) => e.manager === 'kube-controller-manager');
+  assert.equal(controllers?.subresource, 'status');
+  assert.ok(controllers?.fieldsV1?.['f:status']?.['f:availableReplicas'], 'the controllers own status.availableReplicas');
+  assert.ok((controllers?.fieldsV1?.['f:metadata']?.['f:annotations'] as Record<string, unknown> | undefined)?.['f:deployment.kubernetes.io/revision'], 'and the revision annotation their status update carries');
+});
+
 test('kubectl scale writes spec.replicas through the scale subresource, which reads back as an autoscaling/v1 Scale', async () => {
   const scaled = await kubectl('scale', 'deployment/web', '--replicas=2');
   assert.equal(scaled.code, 0, scaled.stderr);

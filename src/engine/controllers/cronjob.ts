@@ -18,6 +18,7 @@ import {
 import { finishedCondition } from './job';
 import { controllerOf } from './owner';
 import type { Job } from './job-types';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** CRONJOB_CONTROLLER is the source of its events and its service account. */
 export const CRONJOB_CONTROLLER = 'cronjob-controller';
@@ -57,7 +58,7 @@ export function* syncCronJob(ctx: EngineContext, api: ApiServer, namespace: stri
   const r = yield* sync(s, jobs);
   if (cleaned || r.update) {
     const status: CronJobStatus = s.cj.status ?? {};
-    ctx.store.update<CronJob>('CronJob', namespace, name, (o) => { o['status'] = status; });
+    updateStatus<CronJob>(ctx, STATUS_MANAGERS.controllers, 'CronJob', namespace, name, (o) => { o['status'] = status; });
     yield { phase: 'controllers.cronjob', object: s.ref, field: 'status', result: `status: ${status.active?.length ?? 0} active${status.lastScheduleTime ? `, lastScheduleTime ${status.lastScheduleTime}` : ''}${status.lastSuccessfulTime ? `, lastSuccessfulTime ${status.lastSuccessfulTime}` : ''}`, detail: { status } };
   }
   return { ...(r.requeueAfter !== undefined ? { requeueAfter: r.requeueAfter } : {}), ...(r.error !== undefined ? { error: r.error } : {}) };

@@ -26,6 +26,7 @@ export {
   DAEMONSET_CONTROLLER, DAEMONSET_HASH_LABEL, DAEMONSET_SERVICE_ACCOUNT, type DaemonSet, type DaemonSetSyncResult, daemonPodTemplate,
   daemonTolerations, dsRef, nodeShouldRunDaemonPod, replaceNodeNameAffinity, targetNodeName, TEMPLATE_GENERATION_LABEL,
 } from './daemonset-pods';
+import { STATUS_MANAGERS, updateStatus as writeStatusOf } from '../apiserver/status-write';
 
 /** syncDaemonSet is syncDaemonSet for one key (phase controllers.daemonset). */
 export function* syncDaemonSet(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<DaemonSetSyncResult> {
@@ -215,7 +216,7 @@ function* updateStatus(ctx: EngineContext, ds: DaemonSet, nodes: readonly Node[]
   if (unavailable) status['numberUnavailable'] = unavailable;
   if (old['collisionCount'] !== undefined) status['collisionCount'] = old['collisionCount'];
   if (old['conditions'] !== undefined) status['conditions'] = old['conditions'];
-  ctx.store.update<DaemonSet>('DaemonSet', ds.metadata?.namespace, ds.metadata?.name ?? '', (o) => { o.status = status; });
+  writeStatusOf<DaemonSet>(ctx, STATUS_MANAGERS.controllers, 'DaemonSet', ds.metadata?.namespace, ds.metadata?.name ?? '', (o) => { o.status = status; });
   yield {
     phase: PHASE, object: dsRef(ds), field: 'status',
     result: `status: ${desired} desired, ${current} scheduled, ${ready} ready, ${available} available, ${updated} updated, ${misscheduled} misscheduled`,

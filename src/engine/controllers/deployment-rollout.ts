@@ -6,6 +6,7 @@ import type { Steps } from '../runtime/step';
 import type { ControllerClient } from './client';
 import type { DeploymentStatus } from './deployment-util';
 import { k8sEqual } from './replicaset';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** Rollout is one sync's view: the Deployment as last written and its ReplicaSets. */
 export interface Rollout {
@@ -33,7 +34,7 @@ export function remember(r: Rollout, rs: ReplicaSet): ReplicaSet {
 export function* writeStatus(r: Rollout, status: DeploymentStatus, annotations?: Record<string, string>): Steps<void> {
   const { namespace, name } = { namespace: r.d.metadata?.namespace, name: r.d.metadata?.name ?? '' };
   if (k8sEqual(status, r.d.status ?? {}) && (!annotations || k8sEqual(annotations, r.d.metadata?.annotations ?? {}))) return;
-  const updated = r.ctx.store.update<Deployment>('Deployment', namespace, name, (o) => {
+  const updated = updateStatus<Deployment>(r.ctx, STATUS_MANAGERS.controllers, 'Deployment', namespace, name, (o) => {
     o.status = status as typeof o.status;
     if (annotations) o.metadata = { ...o.metadata, annotations };
   });

@@ -14,6 +14,7 @@ import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
 import { type ExpectedCount, getExpectedPodCount } from './disruption-scale';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /**
  * DISRUPTION_SOURCE is the component of the controller's events: its recorder is made with
@@ -187,7 +188,7 @@ function* failSafe(s: Sync, error: string): Steps<void> {
 function writeStatus(s: Sync, status: PodDisruptionBudgetStatus): PodDisruptionBudgetStatus {
   const ordered = orderedStatus(status);
   if (JSON.stringify(ordered) === JSON.stringify(s.pdb.status)) return ordered;
-  s.ctx.store.update<PodDisruptionBudget>('PodDisruptionBudget', s.pdb.metadata?.namespace, s.pdb.metadata?.name ?? '', (o) => {
+  updateStatus<PodDisruptionBudget>(s.ctx, STATUS_MANAGERS.controllers, 'PodDisruptionBudget', s.pdb.metadata?.namespace, s.pdb.metadata?.name ?? '', (o) => {
     o.status = ordered;
   });
   return ordered;

@@ -17,6 +17,7 @@ import { DEFAULT_TOLERANCES, defaultRules, type HpaMemory, rateLimit, type Scali
 import { getScale, type Scale } from './hpa-scale';
 import type { HpaSelectors } from './hpa-selectors';
 import { computeMetric, type MetricFailure, type MetricInput, type MetricSpec } from './hpa-sources';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** HPA_CONTROLLER is the source of its events. */
 export const HPA_CONTROLLER = 'horizontal-pod-autoscaler';
@@ -183,7 +184,7 @@ function ordered(st: HpaStatus): HpaStatus {
 function* writeStatus(s: Sync, before: string): Steps<void> {
   const status = ordered(s.status);
   if (JSON.stringify(status) === before) return;
-  s.ctx.store.update<Hpa>('HorizontalPodAutoscaler', s.hpa.metadata?.namespace, s.hpa.metadata?.name ?? '', (o) => { o['status'] = status; });
+  updateStatus<Hpa>(s.ctx, STATUS_MANAGERS.controllers, 'HorizontalPodAutoscaler', s.hpa.metadata?.namespace, s.hpa.metadata?.name ?? '', (o) => { o['status'] = status; });
   yield { phase: 'controllers.hpa', object: s.ref, field: 'status', result: `status: currentReplicas ${status.currentReplicas ?? 0}, desiredReplicas ${status.desiredReplicas ?? 0}${(status.conditions ?? []).map((c) => `; ${c.type} ${c.status} (${c.reason})`).join('')}`, detail: { status } };
 }
 

@@ -20,6 +20,7 @@ import {
 import type { Job, JobCondition, JobStatus } from './job-types';
 import { type BackoffRecord, backoffStore, finishedAt, newBackoffRecord, remainingForFailures } from './job-backoff';
 import { jobSuspended, syncSuspendCondition } from './job-suspend';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** JOB_CONTROLLER and TTL_AFTER_FINISHED_CONTROLLER are the sources of their events and their service accounts. */
 export const JOB_CONTROLLER = 'job-controller';
@@ -166,7 +167,7 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
     ...(st.conditions.length ? { conditions: st.conditions } : {}),
   };
   if (!k8sEqual(status, old)) {
-    job = ctx.store.update<Job>('Job', namespace, name, (o) => { o['status'] = status; }) ?? job;
+    job = updateStatus<Job>(ctx, STATUS_MANAGERS.controllers, 'Job', namespace, name, (o) => { o['status'] = status; }) ?? job;
     const cols = jobColumns(job, ctx.clock.now, ctx.clock.epoch.getTime());
     const indexes = isIndexedJob(j) ? `; completedIndexes "${status.completedIndexes ?? ''}"${status.failedIndexes !== undefined ? `, failedIndexes "${status.failedIndexes}"` : ''}` : '';
     yield { phase: 'controllers.job', object: st.ref, field: 'status', result: `status: ${status.active ?? 0} active, ${status.ready} ready, ${status.succeeded ?? 0} succeeded, ${status.failed ?? 0} failed${indexes}${finished ? `; ${finished.type} (${finished.reason})` : ''}; kubectl get jobs: STATUS ${cols.status}, COMPLETIONS ${cols.completions}`, detail: { status } };

@@ -15,6 +15,7 @@ import { keyOf } from '../cluster/store';
 import type { ReplicaSetTallies } from './replicaset-tally';
 import type { ControllerExpectations } from './expectations';
 import { NAMESPACE_TERMINATING_CAUSE } from '../apiserver/admission/namespace-lifecycle';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** REPLICASET_CONTROLLER is the source of its events and the service account it acts as. */
 export const REPLICASET_CONTROLLER = 'replicaset-controller';
@@ -256,7 +257,7 @@ function* updateReplicaSetStatus(
   const conditions = replicaFailure(ctx, rs.status?.conditions ?? [], failure);
   const status = rsc.kind.writeStatus(counts, conditions, rs.metadata?.generation ?? 1);
   if (!k8sEqual(status, owner['status'] ?? {})) {
-    ctx.store.update<KubeObject>(rsc.kind.kind, namespace, name, (o) => { o['status'] = status; });
+    updateStatus<KubeObject>(ctx, STATUS_MANAGERS.controllers, rsc.kind.kind, namespace, name, (o) => { o['status'] = status; });
     yield {
       phase: 'controllers.replicaset', object: `${rsc.kind.kind}/${namespace}/${name}`,
       result: `status: ${counts.replicas} replicas, ${counts.readyReplicas} ready, ${counts.availableReplicas} available`,

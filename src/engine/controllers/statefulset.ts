@@ -24,6 +24,7 @@ import { claimsMatchRetentionPolicy, podClaimIsStale, updatePodClaimForRetention
 import { createMissingClaims, createStatefulPod, deleteStatefulPod, setRef, STATEFULSET_CONTROLLER, updateStatefulPodClaims } from './statefulset-pods';
 import { type ControllerRevision, STATEFULSET_REVISION_LABEL } from './statefulset-revision';
 import { newVersionedPod, rollingUpdate } from './statefulset-update';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 const PHASE = 'controllers.statefulset' as const;
 
@@ -111,7 +112,7 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
   // The status counts the pods the sync started with: those it just created are not seen yet (isCreated).
   const status = replicaStatus(ctx, set, [...known, ...condemned], current, update, collisionCount, deleted);
   if (inconsistentStatus(set, status)) {
-    ctx.store.update<StatefulSet>('StatefulSet', namespace, name, (o) => { o.status = status; });
+    updateStatus<StatefulSet>(ctx, STATUS_MANAGERS.controllers, 'StatefulSet', namespace, name, (o) => { o.status = status; });
     yield {
       phase: PHASE, object: ref, field: 'status',
       result: `status: ${status['replicas']} replicas, ${status['readyReplicas'] ?? 0} ready, ${status['availableReplicas']} available, ${revisionsSaid(status)}`,

@@ -15,6 +15,7 @@ import { buildPodStatus, setCondition } from './status';
 import { syncPod } from './sync';
 import { killPod } from './terminate';
 import { podRemovedWhileTerminating, podUpdatedWhileTerminating } from './terminating-updates';
+import { replaceStatus, STATUS_MANAGERS } from '../apiserver/status-write';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
@@ -130,7 +131,7 @@ export class Kubelet {
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
     if (whenChanged && isDeepStrictEqual(status, stored.status)) return;
-    const updated = this.ctx.store.replace<Pod>('Pod', meta.namespace, meta.name ?? '', () => ({ status }));
+    const updated = replaceStatus<Pod>(this.ctx, STATUS_MANAGERS.kubelet, 'Pod', meta.namespace, meta.name ?? '', () => status);
     if (updated) state.pod = updated;
     const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;

@@ -28,6 +28,7 @@ import { SchedulerCache } from './queue/scheduler-cache';
 import { schedulerNameOf, type QueuedPodInfo, type QueueMove } from './queue/queue-types';
 import { SchedulingQueue } from './queue/scheduling-queue';
 import { moveEntry, notMineEntry } from './queue/trace';
+import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 
 /** DEFAULT_SCHEDULER_NAME is the schedulerName of the default profile (re-exported where it always was). */
 export { DEFAULT_SCHEDULER_NAME };
@@ -255,7 +256,7 @@ export class KubeScheduler {
     const conditionChanged = !old || old.status !== 'False' || old.reason !== condition.reason || old.message !== message;
     const nnnChanged = nominatedNodeName !== undefined && (cached.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!conditionChanged && !nnnChanged) return;
-    ctx.store.update<Pod>('Pod', ns, name, (p) => {
+    updateStatus<Pod>(ctx, STATUS_MANAGERS.scheduler, 'Pod', ns, name, (p) => {
       const conditions = conditionChanged ? upsertCondition(p.status?.conditions ?? [], old?.status === 'False' ? { ...condition, lastTransitionTime: old.lastTransitionTime } : condition) : p.status?.conditions;
       p.status = { ...p.status, ...(conditions ? { conditions } : {}) };
       if (nnnChanged) {
