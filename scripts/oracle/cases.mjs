@@ -49,6 +49,15 @@ export const CASES = [
   // rejections-validation
   ...['invalid-name', 'duplicate-container', 'requests-above-limits', 'missing-volume', 'several-causes']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // rejections-validation-kinds: Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas, PriorityClasses
+  ...['service-unnamed-ports', 'service-target-port-name', 'service-node-port-cluster-ip', 'service-port-range',
+    'service-selector-label', 'service-duplicate-port', 'service-external-name', 'service-cluster-ip',
+    'service-headless-node-port', 'service-bad-values', 'service-name-digit', 'namespace-finalizer', 'service-account-name',
+    'limit-range-default-above-max', 'limit-range-min-above-request', 'limit-range-bad-type', 'resource-quota-negative',
+    'resource-quota-unknown', 'resource-quota-fraction', 'resource-quota-scopes',
+    'priority-class-system', 'priority-class-too-high', 'service-affinity-timeout', 'service-ip-family-policy',
+    'service-external-ips', 'service-node-port-twice', 'limit-range-ratio', 'service-lb-fields', 'accepted-kinds']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
   // rejections-webhooks
   ...['deny-validating', 'timeout-fail', 'vap-required-label', 'mutating-label', 'timeout-ignore']
     .map((s) => ({ manifest: `${W}/pod.yaml`, cluster: WH(s) })),

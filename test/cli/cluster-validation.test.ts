@@ -1,7 +1,8 @@
 // Cluster files whose objects kube-apiserver would refuse on create, run as a process: exit 2 with one line naming the
 // file, the line and the API server's words, before the run starts. The words: errors.NewAlreadyExists (storage's
 // "already exists"), errors.NewInvalid over the strategy's Validate (pkg/apis/core/validation/validation.go ValidateNode,
-// which reports spec.taints as metadata.taints; pkg/apis/apps/validation ValidateDeployment), and the decoding
+// which reports spec.taints as metadata.taints; pkg/apis/apps/validation ValidateDeployment; ValidateService, on the
+// Service as the allocators left it), and the decoding
 // BadRequest of a quantity that does not parse (apimachinery resource.ParseQuantity), at kubernetes v1.36.3.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +29,10 @@ const cases = [
   {
     file: 'deployment-invalid.yaml',
     want: `${DIR}/deployment-invalid.yaml:12: Deployment.apps "api" is invalid: spec.template.metadata.labels: Invalid value: {"app":"web"}: \`selector\` does not match template \`labels\``,
+  },
+  {
+    file: 'service-unnamed-ports.yaml',
+    want: `${DIR}/service-unnamed-ports.yaml:23: Service "web" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]`,
   },
 ];
 

@@ -9,6 +9,7 @@
 // (docs/fidelity.md).
 import { deepClone, isObject, type KubeObject } from '../api/types';
 import { type FieldError, invalidValue } from './validation/field-errors';
+import { validateServiceClusterIPsRelatedFields } from './validation/service-ips';
 
 type Rec = Record<string, unknown>;
 
@@ -75,9 +76,9 @@ function firstFree(used: Set<number>, lo: number, hi: number, lowerStart: number
 
 /**
  * allocateServiceCreate is beginCreate: normalizeClusterIPs, then allocateCreate (initIPFamilyFields, the cluster
- * IPs, the node ports and the health check node port). services are the Services already stored. The loose
- * pre-validation of initIPFamilyFields (ValidateServiceClusterIPsRelatedFields) is not done: the engine checks a
- * Service's metadata only.
+ * IPs, the node ports and the health check node port). services are the Services already stored. initIPFamilyFields
+ * runs the loose pre-validation (ValidateServiceClusterIPsRelatedFields) once ipFamilyPolicy has its default; the
+ * strategy's Validate (validation/service.ts) runs after the allocation, on the allocated Service.
  */
 export function allocateServiceCreate(service: KubeObject, services: readonly KubeObject[]): ServiceAllocation {
   const object = deepClone(service);
@@ -102,6 +103,9 @@ function initIPFamilyFields(spec: Rec): FieldError[] | undefined {
     // "Special-case: headless + selectorless defaults to dual."
     spec['ipFamilyPolicy'] = headless && selectorless ? 'RequireDualStack' : 'SingleStack';
   }
+  // The loose pre-validation: its errors are the 422 of the create, before any address is drawn.
+  const pre = validateServiceClusterIPsRelatedFields(spec);
+  if (pre.length) return pre;
   const policy = spec['ipFamilyPolicy'];
   const clusterIPs = strings(spec['clusterIPs']);
   const ipFamilies = strings(spec['ipFamilies']);
@@ -149,7 +153,7 @@ function allocClusterIPs(spec: Rec, used: Set<number>, allocated: string[], name
       ip = intToIp(n);
     } else {
       const n = ipToInt(want);
-      if (n === undefined) continue; // not an IPv4 address: validation's concern, which the engine does not port
+      if (n === undefined) continue; // not an IPv4 address: the pre-validation has refused it
       const problem = n < SERVICE_CIDR.network || n >= SERVICE_CIDR.network + CIDR_SIZE ? 'the provided network does not match the current range'
         : n < FIRST_IP || n > LAST_IP ? `the provided IP (${want}) is not in the valid range. The range of valid IPs is ${SERVICE_CIDR.text}`
           : used.has(n) ? 'provided IP is already allocated' : undefined;

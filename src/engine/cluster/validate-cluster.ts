@@ -9,7 +9,9 @@ import { decodeObject } from '../apiserver/decode';
 import { applyDefaults } from '../apiserver/defaulting';
 import { prepareWith } from '../apiserver/registry';
 import { alreadyExists, invalid } from '../apiserver/request';
+import { allocateServiceCreate } from '../apiserver/service-alloc';
 import { validateObject } from '../apiserver/validation';
+import type { FieldError } from '../apiserver/validation/field-errors';
 import { toCauses } from '../apiserver/validation/field-errors';
 import { Checker } from './checker';
 import { InputError, type SourceDocument } from './inputs';
@@ -35,12 +37,30 @@ export function validateClusterObjects(docs: readonly SourceDocument[]): void {
     // (UpdateNoErrors), never refused: it is left out here.
     const { managedFields: _m, ...meta } = object.metadata ?? {};
     const system = { uid: meta.uid ?? '00000000-0000-0000-0000-000000000000', creationTimestamp: meta.creationTimestamp ?? '1970-01-01T00:00:00Z' };
-    const errors = validateObject(prepareWith(applyDefaults(deepClone({ ...object, metadata: meta })).object, undefined, system));
+    const prepared = prepareWith(applyDefaults(deepClone({ ...object, metadata: meta })).object, undefined, system);
+    const errors = kind === 'Service' ? validateClusterService(prepared) : validateObject(prepared);
     if (errors.length) throw at(doc, sourcePath(kind, errors[0]!.field), invalid(kind, group, name, toCauses(errors)).message);
     const key = `${group}/${kind}/${namespaced ? object.metadata?.namespace : ''}/${name}`;
     if (taken.has(key)) throw at(doc, 'metadata.name', alreadyExists(info?.resource ?? `${kind.toLowerCase()}s`, group, name).message);
     taken.add(key);
   }
+}
+
+/**
+ * validateClusterService validates a Service of a cluster file as it was stored: one written without its cluster IP
+ * gets what the allocators gave it on create (as bootstrap.ts gives it), one naming clusterIP alone gets clusterIPs
+ * from it (normalizeClusterIPs); an address the engine's service range does not hold is kept, as a real dump has it.
+ */
+function validateClusterService(service: KubeObject): FieldError[] {
+  const spec = (service['spec'] ?? {}) as { clusterIP?: unknown; clusterIPs?: unknown; type?: unknown };
+  if (spec.clusterIP === undefined && spec.type !== 'ExternalName') {
+    const allocated = allocateServiceCreate(service, []);
+    if ('errors' in allocated) return allocated.errors;
+    return validateObject('object' in allocated ? allocated.object : service);
+  }
+  const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
+  const normalized = typeof spec.clusterIP === 'string' && spec.clusterIP !== '' && ips.length === 0 ? { ...spec, clusterIPs: [spec.clusterIP] } : spec;
+  return validateObject({ ...service, spec: normalized });
 }
 
 /** at is an InputError at a field of the document (its nearest ancestor with a range, else the document's start). */

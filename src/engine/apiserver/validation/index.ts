@@ -1,7 +1,8 @@
 // Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, StatefulSets,
 // DaemonSets, ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
-// spec (policy.ts); other kinds get their metadata checked with the name rule their own validation uses.
+// spec (policy.ts), Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and PriorityClasses theirs;
+// other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
@@ -10,11 +11,17 @@ import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
 import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
+import { validateLimitRange } from './limit-range';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
+import { validateNamespace } from './namespace';
 import { validateNode } from './node';
 import { validatePod } from './pod';
 import { validatePodDisruptionBudget } from './policy';
+import { validatePriorityClass } from './priority-class';
 import { validateReplicationController } from './replication-controller';
+import { validateResourceQuota } from './resource-quota';
+import { validateService } from './service';
+import { validateServiceAccount } from './service-account';
 
 /**
  * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
@@ -57,6 +64,18 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateHorizontalPodAutoscaler(obj);
     case 'PodDisruptionBudget':
       return validatePodDisruptionBudget(obj);
+    case 'Service':
+      return validateService(obj);
+    case 'Namespace':
+      return validateNamespace(obj);
+    case 'ServiceAccount':
+      return validateServiceAccount(obj);
+    case 'LimitRange':
+      return validateLimitRange(obj);
+    case 'ResourceQuota':
+      return validateResourceQuota(obj);
+    case 'PriorityClass':
+      return validatePriorityClass(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);

@@ -32,7 +32,8 @@ const QOS_COMPUTE_RESOURCES = new Set(['cpu', 'memory']);
 const isHugePages = (name: string): boolean => name.startsWith(HUGEPAGES_PREFIX);
 /** isNative is helper.IsNativeResource: no domain, or a kubernetes.io one. */
 export const isNative = (name: string): boolean => !name.includes('/') || name.includes(NATIVE_PREFIX);
-const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
+/** isOvercommitAllowed is helper.IsOvercommitAllowed: native resources but hugepages. */
+export const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
 /** isStandardResourceName is helper.IsStandardResourceName. */
 export const isStandardResourceName = (name: string): boolean =>
   STANDARD_RESOURCES.has(name) || isHugePages(name) || name.startsWith(`${REQUESTS_PREFIX}${HUGEPAGES_PREFIX}`);
@@ -47,7 +48,7 @@ const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(n
 
 
 /** validateResourceName is validateResourceName: a qualified name, and a standard one when it has no domain. */
-function validateResourceName(name: string, path: string): FieldError[] {
+export function validateResourceName(name: string, path: string): FieldError[] {
   const errs = isQualifiedName(name).map((msg) => invalidValue(path, asJSON(name), msg));
   if (errs.length) return errs;
   if (!name.includes('/') && !isStandardResourceName(name)) {
@@ -57,7 +58,7 @@ function validateResourceName(name: string, path: string): FieldError[] {
 }
 
 /** validateContainerResourceName is validateContainerResourceName: a container resource or an extended resource. */
-function validateContainerResourceName(name: string, path: string): FieldError[] {
+export function validateContainerResourceName(name: string, path: string): FieldError[] {
   const errs = validateResourceName(name, path);
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) {

@@ -146,9 +146,13 @@ test('maskTrailingDash drops the last two bytes of a trailing-dash prefix and ap
 });
 
 // The name rule each kind's own validation uses (pkg/apis/core/validation, pkg/apis/rbac/validation).
+/** SERVICE_SPEC is a defaulted ClusterIP Service spec that validateService accepts. */
+const SERVICE_SPEC = { type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster', ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] };
 const kindCases = [
   { name: 'a Namespace name must be a DNS label', obj: { kind: 'Namespace', metadata: { name: 'team.a' } }, want: ['metadata.name: Invalid value: "team.a": must not contain dots'] },
-  { name: 'a Service name must be a DNS-1035 label', obj: { kind: 'Service', metadata: { name: '1web', namespace: 'default' } }, want: [`metadata.name: Invalid value: "1web": ${DNS1035_LABEL}`] },
+  // RelaxedServiceNameValidation is on by default in 1.36: a Service name is a DNS label, which may start with a digit.
+  { name: 'a Service name may start with a digit', obj: { kind: 'Service', metadata: { name: '1web', namespace: 'default' }, spec: SERVICE_SPEC }, want: [] },
+  { name: 'a Service name must be a DNS label', obj: { kind: 'Service', metadata: { name: 'web.v1', namespace: 'default' }, spec: SERVICE_SPEC }, want: ['metadata.name: Invalid value: "web.v1": must not contain dots'] },
   { name: 'a ClusterRole name may hold colons', obj: { kind: 'ClusterRole', metadata: { name: 'system:controller:web' } }, want: [] },
   { name: 'a ConfigMap name must be a DNS subdomain', obj: { kind: 'ConfigMap', metadata: { name: 'Config', namespace: 'default' } }, want: [`metadata.name: Invalid value: "Config": ${SUBDOMAIN}`] },
   { name: 'a Node may not carry a namespace', obj: { kind: 'Node', metadata: { name: 'worker-1', namespace: 'default' } }, want: ['metadata.namespace: Forbidden: not allowed on this type'] },
