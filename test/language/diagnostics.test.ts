@@ -19,6 +19,23 @@ interface Want { code: string; line: number; character?: number; message: string
 
 const cases: { name: string; text: string; settings?: Settings; want: Want[] }[] = [
   { name: 'a complete pod on the embedded cluster has no diagnostics', text: pod(CONTAINER), want: [] },
+  {
+    // A Service is validated as the registry leaves it: its cluster IPs and node ports allocated first
+    // (pkg/registry/core/service/storage/storage.go beginCreate, then the strategy's Validate; v1.36.3).
+    name: 'a Service naming its clusterIP alone, or a LoadBalancer with a Local traffic policy, is valid once allocated',
+    text: ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  clusterIP: 10.96.0.50', '  selector: {app: web}', '  ports:', '    - port: 80',
+      '---', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: lb', 'spec:', '  type: LoadBalancer', '  externalTrafficPolicy: Local', '  selector: {app: web}', '  ports:', '    - port: 80', ''].join('\n'),
+    want: [],
+  },
+  {
+    // pkg/apis/core/validation/validation.go (ValidateService): several ports need names.
+    name: 'a Service with two unnamed ports is refused on each port\'s name',
+    text: ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector: {app: web}', '  ports:', '    - port: 80', '    - port: 443', ''].join('\n'),
+    want: [
+      { code: 'validation', line: 7, message: 'Service "web" is invalid: spec.ports[0].name: Required value' },
+      { code: 'validation', line: 8, message: 'Service "web" is invalid: spec.ports[1].name: Required value' },
+    ],
+  },
   { name: 'YAML that names no Kubernetes kind is left alone', text: 'name: [unclosed\nitems: 3\n', want: [] },
   {
     // staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go: strict decoding error, key by key.

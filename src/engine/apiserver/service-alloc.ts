@@ -10,6 +10,7 @@
 import { deepClone, isObject, type KubeObject } from '../api/types';
 import { type FieldError, invalidValue } from './validation/field-errors';
 import { validateServiceClusterIPsRelatedFields } from './validation/service-ips';
+import { validateObject } from './validation';
 
 type Rec = Record<string, unknown>;
 
@@ -232,4 +233,14 @@ function allocNodePorts(spec: Rec, used: Set<number>, allocated: string[]): Serv
     }
   }
   return undefined;
+}
+
+/**
+ * validateServiceCreate is a Service's create as the registry checks it: the allocation's errors (its pre-check of
+ * the cluster IPs), else the strategy's validation of the allocated Service. services are the Services stored.
+ */
+export function validateServiceCreate(service: KubeObject, services: readonly KubeObject[]): FieldError[] {
+  const allocated = allocateServiceCreate(service, services);
+  if ('errors' in allocated) return allocated.errors;
+  return validateObject('object' in allocated ? allocated.object : service);
 }

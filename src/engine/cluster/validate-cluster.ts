@@ -9,7 +9,7 @@ import { decodeObject } from '../apiserver/decode';
 import { applyDefaults } from '../apiserver/defaulting';
 import { prepareWith } from '../apiserver/registry';
 import { alreadyExists, invalid } from '../apiserver/request';
-import { allocateServiceCreate } from '../apiserver/service-alloc';
+import { validateServiceCreate } from '../apiserver/service-alloc';
 import { validateObject } from '../apiserver/validation';
 import type { FieldError } from '../apiserver/validation/field-errors';
 import { toCauses } from '../apiserver/validation/field-errors';
@@ -54,9 +54,7 @@ export function validateClusterObjects(docs: readonly SourceDocument[]): void {
 function validateClusterService(service: KubeObject): FieldError[] {
   const spec = (service['spec'] ?? {}) as { clusterIP?: unknown; clusterIPs?: unknown; type?: unknown };
   if (spec.clusterIP === undefined && spec.type !== 'ExternalName') {
-    const allocated = allocateServiceCreate(service, []);
-    if ('errors' in allocated) return allocated.errors;
-    return validateObject('object' in allocated ? allocated.object : service);
+    return validateServiceCreate(service, []);
   }
   const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
   const normalized = typeof spec.clusterIP === 'string' && spec.clusterIP !== '' && ips.length === 0 ? { ...spec, clusterIPs: [spec.clusterIP] } : spec;

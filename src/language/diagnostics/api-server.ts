@@ -10,6 +10,7 @@ import { applyDefaults } from '../../engine/apiserver/defaulting';
 import { prepareObjectForCreate } from '../../engine/apiserver/registry';
 import { invalid } from '../../engine/apiserver/request';
 import { toCauses, type FieldError } from '../../engine/apiserver/validation/field-errors';
+import { validateServiceCreate } from '../../engine/apiserver/service-alloc';
 import { validateObject } from '../../engine/apiserver/validation';
 import type { SourceDocument } from '../../engine/cluster/inputs';
 import { RESOURCES } from '../../engine/cluster/store';
@@ -72,7 +73,8 @@ export function checkApiServer(doc: SourceDocument, apiVersionKind: string): Api
   if (namespaced && defaulted.metadata) defaulted.metadata.namespace ??= 'default';
   const prepared = prepareObjectForCreate(REGISTRY_CONTEXT, defaulted, undefined);
   const group = SCHEMA_TYPES[rootTypeId(apiVersionKind) ?? '']?.kind?.group ?? '';
-  for (const error of validateObject(prepared)) {
+  // A Service is validated as the registry leaves it: its cluster IPs and node ports allocated first (service-alloc.ts).
+  for (const error of kind === 'Service' ? validateServiceCreate(prepared, []) : validateObject(prepared)) {
     const message = invalid(kind, group, prepared.metadata?.name ?? '', toCauses([error])).message;
     findings.push({ rule: RULES.validation, severity: DiagnosticSeverity.Error, message, range: rangeOfField(doc, error.field, partOf(error)), fixes: validationFixes(doc, apiVersionKind, error) });
   }
