@@ -48,18 +48,23 @@ export class SharedParts {
     return out;
   }
 
-  /** shareLike shares a part, trying first the part the previous pod had under the same name. */
+  /** shareLike shares a part, against the part the previous pod had under the same name. */
   private shareLike<T extends object>(name: string, value: T): T {
-    const last = this.last.get(name);
-    if (last !== undefined && samePlain(value, last)) return last as T;
-    const part = this.share(value);
+    const part = this.share(value, this.last.get(name));
     if (this.ids.has(part)) this.last.set(name, part);
     return part;
   }
 
-  /** share returns the one frozen object with this content (a JSON value: plain objects, arrays, primitives). */
-  private share<T extends object>(value: T): T {
+  /**
+   * share returns the one frozen object with this content (a JSON value: plain objects, arrays, primitives). `like` is
+   * a shared part it may equal (the previous pod's in the same place): equal, it is that part, found without building
+   * a key; else its children are compared with like's own, so that only the parts that differ are keyed (a pod's
+   * containers differ from the last pod's by the name of one volume mount, deep inside).
+   */
+  private share<T extends object>(value: T, like?: unknown): T {
     if (this.ids.has(value)) return value;
+    if (like !== undefined && samePlain(value, like)) return like as T;
+    const likeParts = like !== null && typeof like === 'object' ? (like as Record<string, unknown>) : undefined;
     // Only plain data is shared; anything else (a Date, a Map) is left as it is.
     const proto = Object.getPrototypeOf(value);
     if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
@@ -69,7 +74,7 @@ export class SharedParts {
       const v = (value as Record<string, unknown>)[k];
       let part: unknown = v;
       if (v !== null && typeof v === 'object') {
-        part = this.share(v as object);
+        part = this.share(v as object, likeParts && Object.hasOwn(likeParts, k) ? likeParts[k] : undefined);
         const id = this.ids.get(part as object);
         // A part that is not plain data cannot be told apart by a key: the object holding it stays its own.
         if (id === undefined) return value;

@@ -74,3 +74,27 @@ test('SharedParts finds a part again after a pod with another one came between',
   const c = parts.pod(pod('c', { tolerations: tolerations() }));
   assert.equal(a.spec['tolerations'], c.spec['tolerations']);
 });
+
+test('SharedParts shares the equal parts of a part that differs deep down, and never an inherited field as a part', () => {
+  const parts = new SharedParts();
+  const container = (mount: string) => [{ name: 'app', resources: { requests: { cpu: '100m' } }, volumeMounts: [{ name: mount, mountPath: '/var/run' }] }];
+  const a = parts.pod(pod('a', { containers: container('token-a') }));
+  const b = parts.pod(pod('b', { containers: container('token-b') }));
+  const ca = (a.spec['containers'] as { resources: object; volumeMounts: object }[])[0]!;
+  const cb = (b.spec['containers'] as { resources: object; volumeMounts: object }[])[0]!;
+  assert.notEqual(a.spec['containers'], b.spec['containers']);
+  assert.equal(ca.resources, cb.resources);
+  assert.notEqual(ca.volumeMounts, cb.volumeMounts);
+  assert.deepEqual(b.spec['containers'], container('token-b'));
+  const c = parts.pod(pod('c', JSON.parse('{"x": {"__proto__": {}}}') as Record<string, unknown>));
+  const d = parts.pod(pod('d', JSON.parse('{"x": {"__proto__": {}}}') as Record<string, unknown>));
+  assert.equal(Object.getPrototypeOf((c.spec['x'] as Record<string, unknown>)['__proto__']), Object.prototype);
+  assert.equal(c.spec['x'], d.spec['x']);
+  // The previous part has no own `__proto__`: the one this pod has is compared with nothing, not the inherited prototype.
+  const e = parts.pod(pod('e', { x: { a: 1 } }));
+  const f = parts.pod(pod('f', JSON.parse('{"x": {"__proto__": {}}}') as Record<string, unknown>));
+  assert.notEqual(e.spec['x'], f.spec['x']);
+  const own = Object.getOwnPropertyDescriptor(f.spec['x'] as object, '__proto__')?.value as object;
+  assert.notEqual(own, Object.prototype);
+  assert.deepEqual(Object.keys(own), []);
+});
