@@ -1,31 +1,36 @@
 // Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, StatefulSets,
 // DaemonSets, ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
-// spec (policy.ts); other kinds get their metadata checked with the name rule their own validation uses.
+// spec (policy.ts), PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules;
+// other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
 import { validateDaemonSet, validateStatefulSet } from './apps-sets';
 import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
+import { validateConfigMap } from './config-map';
 import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
 import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validateNode } from './node';
+import { validatePersistentVolume } from './persistent-volume';
+import { validatePersistentVolumeClaim } from './persistent-volume-claim';
 import { validatePod } from './pod';
 import { validatePodDisruptionBudget } from './policy';
 import { validateReplicationController } from './replication-controller';
+import { validateSecret } from './secret';
+import { validateStorageClass } from './storage-class';
 
 /**
  * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
  * Why: ValidateNamespaceName (NameIsDNSLabel) and ValidateServiceName (NameIsDNS1035Label) in
  * pkg/apis/core/validation/validation.go,
- * ValidateRBACName and ValidatePersistentVolumeName (path segment names) in pkg/apis/rbac and core validation.
+ * and ValidateRBACName (path segment names) in pkg/apis/rbac/validation/validation.go.
  */
 const NAME_RULES: Readonly<Record<string, NameRule>> = {
   Namespace: nameIsDNSLabel,
   Service: nameIsDNS1035Label,
-  PersistentVolume: pathSegmentName,
   Role: pathSegmentName,
   ClusterRole: pathSegmentName,
   RoleBinding: pathSegmentName,
@@ -57,6 +62,16 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateHorizontalPodAutoscaler(obj);
     case 'PodDisruptionBudget':
       return validatePodDisruptionBudget(obj);
+    case 'PersistentVolume':
+      return validatePersistentVolume(obj);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaim(obj);
+    case 'StorageClass':
+      return validateStorageClass(obj);
+    case 'ConfigMap':
+      return validateConfigMap(obj);
+    case 'Secret':
+      return validateSecret(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);
