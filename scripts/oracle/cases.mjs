@@ -57,6 +57,11 @@ export const CASES = [
     'resource-quota-unknown', 'resource-quota-fraction', 'resource-quota-scopes',
     'priority-class-system', 'priority-class-too-high', 'service-affinity-timeout', 'service-ip-family-policy',
     'service-external-ips', 'service-node-port-twice', 'limit-range-ratio', 'service-lb-fields', 'accepted-kinds']
+  // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
+  ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
+    'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',
+    'secret-sa-token-no-annotation', 'storageclass-bad-policies', 'storageclass-bad-topology', 'pv-hostpath-root-recycle',
+    'pv-csi-incomplete', 'pvc-data-source-mismatch', 'secret-dockercfg-array', 'secret-ssh-empty-key', 'storageclass-bad-provisioner']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
   // rejections-webhooks
   ...['deny-validating', 'timeout-fail', 'vap-required-label', 'mutating-label', 'timeout-ignore']
@@ -66,6 +71,8 @@ export const CASES = [
   { manifest: 'examples/deployment.yaml' },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml' },
+  // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.
+  { manifest: 'test/fixtures/defaults/pvc-data-sources.yaml' },
   { manifest: 'test/fixtures/explain/pod-64-cpu.yaml' },
   { manifest: 'test/fixtures/explain/pod-node-selector.yaml' },
   { manifest: 'test/fixtures/termination/unschedulable.yaml' },

@@ -7,7 +7,8 @@
 // (pkg/controller/volume/pvprotection) lifts kubernetes.io/pv-protection from a deleted volume that is not Bound.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { type Report, runJson } from './harness';
+import { spawnSync } from 'node:child_process';
+import { CLI, ROOT, type Report, runJson } from './harness';
 
 const F = 'test/fixtures/reclaim';
 const CLUSTER = ['--cluster', 'src/engine/cluster/default-cluster.yaml', '--cluster', `${F}/cluster.yaml`];
@@ -59,11 +60,6 @@ const cases: { name: string; volume: string; state: string; events: string[] }[]
     name: 'Recycle while a pod that never got a node still names the claim: a Normal event, and it stays Released', volume: 'recycle-used',
     state: 'Released', events: ['persistentvolume-controller Normal VolumeFailedRecycle Volume is used by pods: default/stuck'],
   },
-  {
-    name: 'an unknown reclaim policy (from a cluster file): Failed', volume: 'unknown-policy',
-    state: 'Failed: Volume has unrecognized PersistentVolumeReclaimPolicy',
-    events: ['persistentvolume-controller Warning VolumeUnknownReclaimPolicy Volume has unrecognized PersistentVolumeReclaimPolicy'],
-  },
 ];
 
 for (const c of cases) {
@@ -74,6 +70,13 @@ for (const c of cases) {
     assert.deepEqual(volumeEvents(report, c.volume), c.events);
   });
 }
+
+test('PV reclaim: an unknown reclaim policy never gets into storage: a cluster file holding one is refused at its line', () => {
+  // ValidatePersistentVolumeSpec (pkg/apis/core/validation/validation.go, v1.36.3) refuses it as the API server would.
+  const r = spawnSync(process.execPath, [CLI, 'run', `${F}/claims.yaml`, ...CLUSTER, '--cluster', `${F}/unknown-policy-cluster.yaml`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr.trim(), `error: ${F}/unknown-policy-cluster.yaml:9: PersistentVolume "unknown-policy" is invalid: spec.persistentVolumeReclaimPolicy: Unsupported value: "Keep": supported values: "Delete", "Recycle", "Retain"`);
+});
 
 test('PV reclaim: the host-path deletion goes Released, deleted, kept by kubernetes.io/pv-protection, finalizer lifted, removed', () => {
   const steps = released().trace.filter((e) => e.object === 'PersistentVolume/delete-tmp').map((e) => `${e.phase}: ${e.result}`);

@@ -59,7 +59,35 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // A Service's status starts empty (svcStrategy.PrepareForCreate); its loadBalancer is a struct, written `{}`.
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
+  if (named.kind === 'PersistentVolumeClaim') return prepareClaimDataSources(withMeta);
   return withMeta;
+}
+
+/**
+ * prepareClaimDataSources is the data source part of the claim strategy's PrepareForCreate: without a dataSourceRef, a
+ * dataSource other than a PersistentVolumeClaim or a VolumeSnapshot is dropped (EnforceDataSourceBackwardsCompatibility);
+ * then either one set alone is copied to the other (NormalizeDataSources, AnyVolumeDataSource on; not a dataSourceRef
+ * naming a namespace). See pkg/registry/core/persistentvolumeclaim/strategy.go and pkg/api/persistentvolumeclaim/util.go.
+ */
+function prepareClaimDataSources(claim: KubeObject): KubeObject {
+  type Ref = { apiGroup?: string | null; kind?: string; name?: string; namespace?: string | null };
+  const given = claim['spec'];
+  if (typeof given !== 'object' || given === null) return claim;
+  const spec = { ...(given as Record<string, unknown>) } as { dataSource?: Ref | null; dataSourceRef?: Ref | null };
+  const group = (r: Ref): string => r.apiGroup ?? '';
+  const copy = (r: Ref): Ref => ({ apiGroup: typeof r.apiGroup === 'string' ? r.apiGroup : null, kind: r.kind ?? '', name: r.name ?? '' });
+  const ds = spec.dataSource ?? undefined;
+  if (ds && !spec.dataSourceRef) {
+    const pvcOrSnapshot = (ds.kind === 'PersistentVolumeClaim' && group(ds) === '') || (ds.kind === 'VolumeSnapshot' && group(ds) === 'snapshot.storage.k8s.io');
+    if (!pvcOrSnapshot) delete spec.dataSource;
+    else spec.dataSourceRef = copy(ds);
+  } else if (spec.dataSourceRef && !ds && !spec.dataSourceRef.namespace) {
+    spec.dataSource = copy(spec.dataSourceRef);
+  }
+  // Both references' apiGroup is a pointer without omitempty: a nil one is written `null`.
+  if (spec.dataSource) spec.dataSource = { apiGroup: null, ...spec.dataSource };
+  if (spec.dataSourceRef) spec.dataSourceRef = { apiGroup: null, ...spec.dataSourceRef };
+  return { ...claim, spec };
 }
 
 /**

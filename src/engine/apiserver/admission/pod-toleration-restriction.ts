@@ -6,6 +6,7 @@ import type { EngineContext } from '../../context';
 import { notFound } from '../request';
 import { plainError } from './errors';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
+import { goJsonSyntaxError } from '../go-json-syntax';
 
 /** NS_DEFAULT_TOLERATIONS holds, as JSON, the tolerations a namespace's pods get. */
 export const NS_DEFAULT_TOLERATIONS = 'scheduler.alpha.kubernetes.io/defaultTolerations';
@@ -61,9 +62,6 @@ export function verifyAgainstWhitelist(tolerations: readonly Toleration[], white
   return tolerations.every((t) => whitelist.some((w) => isSuperset(w, t)));
 }
 
-/** goQuoteChar is how encoding/json quotes a character in a syntax error ('x', '\'', '"'). */
-const goQuoteChar = (c: string): string => (c === "'" ? "'\\''" : c === '"' ? "'\"'" : `'${JSON.stringify(c).slice(1, -1)}'`);
-
 /**
  * jsonError is the error json.Unmarshal gives for text that is not a list of tolerations: the first syntax error,
  * in encoding/json's words for the usual mistakes, else the first type mismatch. undefined when it decodes.
@@ -73,7 +71,7 @@ export function jsonError(text: string): string | undefined {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return syntaxError(text);
+    return goJsonSyntaxError(text);
   }
   const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'object' ? 'object' : typeof v);
   if (parsed === null) return undefined;
@@ -91,63 +89,6 @@ export function jsonError(text: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** syntaxError finds the first character encoding/json's scanner stops at, with its message. */
-function syntaxError(text: string): string {
-  let i = 0;
-  const ws = (): void => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++; };
-  const fail = (context: string): never => {
-    throw new Error(i >= text.length ? 'unexpected end of JSON input' : `invalid character ${goQuoteChar(text[i]!)} ${context}`);
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++; ws();
-      if (text[i] === '}') { i++; return; }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail('looking for beginning of object key string');
-        string(); ws();
-        if (text[i] !== ':') fail('after object key');
-        i++; value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
-        fail('after object key:value pair');
-      }
-    }
-    if (c === '[') {
-      i++; ws();
-      if (text[i] === ']') { i++; return; }
-      for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
-        fail('after array element');
-      }
-    }
-    if (c === '"') return string();
-    const literal = /^(true|false|null|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)/.exec(text.slice(i));
-    if (!literal) fail('looking for beginning of value');
-    i += literal![0].length;
-  };
-  const string = (): void => {
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i]! < ' ') fail('in string literal');
-      i += text[i] === '\\' ? 2 : 1;
-    }
-    if (i >= text.length) fail('');
-    i++;
-  };
-  try {
-    value(); ws();
-    if (i < text.length) fail('after top-level value');
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return 'unexpected end of JSON input';
 }
 
 /** extracted reads one annotation: undefined when absent, [] when empty, else the tolerations or the JSON error. */

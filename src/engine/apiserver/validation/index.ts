@@ -1,7 +1,8 @@
 // Validation on create, by kind: the registry strategy's Validate. Pods, Deployments, ReplicaSets, StatefulSets,
 // DaemonSets, ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
-// spec (policy.ts), Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and PriorityClasses theirs;
+// spec (policy.ts), Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and PriorityClasses theirs,
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules;
 // other kinds get their metadata checked with the name rule their own validation uses.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
@@ -9,30 +10,30 @@ import { validateDeployment, validateReplicaSet } from './apps';
 import { validateDaemonSet, validateStatefulSet } from './apps-sets';
 import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
+import { validateConfigMap } from './config-map';
 import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
 import { validateLimitRange } from './limit-range';
-import { type NameRule, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
+import { type NameRule, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
 import { validateNamespace } from './namespace';
 import { validateNode } from './node';
+import { validatePersistentVolume } from './persistent-volume';
+import { validatePersistentVolumeClaim } from './persistent-volume-claim';
 import { validatePod } from './pod';
 import { validatePodDisruptionBudget } from './policy';
 import { validatePriorityClass } from './priority-class';
 import { validateReplicationController } from './replication-controller';
 import { validateResourceQuota } from './resource-quota';
+import { validateSecret } from './secret';
 import { validateService } from './service';
 import { validateServiceAccount } from './service-account';
+import { validateStorageClass } from './storage-class';
 
 /**
  * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
- * Why: ValidateNamespaceName (NameIsDNSLabel) and ValidateServiceName (NameIsDNS1035Label) in
- * pkg/apis/core/validation/validation.go,
- * ValidateRBACName and ValidatePersistentVolumeName (path segment names) in pkg/apis/rbac and core validation.
+ * Why: ValidateRBACName (path segment names) in pkg/apis/rbac/validation/validation.go (v1.36.3).
  */
 const NAME_RULES: Readonly<Record<string, NameRule>> = {
-  Namespace: nameIsDNSLabel,
-  Service: nameIsDNS1035Label,
-  PersistentVolume: pathSegmentName,
   Role: pathSegmentName,
   ClusterRole: pathSegmentName,
   RoleBinding: pathSegmentName,
@@ -76,6 +77,16 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateResourceQuota(obj);
     case 'PriorityClass':
       return validatePriorityClass(obj);
+    case 'PersistentVolume':
+      return validatePersistentVolume(obj);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaim(obj);
+    case 'StorageClass':
+      return validateStorageClass(obj);
+    case 'ConfigMap':
+      return validateConfigMap(obj);
+    case 'Secret':
+      return validateSecret(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);

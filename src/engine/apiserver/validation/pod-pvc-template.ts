@@ -70,8 +70,11 @@ export function validateClaimTemplateSpec(spec: Rec, path: string): FieldError[]
   return validateClaimSpec(spec, path);
 }
 
-/** validateClaimSpec is ValidatePersistentVolumeClaimSpec for a template (no old object, VolumeAttributesClass on). */
-function validateClaimSpec(spec: Rec, path: string): FieldError[] {
+/**
+ * validateClaimSpec is ValidatePersistentVolumeClaimSpec with the create options (no old object, VolumeAttributesClass
+ * on, invalid label values and data source API groups refused): a claim's, a claim template's.
+ */
+export function validateClaimSpec(spec: Rec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const modes = Array.isArray(spec['accessModes']) ? (spec['accessModes'] as string[]) : [];
   if (modes.length === 0) errs.push(required(child(path, 'accessModes'), 'at least 1 access mode is required'));
@@ -93,6 +96,7 @@ function validateClaimSpec(spec: Rec, path: string): FieldError[] {
   if (dataSource) errs.push(...validateDataSource(dataSource, child(path, 'dataSource')));
   const dataSourceRef = rec(spec['dataSourceRef']);
   if (dataSourceRef) errs.push(...validateDataSource(dataSourceRef, child(path, 'dataSourceRef')));
+  errs.push(...validateDataSourcePair(dataSource, dataSourceRef, path));
   const vac = spec['volumeAttributesClassName'];
   if (typeof vac === 'string' && vac) errs.push(...nameIsDNSSubdomain(vac, false).map((msg) => invalidValue(child(path, 'volumeAttributesClassName'), vac, msg)));
   return errs;
@@ -118,4 +122,19 @@ function validateDataSource(ds: Rec, path: string): FieldError[] {
   const namespace = ds['namespace'];
   if (typeof namespace === 'string' && namespace) errs.push(...isDNS1123Label(namespace).map((msg) => invalidValue(child(path, 'namespace'), namespace, msg)));
   return errs;
+}
+
+/**
+ * validateDataSourcePair: a dataSourceRef naming a namespace leaves no room for a dataSource; otherwise both, when set,
+ * name the same object (isDataSourceEqualDataSourceRef: the apiGroup pointers equal, kind and name). The bad value Go
+ * gives is a *field.Path, whose unexported fields json.Marshal prints as `{}`.
+ */
+function validateDataSourcePair(ds: Rec | undefined, ref: Rec | undefined, path: string): FieldError[] {
+  const refNamespace = ref?.['namespace'];
+  if (typeof refNamespace === 'string' && refNamespace) {
+    return ds ? [invalidValue(path, asJSON({}), 'may not be specified when dataSourceRef.namespace is specified')] : [];
+  }
+  if (!ds || !ref) return [];
+  const same = (ds['apiGroup'] ?? null) === (ref['apiGroup'] ?? null) && (ds['kind'] ?? '') === (ref['kind'] ?? '') && (ds['name'] ?? '') === (ref['name'] ?? '');
+  return same ? [] : [invalidValue(path, asJSON({}), 'must match dataSourceRef')];
 }

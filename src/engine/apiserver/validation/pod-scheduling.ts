@@ -74,7 +74,7 @@ function validateNodeSelectorTerm(term: NodeSelectorTerm, allowInvalidLabelValue
 }
 
 /** validateNodeSelector is ValidateNodeSelector: at least one term, each valid. */
-function validateNodeSelector(selector: NodeSelector, path: string): FieldError[] {
+export function validateNodeSelector(selector: NodeSelector, path: string): FieldError[] {
   const termsPath = child(path, 'nodeSelectorTerms');
   const terms = selector.nodeSelectorTerms ?? [];
   if (terms.length === 0) return [required(termsPath, 'must have at least one node selector term')];

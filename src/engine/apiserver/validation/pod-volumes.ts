@@ -24,7 +24,8 @@ const emptyDirRule: SourceRule = (s, p) => {
   return [];
 };
 
-const hostPathRule: SourceRule = (s, p) => {
+/** hostPathRule is validateHostPathVolumeSource: a path without '..', a known type. */
+export const hostPathRule: SourceRule = (s, p) => {
   const at = child(p, 'hostPath');
   const path = typeof s['path'] === 'string' ? s['path'] : '';
   if (!path) return [required(child(at, 'path'))];
