@@ -1,11 +1,11 @@
 // A PersistentVolume's volume source: exactly one, and the checks of each kind, in the order ValidatePersistentVolumeSpec
 // tries them. See pkg/apis/core/validation/validation.go (ValidatePersistentVolumeSpec and the validate*PersistentVolumeSource
 // funcs, kubernetes v1.36.3). The sources a pod shares with a volume reuse the pod's rules (pod-volume-sources.ts).
-import { child, type FieldError, forbidden, invalidValue, required, tooLong } from './field-errors';
+import { child, type FieldError, forbidden, invalidValue, required } from './field-errors';
 import { nameIsDNSLabel } from './metadata';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validatePathNoBacksteps } from './pod-paths';
-import { LEGACY_SOURCES, type SourceRule } from './pod-volume-sources';
+import { LEGACY_SOURCES, type SourceRule, validateCSIDriverName } from './pod-volume-sources';
 import { hostPathRule } from './pod-volumes';
 import type { Volume136 } from './pod-types';
 
@@ -25,7 +25,6 @@ interface PVSourceCheck {
 }
 
 const MORE_THAN_ONE = 'may not specify more than 1 volume type';
-const MAX_CSI_DRIVER_NAME = 63;
 const MAX_ISCSI_TARGET = 64;
 const IQN_RE = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\s]+)$/;
 const EUI_RE = /^eui.[A-Za-z0-9]{16}$/;
@@ -135,13 +134,7 @@ function pvSecretReference(ref: Rec, at: string): FieldError[] {
 /** validateCSIPersistentVolumeSource: the driver name (ValidateCSIDriverName), volumeHandle, and the secret references. */
 const csi: PVSourceRule = (s, p) => {
   const at = child(p, 'csi');
-  const driver = str(s, 'driver');
-  const errs: FieldError[] = [];
-  if (!driver) errs.push(required(child(at, 'driver')));
-  else {
-    if (Buffer.byteLength(driver) > MAX_CSI_DRIVER_NAME) errs.push(tooLong(child(at, 'driver'), MAX_CSI_DRIVER_NAME));
-    errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((msg) => invalidValue(child(at, 'driver'), driver, msg)));
-  }
+  const errs: FieldError[] = validateCSIDriverName(str(s, 'driver'), child(at, 'driver'));
   if (!str(s, 'volumeHandle')) errs.push(required(child(at, 'volumeHandle')));
   for (const name of ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef']) {
     const ref = rec(s[name]);

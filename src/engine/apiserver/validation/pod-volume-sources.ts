@@ -156,16 +156,21 @@ const storageos: SourceRule = (s, p) => {
   return errs;
 };
 
+/**
+ * validateCSIDriverName is ValidateCSIDriverName (pkg/apis/core/validation/validation.go, v1.36.3): an empty name is
+ * only Required; else at most 63 bytes, and a DNS subdomain once lowercased.
+ */
+export function validateCSIDriverName(driver: string | undefined, path: string): FieldError[] {
+  if (!driver) return [required(path)];
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(driver) > MAX_CSI_DRIVER_NAME) errs.push(tooLong(path, MAX_CSI_DRIVER_NAME));
+  errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((msg) => invalidValue(path, driver, msg)));
+  return errs;
+}
+
 const csi: SourceRule = (s, p) => {
   const at = child(p, 'csi');
-  const driver = str(s, 'driver');
-  const errs: FieldError[] = [];
-  // ValidateCSIDriverName (validation.go, v1.36.3): an empty name is only Required.
-  if (!driver) errs.push(required(child(at, 'driver')));
-  else {
-    if (Buffer.byteLength(driver) > MAX_CSI_DRIVER_NAME) errs.push(tooLong(child(at, 'driver'), MAX_CSI_DRIVER_NAME));
-    errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((msg) => invalidValue(child(at, 'driver'), driver, msg)));
-  }
+  const errs: FieldError[] = validateCSIDriverName(str(s, 'driver'), child(at, 'driver'));
   const ref = obj(s, 'nodePublishSecretRef');
   if (ref) {
     const name = str(ref, 'name');
