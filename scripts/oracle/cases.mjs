@@ -57,6 +57,7 @@ export const CASES = [
     'resource-quota-unknown', 'resource-quota-fraction', 'resource-quota-scopes',
     'priority-class-system', 'priority-class-too-high', 'service-affinity-timeout', 'service-ip-family-policy',
     'service-external-ips', 'service-node-port-twice', 'limit-range-ratio', 'service-lb-fields', 'accepted-kinds']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
   // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
   ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
     'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',
@@ -70,7 +71,7 @@ export const CASES = [
   { manifest: 'examples/pod.yaml' },
   { manifest: 'examples/deployment.yaml' },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
-  { manifest: 'test/fixtures/defaults/many-kinds.yaml' },
+  { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.
   { manifest: 'test/fixtures/defaults/pvc-data-sources.yaml' },
   { manifest: 'test/fixtures/explain/pod-64-cpu.yaml' },

@@ -109,6 +109,11 @@ export function comparable(o) {
     if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (p.nodePort ? { ...p, nodePort: port(p.nodePort) } : p));
     if (spec.healthCheckNodePort) spec.healthCheckNodePort = port(spec.healthCheckNodePort);
   }
+  // A volume's claimRef names the claim's uid and resourceVersion, which each server draws and counts its own way.
+  if (o.kind === 'PersistentVolume' && spec?.claimRef) {
+    const { uid: _u, resourceVersion: _r, ...claimRef } = spec.claimRef;
+    spec.claimRef = claimRef;
+  }
   if (o.kind === 'Job' && spec?.selector?.matchLabels) spec.selector = '(controller-uid selector)';
   if (o.kind === 'Job' && spec?.template?.metadata?.labels) {
     const { 'controller-uid': _a, 'batch.kubernetes.io/controller-uid': _b, ...labels } = spec.template.metadata.labels;

@@ -40,6 +40,12 @@ export const SETTLED = {
     const pods = refList(ref, 'pods').filter((p) => jobs.some((j) => p.metadata.labels?.['job-name'] === j.metadata.name));
     return jobs.length >= crons.size && pods.length > 0 && pods.every((p) => (p.status?.conditions ?? []).some((x) => x.type === 'PodScheduled'));
   },
+  // Every claim of the manifest is Bound: the PV controller binds a claim made before its volume at its next periodic
+  // resync (--pvclaimbinder-sync-period, 15 s), whose moment the reference does not tell.
+  'claims bound': (ref, c) => {
+    const claims = docsOf(c.manifest).filter((d) => d.kind === 'PersistentVolumeClaim');
+    return claims.every((d) => refList(ref, 'persistentvolumeclaims').some((p) => p.metadata.name === d.metadata?.name && p.status?.phase === 'Bound'));
+  },
   // Every pod on a node whose kubelet is down has been deleted (taint eviction; nothing finishes the deletion).
   'down-node pods deleting': (ref, c) => {
     const nodes = new Set(downNodes(c.manifest).map((d) => d.node));

@@ -28,6 +28,8 @@ export interface StageDeps {
   /** kubectlPending counts the later kubectl commands still to come or running. */
   kubectlPending: () => number;
   kubeProxy: KubeProxy;
+  /** controllersSettling: a controller has work to come that may still change the workload (a claim's binding). */
+  controllersSettling: () => boolean;
   kubelets: ReadonlyMap<string, Kubelet>;
   deletes: RunDeletes;
   informers: InformerDelivery | undefined;
@@ -60,7 +62,7 @@ export class RunStages {
       // the cluster with what they made (apply.go Run applies every object the builder read, errors or not). kube-proxy's
       // sync of a change the workload brought (its endpoints) is part of it: the traffic reaches the pods then.
       const refusedAlone = this.d.rejection() !== undefined && this.d.applied.size === 0;
-      const settled = refusedAlone || (this.d.options.forMs === undefined && quiet && this.d.kubectlPending() === 0 && !this.d.kubeProxy.syncPending && this.workloadSettled());
+      const settled = refusedAlone || (this.d.options.forMs === undefined && quiet && this.d.kubectlPending() === 0 && !this.d.kubeProxy.syncPending && !this.d.controllersSettling() && this.workloadSettled());
       if (!(settled || idle || timeUp || (this.d.options.forMs !== undefined && this.d.clock.now - stageStart >= limit))) return;
       if (this.d.options.delete && this.d.applied.size > 0) {
         // With --for the delete comes once that much virtual time has passed.

@@ -108,7 +108,7 @@ export class Simulation {
     this.credentials = credentialsFor(inputs.identity);
     this.stages = new RunStages({
       options, clock: this.clock, queue: this.queue, store: this.store, behavior: inputs.behavior, applied: this.applied, rejection: () => this.rejection,
-      kubectlPending: () => this.kubectl.pending, kubeProxy: this.kubeProxy, kubelets: this.kubelets, deletes: this.deletes, informers,
+      kubectlPending: () => this.kubectl.pending, kubeProxy: this.kubeProxy, controllersSettling: () => components.controllers.settling, kubelets: this.kubelets, deletes: this.deletes, informers,
       finishedJobs: this.finishedJobs, workloadPodUids: this.workloadPodUids, pods: () => this.pods(),
     });
     // The manifest's documents are known by kubectl's reference before the server stores them.

@@ -304,3 +304,15 @@ test('a volume no container mounts is left alone, even when its ConfigMap is mis
   assert.equal(volumeSteps(report, 'config')[0]!.detail['used'], false);
   assert.equal(podEvents(report, 'FailedMount').length, 0);
 });
+
+test('a claim written before its volume is bound at the PV controller\'s next periodic resync, 15 s on, and the run waits for it', () => {
+  // pkg/controller/volume/persistentvolume/pv_controller_base.go (resync every --pvclaimbinder-sync-period, 15 s):
+  // syncVolume leaves a volume no claim names alone, so the claim made before it waits for the resync.
+  const { status, report: r } = runJson('run', `${FIXTURES}/claim-before-volume.yaml`);
+  assert.equal(status, 0);
+  assert.equal(r.outcome, 'Succeeded');
+  const bound = r.trace.find((e) => e.phase === 'controllers.persistentvolume' && e.result.startsWith('bound claim data'));
+  assert.equal(bound?.at, 15);
+  assert.equal(object(r, 'PersistentVolumeClaim', 'data')?.status?.['phase'], 'Bound');
+  assert.equal((object(r, 'PersistentVolume', 'disk-1')?.spec as { claimRef?: { name?: string } } | undefined)?.claimRef?.name, 'data');
+});

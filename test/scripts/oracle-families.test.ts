@@ -87,3 +87,15 @@ test('A line diff names the lines of one side only; a difference of the client v
   assert.deepEqual(left, ['- b', '+ d']);
   assert.deepEqual(explained.map((e: { engine: string; reference: string }) => [e.engine, e.reference]), [['    Optional: | false', '    ConfigMapOptional: | <nil>']]);
 });
+
+test('The manifest cases load, and each names a manifest and cluster files the project has', async () => {
+  const { existsSync } = await import('node:fs');
+  const { CASES } = await load('cases.mjs');
+  assert.ok(CASES.length > 100);
+  for (const c of CASES as { manifest: string; cluster?: string[] }[]) {
+    // Generated cases are written when the runner starts; the others are the project's own files.
+    if (c.manifest.includes('/gen/')) continue;
+    assert.ok(existsSync(join(root, c.manifest)), c.manifest);
+    for (const f of c.cluster ?? []) assert.ok(existsSync(join(root, f)), f);
+  }
+});

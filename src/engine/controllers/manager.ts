@@ -174,6 +174,11 @@ export class Controllers {
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
   }
 
+  /** settling tells whether work is to come that may still change what a run shows: the PV controller's resync of an unbound claim. */
+  get settling(): boolean {
+    return this.persistentVolumes.resyncDue;
+  }
+
   /**
    * resync queues every workload already stored, as the informers' initial list does when the controllers start.
    * The cluster's Services are taken as they are: their slices are reconciled at the first change of a pod they select.

@@ -108,6 +108,8 @@ export class PersistentVolumeController {
       this.ctx.schedule(0, `${PV_CONTROLLER}: sync claim ${refOf(o)}`, () => this.syncClaim(pvc.metadata?.namespace, pvc.metadata?.name ?? '', pods, true));
     } else if (o.kind === 'PersistentVolume') {
       this.ctx.schedule(0, `${PV_CONTROLLER}: sync volume ${refOf(o)}`, () => this.syncVolume(o.metadata?.name ?? ''));
+      // syncVolume leaves a volume no claim names alone: a claim made before it is bound at the next periodic resync.
+      if (!(o as unknown as PersistentVolume).spec?.claimRef && this.unboundClaims().length > 0) this.queueResync();
     } else if (o.kind === 'Pod' && type === 'ADDED') {
       // A new pod using a claim that waits makes the periodic resync matter again.
       const pod = o as unknown as Pod;
@@ -261,17 +263,34 @@ export class PersistentVolumeController {
 
   /** scheduleResync syncs the claims again after the resync period while a pod still waits for one. */
   private scheduleResync(pvc: PersistentVolumeClaim): void {
+    if (this.resyncQueued || !ctxPodsWaiting(this.ctx, pvc)) return;
+    this.queueResync();
+  }
+
+  /** queueResync runs the periodic resync once, the resync period from now. */
+  private queueResync(): void {
     if (this.resyncQueued) return;
-    const waited = ctxPodsWaiting(this.ctx, pvc);
-    if (!waited) return;
     this.resyncQueued = true;
     this.ctx.schedule(PV_RESYNC_MS, `${PV_CONTROLLER}: resync`, () => this.resync());
   }
 
+  /** resyncDue tells whether a resync is to come that may bind a claim: a run has not settled before it. */
+  get resyncDue(): boolean {
+    return this.resyncQueued && this.unboundClaims().length > 0;
+  }
+
+  /** unboundClaims are the claims the controller has not bound yet and that are not going away. */
+  private unboundClaims(): PersistentVolumeClaim[] {
+    return this.ctx.store.list<PersistentVolumeClaim>('PersistentVolumeClaim').filter((pvc) => pvc.metadata?.annotations?.[Ann.BindCompleted] === undefined && !pvc.metadata?.deletionTimestamp);
+  }
+
+  /**
+   * resync is the periodic resync (resync in pv_controller_base.go): every claim not bound yet is synced again; one
+   * a pod waits for queues the next resync while it stays unbound (syncClaim), one alone does not.
+   */
   private *resync(): Steps<void> {
     this.resyncQueued = false;
-    for (const pvc of this.ctx.store.list<PersistentVolumeClaim>('PersistentVolumeClaim')) {
-      if (pvc.metadata?.annotations?.[Ann.BindCompleted] !== undefined || !ctxPodsWaiting(this.ctx, pvc)) continue;
+    for (const pvc of this.unboundClaims()) {
       yield* this.syncClaim(pvc.metadata?.namespace, pvc.metadata?.name ?? '', pendingPodsUsing(this.ctx, pvc), true);
     }
   }
