@@ -14,7 +14,7 @@ const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  labels:\n    app
 const DEPLOYMENT = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n';
 
 /** managedFields reads an object's managedFields as `kubectl get -o yaml --show-managed-fields` prints them, without times. */
-async function managedFields(what: string): Promise<unknown[]> {
+async function managedFields(what: string): Promise<Record<string, unknown>[]> {
   const out = await kubectl('get', what, '-o', 'yaml', '--show-managed-fields');
   assert.equal(out.code, 0, out.stderr);
   return (parse(out.stdout).metadata.managedFields as Record<string, unknown>[]).map(({ time: _t, ...e }) => e);
@@ -33,7 +33,11 @@ test('kubectl apply --server-side creates a pod and re-applies it unchanged, bot
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout, 'pod/x serverside-applied\n');
   }
-  assert.deepEqual(await managedFields('pod/x'), [{
+  // The kubelet's status writes have their own entry (subresource status), whenever it has written the status.
+  const entries = await managedFields('pod/x');
+  const status = entries.filter((e) => e['subresource'] === 'status');
+  assert.deepEqual(status.map((e) => `${e['manager']} ${e['operation']}`), status.length ? ['kubelet Update'] : []);
+  assert.deepEqual(entries.filter((e) => e['subresource'] !== 'status'), [{
     apiVersion: 'v1', fieldsType: 'FieldsV1', manager: 'kubectl', operation: 'Apply',
     fieldsV1: {
       'f:metadata': { 'f:labels': { 'f:app': {} } },
@@ -60,7 +64,10 @@ test('a replica count kubectl scale wrote is a conflict kubectl explains, and --
   assert.equal(lines[3], '* If you intend to manage all of these fields, please re-run the apply');
   const forced = await kubectl('apply', '--server-side', '--force-conflicts', '-f', file);
   assert.equal(forced.stdout, 'deployment.apps/web serverside-applied\n', forced.stderr);
-  const entries = await managedFields('deployment/web');
+  // Besides the controllers' status entry (subresource status), the apply owns all it applied, replicas again.
+  const all = await managedFields('deployment/web');
+  assert.deepEqual(all.filter((e) => e['subresource'] === 'status').map((e) => e['manager']), ['kube-controller-manager']);
+  const entries = all.filter((e) => e['subresource'] !== 'status');
   assert.deepEqual(entries.map((e) => (e as { manager: string }).manager), ['kubectl']);
   assert.deepEqual((entries[0] as { fieldsV1: { 'f:spec': object } }).fieldsV1['f:spec'], {
     'f:replicas': {}, 'f:selector': {},
