@@ -4,10 +4,9 @@
 // the cluster's); then hover and completion p95 while a heavy validation runs and once it is done; and each
 // server's memory (RSS) before, at its peak, and after every document is closed.
 // Usage: npm run build && node bench/language.mjs [--lines N | --mb N] [--runs N] [--server dist/languageServer.js]
-//   [--swagger ../shared/kubernetes-api/swagger.json]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
@@ -36,7 +35,7 @@ const KINDS = Object.keys((await import(pathToFileURL(join(root, 'out', 'src', '
  * apiVersion and kind.
  */
 function kubernetesJsonSchema() {
-  const swagger = JSON.parse(readFileSync(arg('--swagger', join(root, '..', 'shared', 'kubernetes-api', 'swagger.json')), 'utf8'));
+  const swagger = JSON.parse(readFileSync(join(root, '..', 'shared', 'kubernetes-api', 'swagger.json'), 'utf8'));
   const definitions = {};
   for (const [name, def] of Object.entries(swagger.definitions)) {
     const copy = structuredClone(def);
@@ -244,10 +243,6 @@ const sampleRss = setInterval(() => {
 
 // The warm-up run is left out of the figures; a run of the 5 MB file is long enough to need none.
 const warmUps = MEGABYTES > 0 ? 0 : 1;
-// Both figures are wall time on this machine: pod-lifecycle validates in worker threads (one per CPU, up to two),
-// yaml-language-server in one; other work on the machine (its load average) slows the two-thread side more.
-const machine = () => `${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
-console.log(`machine: ${machine()}; every figure is wall time on it (pod-lifecycle validates in up to two worker threads, yaml-language-server in one)`);
 console.log(`file: ${lineCount} lines, ${(text.length / 1024 / 1024).toFixed(1)} MB, ${documentCount} documents (Deployments, Pods, Services, ConfigMaps); ${RUNS} runs after ${warmUps ? 'one warm-up' : 'no warm-up'}, alternating; server ${SERVER}`);
 const times = { ours: [], oursComplete: [], theirs: [] };
 const cpu = { ours: [], oursComplete: [], theirs: [] };
@@ -287,7 +282,6 @@ if (cpu.ours[0] !== undefined) {
   const [a, b, c] = [median(cpu.ours), median(cpu.oursComplete), median(cpu.theirs)];
   console.log(`CPU time (median): pod-lifecycle first ${fmt(a)}, complete ${fmt(b)}; yaml-language-server ${fmt(c)}; ratios ${(a / c).toFixed(2)}x first, ${(b / c).toFixed(2)}x complete`);
 }
-console.log(`machine after the runs: ${machine()}`);
 
 // Hover and completion: keys spread over the whole file.
 const lines = text.split('\n');

@@ -4,7 +4,7 @@ import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, FoldingRan
 import type { ReadFile } from '../engine/cluster/kubeconfig';
 import { codeActions } from './code-actions';
 import { doComplete } from './completion';
-import { type Cancellation, type Checked, DiagnosticsService, flatten, type Share, type SplitChecked } from './diagnostics';
+import { type Cancellation, type Checked, DiagnosticsService, flatten, type Share } from './diagnostics';
 import { type ManifestSection, SectionCache } from './documents';
 import { doHover } from './hover';
 import { documentSymbols, foldingRanges } from './outline';
@@ -114,12 +114,6 @@ export class LanguageService {
     // A share's parts are not the document's diagnostics: they are put together by whoever split the work.
     if (checked && !share && this.open.get(uri) === doc) doc.diagnostics = flatten(checked);
     return checked;
-  }
-
-  /** validateSplit checks one validator's split of a document's sections (DiagnosticsService.validateSplit). */
-  async validateSplit(uri: string, split: Share, token?: Cancellation, early?: (parts: SplitChecked) => void): Promise<SplitChecked | undefined> {
-    const doc = this.open.get(uri);
-    return doc ? this.diagnosticsService.validateSplit(doc.sections, split, token, early) : undefined;
   }
 
   /** hover describes the field at a position. */

@@ -1,16 +1,15 @@
 // The server's side of validation: each document's text goes to the diagnostics workers (worker threads, one per CPU
-// up to two, which split the file by sections between them: each parses, checks and runs on the cluster its own
-// sections, see diagnostics/split.ts), and only the diagnostics of the newest request of each document come back
-// out. The workers start with the first document and stop a little while after the last one closes, which gives all
-// they held back to the system. Where no worker can start (the bundle is missing), the same Validator runs on the
-// server's thread, a slice at a time.
+// up to two, which split the file's checks on the cluster between them), and only the diagnostics of the newest
+// request of each document come back out. The workers start with the first document and stop a little while after
+// the last one closes, which gives all they held back to the system. Where no worker can start (the bundle is
+// missing), the same Validator runs on the server's thread, a slice at a time.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { readInputFile } from '../host/read-file';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { mergedComplete, mergedDiagnostics, type SplitChecked } from './diagnostics/split';
+import { type Checked, flatten, mergeParts } from './diagnostics/parts';
 import type { FromWorker, ToWorker, ValidatorState } from './diagnostics/protocol';
 import { Validator } from './diagnostics/validator';
 import type { Settings } from './settings';
@@ -41,8 +40,8 @@ export interface HostState extends ValidatorState {
 }
 
 /**
- * MAX_WORKERS is how many diagnostics workers a file is split across, at most one per CPU: each worker parses and
- * checks its own sections and runs their workloads (DiagnosticsService.validateSplit).
+ * MAX_WORKERS is how many diagnostics workers a file's checks on the cluster are split across, at most one per CPU:
+ * each worker parses the file and runs its share of the workloads (DiagnosticsService.validateParts).
  */
 const MAX_WORKERS = 2;
 
@@ -55,11 +54,8 @@ function workerCount(): number {
 export class ValidationHost {
   private workers: Worker[] = [];
   private inProcess: Validator | undefined;
-  /**
-   * splits gathers, by request, each worker's parts of a validation split across the workers (by worker index): its
-   * early ones and its complete ones; the early diagnostics go out once, when every worker has sent either.
-   */
-  private readonly splits = new Map<number, { early: (SplitChecked | undefined)[]; complete: (SplitChecked | undefined)[]; earlySent: boolean }>();
+  /** parts gathers, by request, the shares' parts of a validation split across the workers. */
+  private readonly parts = new Map<number, Checked[]>();
   private restarts = 0;
   private settings: Settings | undefined;
   private nextId = 1;
@@ -83,15 +79,15 @@ export class ValidationHost {
     clearTimeout(this.idle);
     const id = this.nextId++;
     const previous = this.latest.get(uri);
-    if (previous) this.splits.delete(previous);
+    if (previous) this.parts.delete(previous);
     this.latest.set(uri, id);
     if (!this.started) this.start();
     if (this.workers.length < 2) {
       this.send({ type: 'validate', id, uri, version, text });
       return;
     }
-    this.splits.set(id, { early: [], complete: [], earlySent: false });
-    this.workers.forEach((worker, index) => worker.postMessage({ type: 'validate', id, uri, version, text, split: { index, of: this.workers.length } } satisfies ToWorker));
+    this.parts.set(id, []);
+    this.workers.forEach((worker, index) => worker.postMessage({ type: 'validate', id, uri, version, text, share: { index, of: this.workers.length } } satisfies ToWorker));
   }
 
   private get started(): boolean {
@@ -102,7 +98,7 @@ export class ValidationHost {
   cancel(uri: string): void {
     const id = this.latest.get(uri);
     if (id === undefined) return;
-    this.splits.delete(id);
+    this.parts.delete(id);
     this.latest.set(uri, 0);
     this.send({ type: 'cancel', uri });
   }
@@ -111,7 +107,7 @@ export class ValidationHost {
   close(uri: string): void {
     const id = this.latest.get(uri);
     if (id === undefined) return;
-    this.splits.delete(id);
+    this.parts.delete(id);
     this.latest.delete(uri);
     this.send({ type: 'close', uri });
     if (this.latest.size > 0) return;
@@ -130,7 +126,7 @@ export class ValidationHost {
     this.inProcess?.stop();
     this.inProcess = undefined;
     for (const worker of workers) void worker.terminate();
-    this.splits.clear();
+    this.parts.clear();
     for (const asked of this.states.values()) asked.resolve({ documents: 0, validating: 0 });
     this.states.clear();
   }
@@ -197,22 +193,13 @@ export class ValidationHost {
       this.publish({ uri: message.uri, version: message.version, diagnostics: message.diagnostics, complete: message.complete });
       return;
     }
-    // The server splits files by sections, never by shares of the workloads: no worker answers with parts.
-    if (message.type === 'parts') return;
-    // A split's parts: once every worker's are in, the file's diagnostics are theirs put together.
-    const split = this.splits.get(message.id);
-    if (!split) return;
-    (message.complete ? split.complete : split.early)[message.index] = message.checked;
-    const indexes = this.workers.map((_, i) => i);
-    if (indexes.every((i) => split.complete[i])) {
-      this.splits.delete(message.id);
-      this.publish({ uri: message.uri, version: message.version, diagnostics: mergedComplete(indexes.map((i) => split.complete[i]!)), complete: true });
-      return;
-    }
-    // The early diagnostics, when a worker has early ones (as one validator would publish them) and every worker has
-    // sent its early or complete parts.
-    if (split.earlySent || !split.early.some((p) => p) || !indexes.every((i) => split.early[i] ?? split.complete[i])) return;
-    split.earlySent = true;
-    this.publish({ uri: message.uri, version: message.version, diagnostics: mergedDiagnostics(indexes.map((i) => (split.early[i] ?? split.complete[i])!)), complete: false });
+    // A share's parts: once every worker's are in, the file's diagnostics are theirs put together.
+    const parts = this.parts.get(message.id);
+    if (!parts) return;
+    parts.push(message.checked);
+    if (parts.length < this.workers.length) return;
+    this.parts.delete(message.id);
+    const merged = mergeParts(parts);
+    if (merged) this.publish({ uri: message.uri, version: message.version, diagnostics: flatten(merged), complete: true });
   }
 }

@@ -10,14 +10,12 @@ import { rootTypeId } from '../schema';
 import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
 import { checkApiServer } from './api-server';
 import { type CheckCluster, checkCluster, checkOnCluster, type LoadedCluster, loadCluster } from './cluster';
-import { ADMISSION_CONFIG_KINDS, clusterContext, LIFECYCLE_KINDS } from './context';
+import { clusterContext, LIFECYCLE_KINDS } from './context';
 import { DiagnosticSeverity, type Finding } from './finding';
 import { checkHints } from './hints';
 import { type Checked, flatten, inShare, type Share } from './parts';
-import { mergedDiagnostics, sectionRoles, type SectionPart, type SplitChecked } from './split';
 
 export { type Checked, flatten, mergeParts, type Share } from './parts';
-export { mergedComplete, mergedDiagnostics, type SplitChecked } from './split';
 
 /** DIAGNOSTIC_SOURCE names the product in the Problems view. */
 export const DIAGNOSTIC_SOURCE = 'pod-lifecycle';
@@ -70,7 +68,7 @@ export class DiagnosticsService {
   /** validate returns the diagnostics of a file's sections; undefined when cancelled part-way. */
   validate(sections: readonly ManifestSection[], token?: Cancellation): Diagnostic[] | undefined {
     const run = this.run(sections, token);
-    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value && flatten(step.value.checked);
+    for (let step = run.next(); ; step = run.next()) if (step.done) return step.value && flatten(step.value);
   }
 
   /**
@@ -90,68 +88,44 @@ export class DiagnosticsService {
    * validators on several threads split a file's checks and their parts are put together (mergeParts).
    */
   async validateParts(sections: readonly ManifestSection[], token?: Cancellation, share?: Share, early?: (diagnostics: Diagnostic[]) => void): Promise<Checked | undefined> {
-    const ran = await drive(this.run(sections, token, { share }), (parts) => early?.(mergedDiagnostics([parts])));
-    return ran?.checked;
-  }
-
-  /**
-   * validateSplit is validateAsync for one validator of a split by sections (split.ts): it parses and checks the
-   * sections of its split and reads the others only for the documents the workloads are checked with; `early` and the
-   * result are its sections' parts, which the server puts together with the other validators' (mergeSplit).
-   */
-  async validateSplit(sections: readonly ManifestSection[], split: Share, token?: Cancellation, early?: (parts: SplitChecked) => void): Promise<SplitChecked | undefined> {
-    const ran = await drive(this.run(sections, token, { split }), (parts) => early?.(parts));
-    return ran?.parts;
-  }
-
-  /**
-   * clusterMayConfigureAdmission tells whether the cluster may hold an admission configuration: the cluster read
-   * holds one, or a cluster file is set that is not read yet. The embedded cluster holds none.
-   */
-  private clusterMayConfigureAdmission(): boolean {
-    const loaded = this.cluster;
-    if (!loaded) return this.settings.cluster.length > 0;
-    return !('error' in loaded) && loaded.cluster.objects.some((d) => ADMISSION_CONFIG_KINDS.has(String(d.object.kind)));
+    const run = this.run(sections, token, share);
+    let last = performance.now();
+    for (let step = run.next(); ; step = run.next()) {
+      if (step.done) return step.value;
+      if (step.value) early?.(step.value);
+      if (step.value || performance.now() - last >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        last = performance.now();
+      }
+    }
   }
 
   /**
    * run checks the sections. It pauses (yields nothing) after each section it parses and each workload's run on the
-   * cluster, and yields the early diagnostics once (when runs on the cluster are still to come), as its own sections'
-   * parts. With a share, it runs that share of the workloads; with a split, it checks the sections of that split.
+   * cluster, and yields the early diagnostics once (when runs on the cluster are still to come).
    */
-  private *run(sections: readonly ManifestSection[], token?: Cancellation, by: { share?: Share; split?: Share } = {}): Generator<SplitChecked | undefined, Ran | undefined> {
+  private *run(sections: readonly ManifestSection[], token?: Cancellation, share?: Share): Generator<Diagnostic[] | undefined, Checked | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
-    if (kube.length === 0) return { checked: { base: [], cluster: [] }, parts: { sections: [], tail: [] } };
-    // parts are the own sections' findings and hints; partOf the part of each own document run on the cluster.
-    const parts: SectionPart[] = [];
-    const partOf = new Map<SourceDocument, SectionPart>();
-    const done = (tail: Diagnostic[], cluster: (Diagnostic[] | null)[]): Ran => {
-      const base = [...parts.flatMap((p) => p.findings), ...parts.flatMap((p) => p.hints), ...tail];
-      return { checked: { base, cluster }, parts: { sections: parts, tail } };
-    };
+    if (kube.length === 0) return { base: [], cluster: [] };
+    const out: Diagnostic[] = [];
     // runnable are the documents that decode, to check on the cluster as they would be stored (clean: without any
     // finding of the API server's; invalid: with validation errors, whose own refusal is not reported twice).
     const runnable: SourceDocument[] = [];
     const clean = new Set<SourceDocument>();
     const invalid = new Set<SourceDocument>();
-    const roles = by.split ? sectionRoles(sections, by.split, this.clusterMayConfigureAdmission()) : undefined;
-    for (const [i, section] of sections.entries()) {
-      const role = roles?.[i] ?? 'own';
-      if (role === 'skip') continue;
+    for (const section of sections) {
       if (!section.parsed) {
         yield undefined;
         if (token?.isCancellationRequested) return undefined;
       }
       // In a file of Kubernetes manifests, a section the loader cannot read is reported whatever it holds.
       if (section.kubernetes === undefined && !section.error) continue;
-      const part: SectionPart = { index: section.index, findings: [], hints: [], cluster: [] };
-      if (role === 'own') parts.push(part);
       if (section.error) {
-        if (role === 'own' && this.enabled(RULES.syntax)) {
+        if (this.enabled(RULES.syntax)) {
           const { line, character, message } = section.error;
           const at = { line, character };
           const end = section.text.split('\n')[line - section.startLine]?.length ?? character;
-          part.findings.push(diagnostic({ rule: RULES.syntax, severity: DiagnosticSeverity.Error, message, range: { start: at, end: { line: at.line, character: Math.max(end, character) } } }));
+          out.push(diagnostic({ rule: RULES.syntax, severity: DiagnosticSeverity.Error, message, range: { start: at, end: { line: at.line, character: Math.max(end, character) } } }));
         }
         continue;
       }
@@ -159,31 +133,27 @@ export class DiagnosticsService {
         const key = `${String(doc.object.apiVersion)}/${String(doc.object.kind)}`;
         if (!rootTypeId(key)) continue;
         const cached = this.serverCheck(doc, key);
-        if (role === 'own') for (const f of cached.findings) if (this.enabled(f.rule)) part.findings.push(diagnostic(f));
+        for (const f of cached.findings) if (this.enabled(f.rule)) out.push(diagnostic(f));
         if (!cached.body) continue;
         if (cached.body !== doc.object) originals.set(cached.body, doc);
-        const body = cached.body === doc.object ? doc : { ...doc, object: cached.body };
-        runnable.push(body);
-        if (role === 'own') partOf.set(body, part);
+        runnable.push(cached.body === doc.object ? doc : { ...doc, object: cached.body });
         if (cached.clean) clean.add(doc);
-        if (cached.findings.some((f) => f.rule === RULES.validation)) invalid.add(body);
+        if (cached.findings.some((f) => f.rule === RULES.validation)) invalid.add(runnable[runnable.length - 1]!);
       }
     }
-    for (const doc of runnable) {
-      const part = partOf.get(doc);
-      if (part) for (const f of checkHints(doc, (rule) => this.enabled(rule))) part.hints.push(diagnostic(f));
-    }
-    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return done([], []);
+    for (const doc of runnable) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
+    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return { base: out, cluster: [] };
     // Reading the cluster the first time takes a while: what is known goes out before.
-    const workloads = runnable.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)) && partOf.has(d));
+    const workloads = runnable.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
     let early = false;
     if (!this.cluster && workloads.length > 0) {
       early = true;
-      yield snapshot(parts);
+      yield [...out];
     }
     const cluster = this.loadedCluster();
     if ('error' in cluster) {
-      return done([diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` })], []);
+      out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
+      return { base: out, cluster: [] };
     }
     // A document the API server would refuse is not in the cluster the others are checked on.
     const context = clusterContext(runnable.filter((d) => clean.has(d)), cluster.cluster);
@@ -195,18 +165,10 @@ export class DiagnosticsService {
       const cached = this.onCluster.get(keyOf(doc));
       return cached?.key === contextKey ? cached : undefined;
     });
-    const mine = workloads.map((doc) => by.share === undefined || inShare(doc, by.share));
-    // Each own section's part gets its workloads' findings on the cluster, in their order.
-    const fill = (): void => {
-      for (const part of parts) part.cluster = [];
-      workloads.forEach((doc, i) => partOf.get(doc)!.cluster.push(...found(results[i], doc)));
-    };
+    const mine = workloads.map((doc) => share === undefined || inShare(doc, share));
     const stale = workloads.filter((_, i) => !results[i] && mine[i]);
     if (stale.length > 0) {
-      if (!early) {
-        fill();
-        yield snapshot(parts);
-      }
+      if (!early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
       // The file's cluster is stored once for all its checks, and again only when the cluster or the context changed.
       if (this.checked?.key !== contextKey) this.checked = { key: contextKey, on: checkCluster(context, cluster) };
       const on = this.checked.on;
@@ -219,8 +181,7 @@ export class DiagnosticsService {
       }
     }
     if (token?.isCancellationRequested) return undefined;
-    fill();
-    return done([], workloads.map((doc, i) => (mine[i] ? found(results[i], doc) : null)));
+    return { base: out, cluster: workloads.map((doc, i) => (mine[i] ? found(results[i], doc) : null)) };
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */
@@ -239,33 +200,6 @@ export class DiagnosticsService {
   private loadedCluster(): LoadedCluster {
     this.cluster ??= loadCluster(this.settings.cluster, this.read);
     return this.cluster;
-  }
-}
-
-/** Ran is what one run gives: the file's diagnostics in parts by workload (Checked) and its own sections' parts. */
-interface Ran {
-  checked: Checked;
-  parts: SplitChecked;
-}
-
-/** snapshot copies the sections' parts as they stand, for the early diagnostics (the run goes on filling them). */
-function snapshot(parts: readonly SectionPart[]): SplitChecked {
-  return { sections: parts.map((p) => ({ ...p, cluster: [...p.cluster] })), tail: [] };
-}
-
-/**
- * drive steps a run, handing its early parts to `early` and letting the event loop in after each early part and
- * at least every SLICE_MS.
- */
-async function drive(run: Generator<SplitChecked | undefined, Ran | undefined>, early: (parts: SplitChecked) => void): Promise<Ran | undefined> {
-  let last = performance.now();
-  for (let step = run.next(); ; step = run.next()) {
-    if (step.done) return step.value;
-    if (step.value) early(step.value);
-    if (step.value || performance.now() - last >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      last = performance.now();
-    }
   }
 }
 

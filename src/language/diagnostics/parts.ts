@@ -1,7 +1,5 @@
-// A file's diagnostics in parts, for validators on several threads that split its checks on the cluster by workloads:
-// each parses the whole file and runs its share of the workloads, and the parts are put together in the order one
-// validator would have given them. (The server splits a file by sections instead, each validator parsing only its
-// own: see split.ts. A validator still answers a share, and flatten orders both.)
+// A file's diagnostics in parts, for validators on several threads that split its checks on the cluster: each runs its
+// share of the workloads, and the parts are put together in the order one validator would have given them.
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { SourceDocument } from '../../engine/cluster/inputs';
 

@@ -2,7 +2,6 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Settings } from '../settings';
 import type { Checked, Share } from './parts';
-import type { SplitChecked } from './split';
 
 /** ToWorker is what the server asks of the worker. */
 export type ToWorker =
@@ -11,9 +10,8 @@ export type ToWorker =
   /**
    * validate checks one version of a document; a newer `id` for the same URI cancels the older work at once. With a
    * share, the worker is one of several: it runs that share of the checks on the cluster and answers with `parts`.
-   * With a split, it is one of several that split the file by sections (split.ts) and answers with `sections`.
    */
-  | { readonly type: 'validate'; readonly id: number; readonly uri: string; readonly version: number; readonly text: string; readonly share?: Share; readonly split?: Share }
+  | { readonly type: 'validate'; readonly id: number; readonly uri: string; readonly version: number; readonly text: string; readonly share?: Share }
   /** cancel stops a document's work under way (its text changed: a newer version is coming). */
   | { readonly type: 'cancel'; readonly uri: string }
   /** close cancels a document's work and drops all the worker holds of it. */
@@ -34,11 +32,6 @@ export type FromWorker =
   }
   /** parts are a shared validation's outcome: the diagnostics found without the cluster, and this share's checks. */
   | { readonly type: 'parts'; readonly id: number; readonly uri: string; readonly version: number; readonly checked: Checked }
-  /**
-   * sections are one validator's parts of a split: its sections' diagnostics, early (complete false: what is known
-   * before its runs on the cluster, sent when one validator would publish early diagnostics) or complete.
-   */
-  | { readonly type: 'sections'; readonly id: number; readonly uri: string; readonly version: number; readonly index: number; readonly checked: SplitChecked; readonly complete: boolean }
   | { readonly type: 'state'; readonly id: number; readonly state: ValidatorState };
 
 /** ValidatorState is what a validator holds: the documents it keeps parsed, and those whose validation is under way. */

@@ -5,7 +5,6 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ReadFile } from '../../engine/cluster/kubeconfig';
 import { LanguageService } from '../service';
 import type { FromWorker, ToWorker } from './protocol';
-import type { SplitChecked } from './split';
 
 /** Validator handles the server's messages and reports each document's diagnostics through `report`. */
 export class Validator {
@@ -38,7 +37,7 @@ export class Validator {
     }
   }
 
-  private async validate({ id, uri, version, text, share, split }: Extract<ToWorker, { type: 'validate' }>): Promise<void> {
+  private async validate({ id, uri, version, text, share }: Extract<ToWorker, { type: 'validate' }>): Promise<void> {
     this.cancel(uri);
     const token = { isCancellationRequested: false };
     this.running.set(uri, token);
@@ -47,15 +46,6 @@ export class Validator {
     };
     try {
       this.service.update(uri, version, text);
-      if (split) {
-        // One of several validators splitting the file by sections: its parts, early and complete.
-        const sections = (checked: SplitChecked, complete: boolean): void => {
-          if (!token.isCancellationRequested) this.report({ type: 'sections', id, uri, version, index: split.index, checked, complete });
-        };
-        const checked = await this.service.validateSplit(uri, split, token, (early) => sections(early, false));
-        if (checked) sections(checked, true);
-        return;
-      }
       if (share) {
         // One of several validators: the first sends the early diagnostics, each its parts.
         const checked = await this.service.validateParts(uri, token, share, share.index === 0 ? (early) => send(early, false) : undefined);
