@@ -5,7 +5,7 @@ import { child, type FieldError, forbidden, invalidValue, required } from './fie
 import { nameIsDNSLabel } from './metadata';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validatePathNoBacksteps } from './pod-paths';
-import { LEGACY_SOURCES, type SourceRule, validateCSIDriverName } from './pod-volume-sources';
+import { LEGACY_SOURCES, type SourceRule, storageOSVolumeErrors, validateCSIDriverName } from './pod-volume-sources';
 import { hostPathRule } from './pod-volumes';
 import type { Volume136 } from './pod-types';
 
@@ -110,13 +110,7 @@ const local: PVSourceRule = (s, p) => {
 /** validateStorageOSPersistentVolumeSource: a DNS-label volumeName and volumeNamespace, a full secretRef. */
 const storageos: PVSourceRule = (s, p) => {
   const at = child(p, 'storageos');
-  const errs: FieldError[] = [];
-  const name = str(s, 'volumeName');
-  if (!name) errs.push(required(child(at, 'volumeName')));
-  else errs.push(...isDNS1123Label(name).map((msg) => invalidValue(child(at, 'volumeName'), name, msg)));
-  const ns = str(s, 'volumeNamespace');
-  if (ns) errs.push(...isDNS1123Label(ns).map((msg) => invalidValue(child(at, 'volumeNamespace'), ns, msg)));
-  return [...errs, ...secretRefErrors(s, at)];
+  return [...storageOSVolumeErrors(s, at), ...secretRefErrors(s, at)];
 };
 
 /** validatePVSecretReference: a DNS-subdomain name and a DNS-label namespace, both required. */

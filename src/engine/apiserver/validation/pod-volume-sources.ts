@@ -143,14 +143,23 @@ const azureDisk: SourceRule = (s, p) => {
   return errs;
 };
 
-const storageos: SourceRule = (s, p) => {
-  const at = child(p, 'storageos');
+/**
+ * storageOSVolumeErrors are what validateStorageOSVolumeSource and validateStorageOSPersistentVolumeSource share
+ * (validation.go, v1.36.3): a required DNS-label volumeName, and a DNS-label volumeNamespace when given.
+ */
+export function storageOSVolumeErrors(s: Record<string, unknown>, at: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(s, 'volumeName');
   if (!name) errs.push(required(child(at, 'volumeName')));
   else errs.push(...isDNS1123Label(name).map((msg) => invalidValue(child(at, 'volumeName'), name, msg)));
   const ns = str(s, 'volumeNamespace');
   if (ns) errs.push(...isDNS1123Label(ns).map((msg) => invalidValue(child(at, 'volumeNamespace'), ns, msg)));
+  return errs;
+}
+
+const storageos: SourceRule = (s, p) => {
+  const at = child(p, 'storageos');
+  const errs = storageOSVolumeErrors(s, at);
   const ref = obj(s, 'secretRef');
   if (ref && !str(ref, 'name')) errs.push(required(child(at, 'secretRef', 'name')));
   return errs;
