@@ -64,7 +64,12 @@ export interface Status {
 /** StatusError is an API error: an HTTP code, a reason and a message, as apimachinery's StatusError. */
 export class StatusError extends Error {
   constructor(readonly status: Status) {
+    // An API answer, not a failure of the engine: its stack would say nothing, and capturing one costs more than the
+    // rest of a request's refusal (a GET's 404 comes on every apply).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(status.message);
+    Error.stackTraceLimit = limit;
     this.name = 'StatusError';
   }
 

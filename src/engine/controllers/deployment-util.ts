@@ -76,13 +76,14 @@ export function maxUnavailable(d: Deployment): number {
 
 /** templateEqualIgnoreHash is EqualIgnoreHash: the templates compared without the pod-template-hash label. */
 export function templateEqualIgnoreHash(a: unknown, b: unknown): boolean {
-  const strip = (t: unknown) => {
-    const copy = JSON.parse(JSON.stringify(t ?? {})) as { metadata?: { labels?: Record<string, string> } };
-    if (copy.metadata?.labels) {
-      delete copy.metadata.labels[POD_TEMPLATE_HASH_LABEL];
-      if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
-    }
-    return copy;
+  // Shallow copies down to the labels, which lose the hash label (and go when that was their only one).
+  const strip = (t: unknown): unknown => {
+    const template = (t ?? {}) as { metadata?: { labels?: Record<string, string> } };
+    const labels = template.metadata?.labels;
+    if (!labels || typeof labels !== 'object' || !Object.hasOwn(labels, POD_TEMPLATE_HASH_LABEL)) return template;
+    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...rest } = labels;
+    const { labels: _labels, ...metadata } = template.metadata!;
+    return { ...template, metadata: Object.keys(rest).length ? { ...metadata, labels: rest } : metadata };
   };
   return k8sEqual(strip(a), strip(b));
 }

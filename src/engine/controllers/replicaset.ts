@@ -3,6 +3,7 @@
 // the kind adapter of replication.ts (pkg/controller/replication is this controller behind a conversion layer).
 // See pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas, getPodsToDelete) and replica_set_utils.go.
 import { podGenerateName } from '../api/naming';
+import { jsonEqual } from '../api/json-equal';
 import { deepClone, type KubeObject, type Pod, podKey, type ReplicaSet } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
@@ -284,13 +285,5 @@ function replicaFailure(ctx: EngineContext, conditions: ReplicaSetCondition[], f
   return conditions;
 }
 
-/** k8sEqual compares two JSON values. */
-export function k8sEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a ?? null)) === JSON.stringify(sortKeys(b ?? null));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
-}
+/** k8sEqual compares two JSON values: equal when their JSON, keys sorted, is. */
+export const k8sEqual = jsonEqual;
