@@ -4,6 +4,7 @@ import { hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import { type KubeObject, type Meta, objectRef } from '../api/types';
 import type { EngineContext } from '../context';
 import { RESOURCES } from '../cluster/store';
+import { VERSIONS } from '../api/discovery/served';
 import type { PhaseName } from '../runtime/phases';
 import type { TraceInput } from '../runtime/recorder';
 import type { Steps } from '../runtime/step';
@@ -165,13 +166,6 @@ export interface KindMapping {
   namespaced: boolean;
 }
 
-const VERSIONS: Readonly<Record<string, string[]>> = {
-  '': ['v1'], apps: ['v1'], batch: ['v1'], 'rbac.authorization.k8s.io': ['v1'], 'scheduling.k8s.io': ['v1'],
-  // kube-apiserver 1.36 serves autoscaling/v2 (preferred) and autoscaling/v1. See pkg/controlplane/instance.go
-  // (DefaultAPIResourceConfigSource) and pkg/registry/autoscaling/rest/storage_autoscaling.go (v1.36.3).
-  'node.k8s.io': ['v1'], 'storage.k8s.io': ['v1'], policy: ['v1'], 'discovery.k8s.io': ['v1'], autoscaling: ['v2', 'v1'],
-};
-
 /** servedVersions are the versions kube-apiserver serves of a group of the kinds the engine stores, preferred first. */
 export function servedVersions(group: string): readonly string[] {
   return VERSIONS[group] ?? ['v1'];
@@ -188,7 +182,7 @@ export function mappingFor(apiVersion: string, kind: string): KindMapping | unde
   if (!info) return undefined;
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) as [string, string] : ['', apiVersion];
   if (group !== info.group || !(VERSIONS[group] ?? []).includes(version)) return undefined;
-  return { group, versions: VERSIONS[group] ?? [], resource: info.resource, namespaced: info.namespaced };
+  return { group, versions: [...(VERSIONS[group] ?? [])], resource: info.resource, namespaced: info.namespaced };
 }
 
 /** requestPath is the URL path of a resource request: `/api/v1/namespaces/default/pods`. */

@@ -12,6 +12,27 @@ import { collectParams, type ParamRef, paramScope } from './policy/params';
 import { validate } from './policy/validator';
 import { requestVersion } from './webhook/matching';
 
+/** POLICY_REFRESH_MS is policy_source.go's policyRefreshIntervalDefault: new policy data is compiled once a second. */
+const POLICY_REFRESH_MS = 1000;
+
+/**
+ * refreshedBy tells which policies and bindings kube-apiserver has in force now. Its policy source marks its data dirty
+ * when a policy or binding is added and compiles it on the next tick of a one-second loop (wait.Until(refreshPolicies,
+ * 1s)), so an object written at t is in force from the first whole second after t: a pod created in the same apply
+ * as its policy is not checked by it. The objects of the cluster files were there before the run. The engine reads an
+ * object's write time from its creationTimestamp (whole seconds), so an update or a delete takes effect at once.
+ * See staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/generic/policy_source.go (Run, refreshPolicies) at v0.36.0.
+ */
+function refreshedBy(ctx: EngineContext): (object: KubeObject) => boolean {
+  const lastTick = Math.floor(ctx.clock.now / POLICY_REFRESH_MS) * POLICY_REFRESH_MS;
+  return (object) => {
+    const created = Date.parse(object.metadata?.creationTimestamp ?? '');
+    if (Number.isNaN(created)) return true;
+    // Written within [created, created + 1 s): in force from the tick at created + 1 s.
+    return created - ctx.clock.epoch.getTime() + POLICY_REFRESH_MS <= lastTick;
+  };
+}
+
 /** Denial is a deny decision with the policy and binding it came from (policyDecisionWithMetadata). */
 interface Denial {
   policy: string;
@@ -71,12 +92,18 @@ function denialError(attrs: AdmissionAttributes, denial: Denial): StatusError {
  * policies in its cache's order, which is not defined; names make it reproducible here.
  */
 function validateRequest(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult {
-  const bindings = ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding').slice().sort(byName);
+  const inForce = refreshedBy(ctx);
+  const stored = [...ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding'), ...ctx.store.list<KubeObject>('ValidatingAdmissionPolicy')];
+  const bindings = ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding').filter(inForce).sort(byName);
   // Why: policy_source.go keeps only policies that have bindings; a binding to a missing policy is skipped.
-  const policies = ctx.store.list<KubeObject>('ValidatingAdmissionPolicy').slice().sort(byName)
+  const policies = ctx.store.list<KubeObject>('ValidatingAdmissionPolicy').filter(inForce).sort(byName)
     .map((policy) => ({ policy, bindings: bindings.filter((b) => (b['spec'] as BindingSpec | undefined)?.policyName === policy.metadata?.name) }))
     .filter((p) => p.bindings.length > 0);
-  if (policies.length === 0) return { note: 'no ValidatingAdmissionPolicy with a binding', detail: { policies: [] } };
+  const pending = stored.filter((o) => !inForce(o)).map((o) => `${String(o.kind)} ${o.metadata?.name ?? ''}`).sort();
+  if (policies.length === 0) {
+    if (pending.length > 0) return { note: `no ValidatingAdmissionPolicy with a binding in force yet: kube-apiserver compiles new policies and bindings at its next refresh, every second (${pending.join(', ')})`, detail: { policies: [], notYetInForce: pending } };
+    return { note: 'no ValidatingAdmissionPolicy with a binding', detail: { policies: [] } };
+  }
   const denials: Denial[] = [];
   const warnings: string[] = [];
   const records: Record<string, unknown>[] = [];
