@@ -12,13 +12,13 @@ export const LIFECYCLE_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet']);
  * endpoints controllers, or for scoring alone (a Service's selector in PodTopologySpread's default constraints).
  * See pkg/kubelet/kubelet_pods.go, pkg/controller/endpointslice, plugins/podtopologyspread/common.go.
  */
-const RUNTIME_KINDS = new Set(['ConfigMap', 'Secret', 'Service', 'Endpoints', 'EndpointSlice', 'Ingress', 'IngressClass', 'NetworkPolicy', 'HorizontalPodAutoscaler']);
+export const RUNTIME_KINDS = new Set(['ConfigMap', 'Secret', 'Service', 'Endpoints', 'EndpointSlice', 'Ingress', 'IngressClass', 'NetworkPolicy', 'HorizontalPodAutoscaler']);
 
 /**
  * ADMISSION_CONFIG_KINDS configure admission that may read any object: a webhook's Service, a policy's params
  * (paramKind, often a ConfigMap). Where one is present, every document stays in the context.
  */
-const ADMISSION_CONFIG_KINDS = new Set([
+export const ADMISSION_CONFIG_KINDS = new Set([
   'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
   'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding',
 ]);

@@ -10,10 +10,10 @@ import { rootTypeId } from '../schema';
 import { RULES, type Rule, type Settings, DEFAULT_SETTINGS } from '../settings';
 import { checkApiServer } from './api-server';
 import { type CheckCluster, checkCluster, checkOnCluster, type LoadedCluster, loadCluster } from './cluster';
-import { clusterContext, LIFECYCLE_KINDS } from './context';
+import { ADMISSION_CONFIG_KINDS, clusterContext, LIFECYCLE_KINDS, RUNTIME_KINDS } from './context';
 import { DiagnosticSeverity, type Finding } from './finding';
 import { checkHints } from './hints';
-import { type Checked, flatten, inShare, type Share } from './parts';
+import { type Checked, flatten, type Share, shareOfSection, workloadKey } from './parts';
 
 export { type Checked, flatten, mergeParts, type Share } from './parts';
 
@@ -48,6 +48,8 @@ export class DiagnosticsService {
   private clusterGeneration = 0;
   private readonly server = new WeakMap<SourceDocument, Cached>();
   private readonly onCluster = new WeakMap<SourceDocument, Cached>();
+  /** seenElsewhere keeps, for each workload another share runs, the context it was last sent with (see run). */
+  private readonly seenElsewhere = new WeakMap<SourceDocument, string>();
   /** checked is the cluster of the last file checked, with the key of its context. */
   private checked: { key: string; on: CheckCluster } | undefined;
 
@@ -106,14 +108,21 @@ export class DiagnosticsService {
    */
   private *run(sections: readonly ManifestSection[], token?: Cancellation, share?: Share): Generator<Diagnostic[] | undefined, Checked | undefined> {
     const kube = sections.filter((s) => s.kubernetes !== undefined);
-    if (kube.length === 0) return { base: [], cluster: [] };
+    const whole = share === undefined || share.index === 0;
+    if (kube.length === 0) return { base: [], cluster: [], keys: [], whole };
     const out: Diagnostic[] = [];
     // runnable are the documents that decode, to check on the cluster as they would be stored (clean: without any
     // finding of the API server's; invalid: with validation errors, whose own refusal is not reported twice).
     const runnable: SourceDocument[] = [];
     const clean = new Set<SourceDocument>();
     const invalid = new Set<SourceDocument>();
+    // Each runnable document's share (that of its section) and its key in the parts.
+    const placeOf = new Map<SourceDocument, { share: number; key: string }>();
+    const sectionShare = this.sectionShares(sections, share);
     for (const section of sections) {
+      const shareOfThis = sectionShare(section);
+      // A later share reads only the sections it needs: its own workloads and the context (see sectionShares).
+      if (shareOfThis === undefined) continue;
       if (!section.parsed) {
         yield undefined;
         if (token?.isCancellationRequested) return undefined;
@@ -129,7 +138,7 @@ export class DiagnosticsService {
         }
         continue;
       }
-      for (const doc of section.documents) {
+      for (const [index, doc] of section.documents.entries()) {
         const key = `${String(doc.object.apiVersion)}/${String(doc.object.kind)}`;
         if (!rootTypeId(key)) continue;
         const cached = this.serverCheck(doc, key);
@@ -137,12 +146,13 @@ export class DiagnosticsService {
         if (!cached.body) continue;
         if (cached.body !== doc.object) originals.set(cached.body, doc);
         runnable.push(cached.body === doc.object ? doc : { ...doc, object: cached.body });
+        placeOf.set(runnable[runnable.length - 1]!, { share: shareOfThis, key: workloadKey(section.index, index) });
         if (cached.clean) clean.add(doc);
         if (cached.findings.some((f) => f.rule === RULES.validation)) invalid.add(runnable[runnable.length - 1]!);
       }
     }
     for (const doc of runnable) for (const f of checkHints(doc, (rule) => this.enabled(rule))) out.push(diagnostic(f));
-    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return { base: out, cluster: [] };
+    if (![RULES.admission, RULES.scheduling, RULES.controllers, RULES.validation].some((r) => this.enabled(r))) return { base: out, cluster: [], keys: [], whole };
     // Reading the cluster the first time takes a while: what is known goes out before.
     const workloads = runnable.filter((d) => LIFECYCLE_KINDS.has(String(d.object.kind)));
     let early = false;
@@ -153,7 +163,7 @@ export class DiagnosticsService {
     const cluster = this.loadedCluster();
     if ('error' in cluster) {
       out.push(diagnostic({ rule: RULES.admission, severity: DiagnosticSeverity.Warning, range: firstLine(kube[0]!), message: `the cluster cannot be read: ${cluster.error.message}` }));
-      return { base: out, cluster: [] };
+      return { base: out, cluster: [], keys: [], whole };
     }
     // A document the API server would refuse is not in the cluster the others are checked on.
     const context = clusterContext(runnable.filter((d) => clean.has(d)), cluster.cluster);
@@ -165,10 +175,14 @@ export class DiagnosticsService {
       const cached = this.onCluster.get(keyOf(doc));
       return cached?.key === contextKey ? cached : undefined;
     });
-    const mine = workloads.map((doc) => share === undefined || inShare(doc, share));
+    const mine = workloads.map((doc) => share === undefined || placeOf.get(doc)?.share === share.index);
     const stale = workloads.filter((_, i) => !results[i] && mine[i]);
+    // Another share's workloads this validator has not seen with this context are being run there: the early
+    // diagnostics go out first (the first share sends them), as they do for this share's own runs.
+    const elsewhere = workloads.filter((doc, i) => !mine[i] && this.seenElsewhere.get(keyOf(doc)) !== contextKey);
+    for (const doc of elsewhere) this.seenElsewhere.set(keyOf(doc), contextKey);
+    if ((stale.length > 0 || elsewhere.length > 0) && !early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
     if (stale.length > 0) {
-      if (!early) yield [...out, ...workloads.flatMap((doc, i) => found(results[i], doc))];
       // The file's cluster is stored once for all its checks, and again only when the cluster or the context changed.
       if (this.checked?.key !== contextKey) this.checked = { key: contextKey, on: checkCluster(context, cluster) };
       const on = this.checked.on;
@@ -181,7 +195,31 @@ export class DiagnosticsService {
       }
     }
     if (token?.isCancellationRequested) return undefined;
-    return { base: out, cluster: workloads.map((doc, i) => (mine[i] ? found(results[i], doc) : null)) };
+    return { base: out, cluster: workloads.map((doc, i) => (mine[i] ? found(results[i], doc) : null)), keys: workloads.map((doc) => placeOf.get(doc)?.key ?? ''), whole };
+  }
+
+  /**
+   * sectionShares returns, for each section, the share that runs its workloads, or undefined for a section this
+   * validator does not read. Without shares every section is read. The first share reads every section (its base
+   * diagnostics are the file's); a later one skips the other shares' workload sections and the data only a running
+   * workload reads (RUNTIME_KINDS, not in the context then; whatever workload such a section holds is the first
+   * share's). Where admission that may read any object is configured (in the file or the cluster), every such section
+   * is in the context and read by every share. A section is told by its top-level kind, read without parsing it.
+   */
+  private sectionShares(sections: readonly ManifestSection[], share: Share | undefined): (section: ManifestSection) => number | undefined {
+    if (share === undefined) return () => 0;
+    const kindOf = (section: ManifestSection): string => section.kubernetes?.slice(section.kubernetes.lastIndexOf('/') + 1) ?? '';
+    const ownerOf = (section: ManifestSection, kind: string): number => (RUNTIME_KINDS.has(kind) ? 0 : shareOfSection(section.text, share.of));
+    if (share.index === 0) return (section) => ownerOf(section, kindOf(section));
+    const loaded = this.loadedCluster();
+    const admission = sections.some((s) => ADMISSION_CONFIG_KINDS.has(kindOf(s)))
+      || ('error' in loaded ? false : loaded.cluster.objects.some((d) => ADMISSION_CONFIG_KINDS.has(String(d.object.kind))));
+    return (section) => {
+      const kind = kindOf(section);
+      const owner = ownerOf(section, kind);
+      if ((!admission && RUNTIME_KINDS.has(kind)) || (LIFECYCLE_KINDS.has(kind) && owner !== share.index)) return undefined;
+      return owner;
+    };
   }
 
   /** serverCheck runs (or reuses) the API server's checks of one document. */

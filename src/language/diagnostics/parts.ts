@@ -1,9 +1,8 @@
 // A file's diagnostics in parts, for validators on several threads that split its checks on the cluster: each runs its
 // share of the workloads, and the parts are put together in the order one validator would have given them.
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { SourceDocument } from '../../engine/cluster/inputs';
 
-/** Share is the part of a file's checks on the cluster one of `of` validators runs: the workloads inShare of `index`. */
+/** Share is the part of a file's checks on the cluster one of `of` validators runs: the workloads of the sections shareOfSection gives `index`. */
 export interface Share {
   readonly index: number;
   readonly of: number;
@@ -16,6 +15,18 @@ export interface Share {
 export interface Checked {
   readonly base: Diagnostic[];
   readonly cluster: (Diagnostic[] | null)[];
+  /** keys name the workloads of `cluster`, one each: the section and the place in it (see workloadKey). */
+  readonly keys: string[];
+  /**
+   * whole is true when the validator read every section (alone, or share 0): its base and its list of workloads are
+   * the file's. A later share reads only the sections it needs, and lists only the workloads it read.
+   */
+  readonly whole: boolean;
+}
+
+/** workloadKey names a workload the same way in every share: its section's index and its index in the section. */
+export function workloadKey(section: number, index: number): string {
+  return `${section}/${index}`;
 }
 
 /**
@@ -40,24 +51,37 @@ export function flatten(checked: Checked): Diagnostic[] {
 }
 
 /**
- * mergeParts puts together the parts of several validators' shares of one file: the base of the first, and each
- * workload's diagnostics from the validator whose share it is. Undefined until every workload's part is there.
+ * mergeParts puts together the parts of several validators' shares of one file: the base and the list of workloads of
+ * the share that read the whole file, and each workload's diagnostics from the validator whose share it is.
+ * Undefined until every workload's part is there.
  */
 export function mergeParts(parts: readonly Checked[]): Checked | undefined {
-  const [first] = parts;
-  if (!first) return undefined;
-  const cluster = first.cluster.map((_, i) => parts.find((p) => p.cluster[i] !== null && p.cluster[i] !== undefined)?.cluster[i] ?? null);
-  return cluster.every((d) => d !== null) ? { base: first.base, cluster } : undefined;
+  const whole = parts.find((p) => p.whole);
+  if (!whole) return undefined;
+  const found = new Map<string, Diagnostic[]>();
+  for (const part of parts) part.keys.forEach((key, i) => {
+    const diagnostics = part.cluster[i];
+    if (diagnostics) found.set(key, diagnostics);
+  });
+  const cluster = whole.keys.map((key, i) => whole.cluster[i] ?? found.get(key) ?? null);
+  return cluster.every((d) => d !== null) ? { base: whole.base, cluster, keys: whole.keys, whole: true } : undefined;
 }
 
 /**
- * inShare tells which validator runs a workload: by a hash of its kind, namespace and name, so that the same workload
- * goes to the same validator, which keeps its findings, after edits elsewhere in the file.
+ * FIRST_SHARE_WEIGHT and SHARE_WEIGHT weigh the shares: the first share reads the whole file (its base diagnostics are
+ * the file's), the others only the sections they need, so the first takes fewer workloads (5 in 13 of two shares).
  */
-export function inShare(doc: SourceDocument, share: Share): boolean {
-  const meta = doc.object.metadata;
-  const key = `${String(doc.object.kind)}/${meta?.namespace ?? ''}/${meta?.name ?? ''}`;
+const FIRST_SHARE_WEIGHT = 5;
+const SHARE_WEIGHT = 8;
+
+/**
+ * shareOfSection tells which validator runs the workloads of a section: by a hash of its text, so that a workload
+ * goes to the same validator, which keeps its findings, after edits elsewhere in the file (and when it moves).
+ */
+export function shareOfSection(text: string, of: number): number {
+  if (of <= 1) return 0;
   let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % share.of === share.index;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  const bucket = hash % (FIRST_SHARE_WEIGHT + SHARE_WEIGHT * (of - 1));
+  return bucket < FIRST_SHARE_WEIGHT ? 0 : 1 + Math.floor((bucket - FIRST_SHARE_WEIGHT) / SHARE_WEIGHT);
 }
