@@ -78,9 +78,16 @@ export function unreadFrames(page: Page): Promise<string[]> {
  * frame's two-line box within its one-line row to its middle, and the row then draws empty.
  */
 export async function clickRow(page: Page, row: Locator): Promise<void> {
-  const box = await row.boundingBox();
-  assert.ok(box, 'the row is drawn');
-  await page.mouse.click(box.x + Math.min(60, box.width / 2), box.y + Math.min(11, box.height / 2));
+  // A view's list draws its rows again as the debug session's threads and frames come (a row found a moment ago may
+  // be drawn anew): the row is awaited drawn, a few times, before its box is read.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await row.waitFor({ state: 'visible' });
+    const box = await row.boundingBox();
+    if (!box) continue;
+    await page.mouse.click(box.x + Math.min(60, box.width / 2), box.y + Math.min(11, box.height / 2));
+    return;
+  }
+  assert.fail('the row is drawn');
 }
 
 /**
