@@ -58,6 +58,11 @@ export const CASES = [
     'priority-class-system', 'priority-class-too-high', 'service-affinity-timeout', 'service-ip-family-policy',
     'service-external-ips', 'service-node-port-twice', 'limit-range-ratio', 'service-lb-fields', 'accepted-kinds']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // rejections-validation-rbac (Roles, ClusterRoles, their bindings) and RuntimeClasses
+  ...['rolebinding-no-roleref', 'rolebinding-roleref-no-name', 'rolebinding-bad-subject', 'clusterrole-rule-no-verbs',
+    'role-non-resource-url', 'clusterrole-aggregation-empty', 'clusterrole-aggregation-bad-selector', 'clusterrolebinding-sa-no-namespace',
+    'rolebinding-valid-pair', 'runtimeclass-no-handler', 'runtimeclass-bad-scheduling', 'runtimeclass-valid']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
   // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
   ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
     'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',

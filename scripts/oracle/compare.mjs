@@ -106,7 +106,9 @@ export async function compareCase(ref, c, engine, result) {
   const api = diffs('apiserver');
   if (!!er !== rejectedRef) api.push({ field: 'outcome', engine: er ? `Rejected (${er.code} ${er.reason})` : engine.outcome, reference: rejectedRef ? `Rejected (${applied.status?.code} ${applied.status?.reason})` : 'accepted' });
   if (er && rejectedRef) {
-    for (const k of ['code', 'reason', 'message']) if (er[k] !== applied.status?.[k]) api.push({ field: `rejection.${k}`, engine: er[k], reference: applied.status?.[k] });
+    // A Status' reason is omitted when empty (omitempty): absent is StatusReasonUnknown, "".
+    const ref = { ...applied.status, reason: applied.status?.reason ?? (applied.status ? '' : undefined) };
+    for (const k of ['code', 'reason', 'message']) if (er[k] !== ref[k]) api.push({ field: `rejection.${k}`, engine: er[k], reference: applied.status?.[k] });
   }
   // What the engine's later kubectl commands printed (a drain) is compared by their own component.
   const applies = (engine.commands ?? []).reduce((text, cmd) => text.replace(`\n${cmd.output}`, ''), engine.kubectl ?? '').trim();

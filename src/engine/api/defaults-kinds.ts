@@ -97,8 +97,8 @@ const KIND_DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulte
  * rbac.authorization.k8s.io (a ServiceAccount's stays "").
  */
 function defaultBinding(r: Recorder, o: Rec): void {
-  const roleRef = rec(o['roleRef']);
-  if (roleRef) r.ifZero(roleRef, 'apiGroup', RBAC_GROUP, 'roleRef');
+  // RoleRef is a struct, not a pointer, in rbac/v1: a binding without one still gets its apiGroup.
+  r.ifZero(ensure(o, 'roleRef'), 'apiGroup', RBAC_GROUP, 'roleRef');
   list(o['subjects']).forEach((subject, i) => {
     if (subject['kind'] === 'User' || subject['kind'] === 'Group') r.ifZero(subject, 'apiGroup', RBAC_GROUP, `subjects[${i}]`);
   });

@@ -12,6 +12,7 @@ import type { AdmissionAttributes } from './admission/plugin';
 import { internalError } from './admission/errors';
 import { applyDefaults } from './defaulting';
 import { applyManagedFields, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
+import { bindingEscalationCheck } from './rbac-escalation';
 import { prepareObjectForCreate } from './registry';
 import { allocateServiceCreate } from './service-alloc';
 import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './request';
@@ -68,6 +69,16 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     };
     if (failed) return { ok: false, error: failed, phase: 'apiserver.validate', warnings: mutating.warnings };
     if ('object' in alloc) admitted = alloc.object;
+  }
+  // A binding's policy-based storage guards its Create before the registry's own (rbac-escalation.ts).
+  if (req.kind === 'RoleBinding' || req.kind === 'ClusterRoleBinding') {
+    const check = bindingEscalationCheck(ctx.store, ctx.profile, admitted, req.namespace ?? '', user);
+    yield {
+      phase: 'apiserver.validate', object: ref, step: { kind: 'plugin', name: 'rbac-escalation' }, field: 'roleRef',
+      result: 'error' in check ? check.error.message : check.passed,
+      detail: 'error' in check ? { status: check.error.status } : {}, ...('error' in check ? { outcome: 'rejected' as const } : {}),
+    };
+    if ('error' in check) return { ok: false, error: check.error, phase: 'apiserver.validate', warnings: mutating.warnings };
   }
   const prepared = convertToV1(prepareObjectForCreate(ctx, admitted, generatedName));
   const errors = validateObject(prepared);

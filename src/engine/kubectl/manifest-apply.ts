@@ -118,7 +118,9 @@ function rejectionOf(out: KubectlOutcome, obj: KubeObject): Rejection {
   const failed = out.outcome && !out.outcome.ok ? out.outcome : undefined;
   const status = failed?.error.status;
   return {
-    phase: failed?.phase ?? 'kubectl.validate', code: status?.code ?? 0, reason: status?.reason ?? out.clientError ?? 'Unknown',
+    phase: failed?.phase ?? 'kubectl.validate', code: status?.code ?? 0,
+    // A Status without a reason has StatusReasonUnknown, "" (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
+    reason: status ? status.reason ?? '' : out.clientError ?? 'Unknown',
     message: status?.message ?? out.printed, ...(obj.metadata?.name ? { object: `${obj.kind}/${obj.metadata.name}` } : {}),
   };
 }

@@ -66,6 +66,13 @@ const cases: { name: string; in: Record<string, unknown>; want: Record<string, u
     changes: ['roleRef.apiGroup', 'subjects[0].apiGroup'],
   },
   {
+    // rbac/v1 RoleRef is a struct, not a pointer: SetDefaults_ClusterRoleBinding fills its apiGroup even when it is absent.
+    name: 'a ClusterRoleBinding without roleRef still gets its apiGroup',
+    in: { kind: 'ClusterRoleBinding' },
+    want: { kind: 'ClusterRoleBinding', roleRef: { apiGroup: 'rbac.authorization.k8s.io' } },
+    changes: ['roleRef.apiGroup'],
+  },
+  {
     name: 'a CSIDriver gets its seven defaults',
     in: { kind: 'CSIDriver', spec: {} },
     want: { kind: 'CSIDriver', spec: { attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', volumeLifecycleModes: ['Persistent'], requiresRepublish: false, seLinuxMount: false } },

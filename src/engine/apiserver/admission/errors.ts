@@ -33,6 +33,7 @@ export function internalError(reason: string): StatusError {
  * See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/status.go (ErrorToAPIStatus).
  */
 export function plainError(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
+  // The reason is empty, and Status omits an empty reason (omitempty).
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }
 

@@ -2,8 +2,9 @@
 // DaemonSets, ReplicationControllers, Jobs, CronJobs and Nodes get their full rules (Nodes but for a few status fields, see
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
 // spec (policy.ts), Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and PriorityClasses theirs,
-// PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules;
-// other kinds get their metadata checked with the name rule their own validation uses.
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules, Roles,
+// ClusterRoles, RoleBindings and ClusterRoleBindings theirs (rbac.ts), RuntimeClasses theirs (runtime-class.ts);
+// other kinds get their metadata checked (NameIsDNSSubdomain).
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
@@ -14,7 +15,7 @@ import { validateConfigMap } from './config-map';
 import { validateCronJob } from './cronjob';
 import type { FieldError } from './field-errors';
 import { validateLimitRange } from './limit-range';
-import { type NameRule, nameIsDNSSubdomain, pathSegmentName, validateObjectMeta } from './metadata';
+import { nameIsDNSSubdomain, validateObjectMeta } from './metadata';
 import { validateNamespace } from './namespace';
 import { validateNode } from './node';
 import { validatePersistentVolume } from './persistent-volume';
@@ -22,23 +23,14 @@ import { validatePersistentVolumeClaim } from './persistent-volume-claim';
 import { validatePod } from './pod';
 import { validatePodDisruptionBudget } from './policy';
 import { validatePriorityClass } from './priority-class';
+import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac';
 import { validateReplicationController } from './replication-controller';
 import { validateResourceQuota } from './resource-quota';
+import { validateRuntimeClass } from './runtime-class';
 import { validateSecret } from './secret';
 import { validateService } from './service';
 import { validateServiceAccount } from './service-account';
 import { validateStorageClass } from './storage-class';
-
-/**
- * NAME_RULES are the name rules of kinds validated by metadata only; the rest use NameIsDNSSubdomain.
- * Why: ValidateRBACName (path segment names) in pkg/apis/rbac/validation/validation.go (v1.36.3).
- */
-const NAME_RULES: Readonly<Record<string, NameRule>> = {
-  Role: pathSegmentName,
-  ClusterRole: pathSegmentName,
-  RoleBinding: pathSegmentName,
-  ClusterRoleBinding: pathSegmentName,
-};
 
 /** validateObject runs the create validation of an object's kind. */
 export function validateObject(obj: KubeObject): FieldError[] {
@@ -87,9 +79,19 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateConfigMap(obj);
     case 'Secret':
       return validateSecret(obj);
+    case 'Role':
+      return validateRole(obj);
+    case 'ClusterRole':
+      return validateClusterRole(obj);
+    case 'RoleBinding':
+      return validateRoleBinding(obj);
+    case 'ClusterRoleBinding':
+      return validateClusterRoleBinding(obj);
+    case 'RuntimeClass':
+      return validateRuntimeClass(obj);
     default: {
       const kind = obj.kind ?? '';
-      return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, NAME_RULES[kind] ?? nameIsDNSSubdomain);
+      return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, nameIsDNSSubdomain);
     }
   }
 }

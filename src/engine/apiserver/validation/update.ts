@@ -6,6 +6,8 @@ import type { KubeObject, LabelSelector } from '../../api/types';
 import { labelSelectorJSON } from './apps';
 import { asJSON, type FieldError, forbidden, invalidValue } from './field-errors';
 import { invalidShown } from './metadata';
+import { validateBindingUpdate } from './rbac';
+import { validateRuntimeClassUpdate } from './runtime-class';
 
 /** FIELD_IMMUTABLE is apimachinery's FieldImmutableErrorMsg (staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go). */
 export const FIELD_IMMUTABLE = 'field is immutable';
@@ -18,7 +20,8 @@ type Spec = { selector?: LabelSelector; template?: unknown; completions?: number
  * validateUpdate is the update-only part of ValidateUpdate: apps/v1 Deployments, ReplicaSets and DaemonSets may not
  * change their selector (ValidateImmutableField in the strategies' ValidateUpdate), a StatefulSet only the fields
  * STATEFULSET_MUTABLE lists; a Job may change neither its selector,
- * its pod template, its completions (outside the Indexed elastic case) nor its completionMode.
+ * its pod template, its completions (outside the Indexed elastic case) nor its completionMode; a RoleBinding or
+ * ClusterRoleBinding may not change its roleRef, a RuntimeClass its handler (rbac.ts, runtime-class.ts).
  */
 export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] {
   const n = (next['spec'] ?? {}) as Spec;
@@ -43,6 +46,11 @@ export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] 
       return errs;
     case 'StatefulSet':
       return validateStatefulSetSpecUpdate(next['spec'] as Record<string, unknown> | undefined, old['spec'] as Record<string, unknown> | undefined);
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      return validateBindingUpdate(next, old);
+    case 'RuntimeClass':
+      return validateRuntimeClassUpdate(next, old);
     case 'Pod':
       return validatePodSpecUpdate(next['spec'] as PodSpecLike | undefined, old['spec'] as PodSpecLike | undefined);
     default:

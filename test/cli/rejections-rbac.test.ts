@@ -1,0 +1,71 @@
+// The CLI as a process on RBAC objects and RuntimeClasses: the bindings' escalation check, then the registry's
+// validation (pkg/apis/rbac/validation, pkg/apis/node/validation, v1.36.3). Every expected status and kubectl line is
+// what kube-apiserver v1.36.3 and kubectl answered to the same fixture (the reference cluster).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+const ROOT = join(__dirname, '..', '..', '..');
+const FIXTURES = 'test/fixtures/validation';
+
+interface Report {
+  outcome: string;
+  rejection?: { code: number; reason: string; message: string };
+  kubectl: string;
+}
+
+function run(file: string): { status: number | null; report: Report } {
+  const r = spawnSync(process.execPath, [CLI, 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, report: JSON.parse(r.stdout) as Report };
+}
+
+const cases: { file: string; code: number; reason: string; message: string; kubectl: string }[] = [
+  {
+    // pkg/registry/rbac/validation/rule.go (GetRoleReferenceRules): a plain error, so 500 without a reason.
+    file: 'rolebinding-no-roleref.yaml', code: 500, reason: '', message: 'unsupported role reference kind: ""',
+    kubectl: `Error from server: error when creating "${FIXTURES}/rolebinding-no-roleref.yaml": unsupported role reference kind: ""`,
+  },
+  {
+    file: 'rolebinding-roleref-no-name.yaml', code: 422, reason: 'Invalid',
+    message: 'RoleBinding.rbac.authorization.k8s.io "read-pods" is invalid: [roleRef.apiGroup: Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io", roleRef.name: Required value]',
+    kubectl: 'The RoleBinding "read-pods" is invalid: \n* roleRef.apiGroup: Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io"\n* roleRef.name: Required value',
+  },
+  {
+    file: 'clusterrolebinding-sa-no-namespace.yaml', code: 422, reason: 'Invalid',
+    message: 'ClusterRoleBinding.rbac.authorization.k8s.io "builders" is invalid: [roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole", subjects[0].namespace: Required value]',
+    kubectl: 'The ClusterRoleBinding "builders" is invalid: \n* roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"\n* subjects[0].namespace: Required value',
+  },
+  {
+    file: 'role-non-resource-url.yaml', code: 422, reason: 'Invalid',
+    message: 'Role.rbac.authorization.k8s.io "health" is invalid: rules[0].nonResourceURLs: Invalid value: ["/healthz","/readyz"]: namespaced rules cannot apply to non-resource URLs',
+    kubectl: 'The Role "health" is invalid: rules[0].nonResourceURLs: Invalid value: ["/healthz","/readyz"]: namespaced rules cannot apply to non-resource URLs',
+  },
+  {
+    file: 'runtimeclass-no-handler.yaml', code: 422, reason: 'Invalid',
+    message: 'RuntimeClass.node.k8s.io "gvisor" is invalid: handler: Required value',
+    kubectl: 'The RuntimeClass "gvisor" is invalid: handler: Required value',
+  },
+];
+
+for (const c of cases) {
+  test(`refused as kube-apiserver refuses it: ${c.file}`, () => {
+    const { status, report } = run(`${FIXTURES}/${c.file}`);
+    assert.equal(status, 1);
+    assert.equal(report.outcome, 'Rejected');
+    assert.deepEqual(report.rejection && { code: report.rejection.code, reason: report.rejection.reason, message: report.rejection.message },
+      { code: c.code, reason: c.reason, message: c.message });
+    assert.equal(report.kubectl, c.kubectl);
+  });
+}
+
+test('a valid Role, RoleBinding, ClusterRole and ClusterRoleBinding are all created', () => {
+  const { status, report } = run(`${FIXTURES}/rolebinding-valid-pair.yaml`);
+  assert.equal(status, 0);
+  assert.equal(report.rejection, undefined);
+  assert.equal(report.kubectl, [
+    'role.rbac.authorization.k8s.io/pod-reader created', 'rolebinding.rbac.authorization.k8s.io/read-pods created',
+    'clusterrole.rbac.authorization.k8s.io/health-reader created', 'clusterrolebinding.rbac.authorization.k8s.io/health-readers created',
+  ].join('\n'));
+});
