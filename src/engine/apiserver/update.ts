@@ -18,7 +18,8 @@ import { type ApiRequest, invalid, notFound, StatusError, type UserInfo } from '
 import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
 import { validateObject } from './validation';
-import { FIELD_IMMUTABLE, validateUpdate } from './validation/update';
+import { FIELD_IMMUTABLE } from './validation/field-errors';
+import { validateUpdate } from './validation/update';
 
 /** UpdateOptions carry a PATCH's body and its type (strategic merge when absent); a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {

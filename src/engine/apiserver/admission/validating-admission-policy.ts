@@ -93,13 +93,14 @@ function denialError(attrs: AdmissionAttributes, denial: Denial): StatusError {
  */
 function validateRequest(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult {
   const inForce = refreshedBy(ctx);
-  const stored = [...ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding'), ...ctx.store.list<KubeObject>('ValidatingAdmissionPolicy')];
-  const bindings = ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding').filter(inForce).sort(byName);
+  const storedBindings = ctx.store.list<KubeObject>('ValidatingAdmissionPolicyBinding');
+  const storedPolicies = ctx.store.list<KubeObject>('ValidatingAdmissionPolicy');
+  const bindings = storedBindings.filter(inForce).sort(byName);
   // Why: policy_source.go keeps only policies that have bindings; a binding to a missing policy is skipped.
-  const policies = ctx.store.list<KubeObject>('ValidatingAdmissionPolicy').filter(inForce).sort(byName)
+  const policies = storedPolicies.filter(inForce).sort(byName)
     .map((policy) => ({ policy, bindings: bindings.filter((b) => (b['spec'] as BindingSpec | undefined)?.policyName === policy.metadata?.name) }))
     .filter((p) => p.bindings.length > 0);
-  const pending = stored.filter((o) => !inForce(o)).map((o) => `${String(o.kind)} ${o.metadata?.name ?? ''}`).sort();
+  const pending = [...storedBindings, ...storedPolicies].filter((o) => !inForce(o)).map((o) => `${String(o.kind)} ${o.metadata?.name ?? ''}`).sort();
   if (policies.length === 0) {
     if (pending.length > 0) return { note: `no ValidatingAdmissionPolicy with a binding in force yet: kube-apiserver compiles new policies and bindings at its next refresh, every second (${pending.join(', ')})`, detail: { policies: [], notYetInForce: pending } };
     return { note: 'no ValidatingAdmissionPolicy with a binding', detail: { policies: [] } };

@@ -31,6 +31,9 @@ export function asJSON(value: unknown): GoJSONValue {
 }
 
 /** required is field.Required: `Required value`, or `Required value: <detail>`. */
+/** FIELD_IMMUTABLE is apimachinery's FieldImmutableErrorMsg (staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go, v0.36.3). */
+export const FIELD_IMMUTABLE = 'field is immutable';
+
 export function required(field: string, detail = ''): FieldError {
   return { type: 'FieldValueRequired', field, body: withDetail('Required value', detail) };
 }

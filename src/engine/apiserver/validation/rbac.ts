@@ -2,7 +2,7 @@
 // ValidateClusterRoleBinding and the roleRef rule of their Update variants, as pkg/registry/rbac/*/strategy.go runs
 // them. See pkg/apis/rbac/validation/validation.go (k8s.io/kubernetes v1.36.3). Bindings are validated after rbac/v1
 // defaulting (roleRef.apiGroup, a User or Group subject's apiGroup; see api/defaults-kinds.ts).
-import type { KubeObject } from '../../api/types';
+import { isObject, type KubeObject } from '../../api/types';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { asJSON, child, type FieldError, index, invalidValue, notSupported, required } from './field-errors';
 import { pathSegmentName, validateObjectMeta } from './metadata';
@@ -15,7 +15,7 @@ const GROUP_NAME = 'rbac.authorization.k8s.io';
 const SUBJECT_KINDS = ['ServiceAccount', 'User', 'Group'];
 
 type Rec = Record<string, unknown>;
-const rec = (v: unknown): Rec => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
+const rec = (v: unknown): Rec => (isObject(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 

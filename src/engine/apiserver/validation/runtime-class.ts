@@ -1,19 +1,15 @@
 // RuntimeClass validation on create and update: ValidateRuntimeClass (handler, overhead, scheduling) and the handler
 // rule of ValidateRuntimeClassUpdate, as pkg/registry/node/runtimeclass/strategy.go runs them. See
 // pkg/apis/node/validation/validation.go (k8s.io/kubernetes v1.36.3).
-import type { KubeObject } from '../../api/types';
+import { isObject, type KubeObject } from '../../api/types';
 import type { Toleration } from 'kubernetes-types/core/v1';
-import { asJSON, duplicate, type FieldError, index, invalidValue, required } from './field-errors';
+import { asJSON, duplicate, FIELD_IMMUTABLE, type FieldError, index, invalidValue, required } from './field-errors';
 import { nameIsDNSLabel, validateLabels, validateObjectMeta } from './metadata';
 import { nameIsDNSSubdomain } from './names';
 import { validateOverhead } from './pod-resources';
 import { validateTolerations } from './pod-scheduling';
 
-/** FIELD_IMMUTABLE is FieldImmutableErrorMsg (staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go, v0.36.3). */
-const FIELD_IMMUTABLE = 'field is immutable';
-
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** validateRuntimeClass is ValidateRuntimeClass: metadata, the handler (a DNS label), then overhead and scheduling. */
 export function validateRuntimeClass(rc: KubeObject): FieldError[] {
@@ -23,16 +19,16 @@ export function validateRuntimeClass(rc: KubeObject): FieldError[] {
   else errs.push(...nameIsDNSLabel(handler, false).map((msg) => invalidValue('handler', handler, msg)));
   const overhead = rc['overhead'];
   // validateOverhead: ValidateContainerResourceRequirements with overhead.podFixed as the limits.
-  if (isRec(overhead)) errs.push(...validateOverhead(isRec(overhead['podFixed']) ? overhead['podFixed'] : {}, 'overhead'));
+  if (isObject(overhead)) errs.push(...validateOverhead(isObject(overhead['podFixed']) ? overhead['podFixed'] : {}, 'overhead'));
   const scheduling = rc['scheduling'];
-  if (isRec(scheduling)) errs.push(...validateScheduling(scheduling, 'scheduling'));
+  if (isObject(scheduling)) errs.push(...validateScheduling(scheduling, 'scheduling'));
   return errs;
 }
 
 /** validateScheduling is validateScheduling: the nodeSelector as labels, then the tolerations. */
 function validateScheduling(s: Rec, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (isRec(s['nodeSelector'])) errs.push(...validateLabels(s['nodeSelector'] as Record<string, string>, `${path}.nodeSelector`));
+  if (isObject(s['nodeSelector'])) errs.push(...validateLabels(s['nodeSelector'] as Record<string, string>, `${path}.nodeSelector`));
   const tolerations = Array.isArray(s['tolerations']) ? (s['tolerations'] as Toleration[]) : [];
   errs.push(...validateRuntimeClassTolerations(tolerations, `${path}.tolerations`));
   return errs;

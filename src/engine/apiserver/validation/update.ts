@@ -4,13 +4,11 @@
 // pkg/registry/batch/job/strategy.go and pkg/apis/batch/validation/validation.go (ValidateJobSpecUpdate).
 import type { KubeObject, LabelSelector } from '../../api/types';
 import { labelSelectorJSON } from './apps';
-import { asJSON, type FieldError, forbidden, invalidValue } from './field-errors';
+import { asJSON, FIELD_IMMUTABLE, type FieldError, forbidden, invalidValue } from './field-errors';
 import { invalidShown } from './metadata';
 import { validateBindingUpdate } from './rbac';
 import { validateRuntimeClassUpdate } from './runtime-class';
 
-/** FIELD_IMMUTABLE is apimachinery's FieldImmutableErrorMsg (staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go). */
-export const FIELD_IMMUTABLE = 'field is immutable';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
