@@ -2,7 +2,8 @@
 // validating admission, then storage. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go
 // and staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Create).
 import { convertToV1, encodeAsStored } from '../api/conversion';
-import { deepClone, type KubeObject, type Pod } from '../api/types';
+import { generateName } from '../api/naming';
+import { deepClone, type KubeObject, objectRef, type Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
@@ -80,7 +81,41 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     };
     if ('error' in check) return { ok: false, error: check.error, phase: 'apiserver.validate', warnings: mutating.warnings };
   }
-  const prepared = convertToV1(prepareObjectForCreate(ctx, admitted, generatedName));
+  // A generated name that is taken is drawn again, up to 8 tries, each through the registry's preparation, validation
+  // and validating admission once more. See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+  // (createWithGenerateNameRetry, maxNameGenerationCreateAttempts; RetryGenerateName is GA and locked on since 1.32).
+  let name = generatedName;
+  let warnings: string[] = mutating.warnings;
+  for (let attempt = 1; ; attempt++) {
+    const tried = yield* prepareAndValidate(ctx, req, ref, attrs, admitted, name, warnings);
+    if ('failed' in tried) return tried.failed;
+    warnings = tried.warnings;
+    const prepared = tried.prepared;
+    // A taken name is found by storage itself, after admission. See registry/store.go (Create) and etcd3 store (Create).
+    if (!ctx.store.get(req.kind, req.namespace, prepared.metadata?.name ?? '')) return yield* persist(ctx, req, ref, prepared, warnings);
+    const error = alreadyExists(req.resource, req.group, prepared.metadata?.name ?? '');
+    const again = name !== undefined && attempt < MAX_NAME_GENERATION_CREATE_ATTEMPTS;
+    yield {
+      phase: 'etcd.persist', object: ref, detail: { status: error.status, attempt },
+      result: again ? `${error.message}: the name was generated, so the registry tries again with a new one (attempt ${attempt + 1} of ${MAX_NAME_GENERATION_CREATE_ATTEMPTS})` : error.message,
+      ...(again ? {} : { outcome: 'rejected' as const }),
+    };
+    if (!again) return { ok: false, error, phase: 'etcd.persist' };
+    name = generateName(admitted.metadata?.generateName ?? '', ctx.rng);
+    ref = objectRef(req.kind, req.namespace, name);
+  }
+}
+
+/** MAX_NAME_GENERATION_CREATE_ATTEMPTS is how many generated names a create tries (registry/store.go). */
+export const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
+
+/**
+ * prepareAndValidate is one try of the registry's create: the name given and the strategy's PrepareForCreate,
+ * validation, the strategy's warnings, then validating admission. It returns the object ready to store, or the
+ * request's answer when one of them refuses it.
+ */
+function* prepareAndValidate(ctx: EngineContext, req: ApiRequest, ref: string, attrs: AdmissionAttributes, admitted: KubeObject, name: string | undefined, warningsSoFar: readonly string[]): Steps<{ prepared: KubeObject; warnings: string[] } | { failed: ApiOutcome }> {
+  const prepared = convertToV1(prepareObjectForCreate(ctx, admitted, name));
   const errors = validateObject(prepared);
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
@@ -90,7 +125,7 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // The language server's checks go on past the errors (they report them themselves) to see what comes after.
   if (errors.length && !ctx.pastInvalid) {
     const error = invalid(req.kind, req.group, prepared.metadata?.name ?? '', toCauses(errors));
-    return { ok: false, error, phase: 'apiserver.validate' };
+    return { failed: { ok: false, error, phase: 'apiserver.validate' } };
   }
   // The strategy's warnings come once the object is valid, before validating admission runs. See
   // staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate: WarningsOnCreate) and warnings/index.ts.
@@ -98,15 +133,13 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // The validating pass sees the generated name. See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (AdmissionToValidateObjectFunc).
   const validating = yield* runAdmission(ctx, { ...attrs, object: prepared, name: prepared.metadata?.name ?? '' }, 'validating', ref);
   // A warning recorded twice is sent once (staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go, recorder.AddWarning).
-  const warnings = [...new Set([...mutating.warnings, ...strategyWarnings, ...validating.warnings])];
-  if (validating.error) return { ok: false, error: validating.error, phase: 'apiserver.admit.validating', warnings };
+  const warnings = [...new Set([...warningsSoFar, ...strategyWarnings, ...validating.warnings])];
+  if (validating.error) return { failed: { ok: false, error: validating.error, phase: 'apiserver.admit.validating', warnings } };
+  return { prepared, warnings };
+}
 
-  // A taken name is found by storage itself, after admission. See registry/store.go (Create) and etcd3 store (Create).
-  if (ctx.store.get(req.kind, req.namespace, prepared.metadata?.name ?? '')) {
-    const error = alreadyExists(req.resource, req.group, prepared.metadata?.name ?? '');
-    yield { phase: 'etcd.persist', object: ref, result: error.message, detail: { status: error.status }, outcome: 'rejected' };
-    return { ok: false, error, phase: 'etcd.persist' };
-  }
+/** persist stores the object (or, for a dry run, only says where it would go) and answers 201. */
+function* persist(ctx: EngineContext, req: ApiRequest, ref: string, prepared: KubeObject, warnings: string[]): Steps<ApiOutcome> {
   if (req.dryRun) {
     // dryRun=All: the dry-run storage checks the key (above) and hands back the object it would have stored; nothing is
     // written and no resourceVersion is given. See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go.
