@@ -2,7 +2,7 @@
 // last full collection before it collects again: for a small run that costs nothing and saves collections; for a big
 // one, whose every pod is written many times and whose old versions are dropped, most of the memory is garbage.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectNow } from '../host/collect';
 import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
 
 /**
@@ -43,11 +43,4 @@ export class HeapWatch implements TraceSink {
       collectNow();
     }
   }
-}
-
-/** collectNow runs a full collection (V8's `gc`, exposed for the call and only then). */
-function collectNow(): void {
-  setFlagsFromString('--expose-gc');
-  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-  if (typeof gc === 'function') gc();
 }

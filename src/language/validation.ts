@@ -5,6 +5,7 @@
 // missing), the same Validator runs on the server's thread, a slice at a time.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { collectNow } from '../host/collect';
 import { readInputFile } from '../host/read-file';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -112,11 +113,20 @@ export class ValidationHost {
     this.send({ type: 'close', uri });
     if (this.latest.size > 0) return;
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stop(), IDLE_STOP_MS).unref();
+    this.idle = setTimeout(() => this.stopIdle(), IDLE_STOP_MS).unref();
   }
 
   /** idle is the stop planned once the last document closed; a document sent before it cancels it. */
   private idle: NodeJS.Timeout | undefined;
+
+  /**
+   * stopIdle stops the workers once no document is open, then collects this thread's garbage: what the closed
+   * documents held here (their sections, parsed for hover) would otherwise stay until some later allocation.
+   */
+  private stopIdle(): void {
+    this.stop();
+    collectNow(true);
+  }
 
   /** stop ends the worker (or the in-process validator) and all its work. */
   stop(): void {
