@@ -9,7 +9,6 @@ import type { DeleteOptions } from '../engine/apiserver/delete';
 import { type ApiRequest, badRequest, notFound, StatusError } from '../engine/apiserver/request';
 import type { ApiOutcome } from '../engine/apiserver/server';
 import type { UpdateOptions } from '../engine/apiserver/update';
-import { listEvents } from '../engine/console/events';
 import { tableFor } from '../engine/printers/registry';
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './auth-review';
 import { SERVER_VERSION } from '../engine/api/discovery/resources';
@@ -263,7 +262,7 @@ export class ApiHandler {
     const allowed = await this.check('GET', `${url.pathname}${url.search}`, { verb: 'get', group: '', version: 'v1', resource: 'events', name, ...(base.namespace !== undefined ? { namespace: base.namespace } : {}) }, credentials);
     if (!allowed.ok) return sendStatus(res, allowed.error.status);
     etcdResourceVersionError(this.cluster.sim.store, url.searchParams.get('resourceVersion') ?? '');
-    const event = listEvents(this.cluster.sim, base.namespace).find((e) => e.metadata.name === name) as unknown as KubeObject | undefined;
+    const event = this.eventWatches.list(base.namespace).find((e) => e.metadata?.name === name);
     if (!event) throw notFound('events', '', name);
     if (table) return sendJson(res, 200, tableFor('Event', [event], this.wallNow(), { includeObject: includeObjectOf(url.searchParams), resourceVersion: event.metadata?.resourceVersion ?? '' }));
     return sendJson(res, 200, event);
@@ -311,7 +310,7 @@ export class ApiHandler {
     }
     // Events live in the recorder, not the store: listed as the core/v1 Events the recorders would have written, from etcd.
     const events = r.kind === 'Event';
-    const at = events ? eventsAt(this.cluster.sim, namespace, options, (rv) => this.eventWatches.changesSince(rv)) : await listAt(this.fresh(), r.kind, namespace, options, limit, (rv) => this.watches.history(r.kind, rv));
+    const at = events ? eventsAt(this.cluster.sim, namespace, options, (rv) => this.eventWatches.changesSince(rv), (ns) => this.eventWatches.list(ns)) : await listAt(this.fresh(), r.kind, namespace, options, limit, (rv) => this.watches.history(r.kind, rv));
     // The watch cache pages no list at resourceVersion "0" (computeListLimit); etcd pages whenever there is a limit.
     const page = pageOf(at.objects, (o) => matches(filter, o), { namespace, limit: events || options.resourceVersion !== '0' ? limit : 0, start: at.start,
       selecting: !!(q.get('labelSelector') || q.get('fieldSelector')), cache: !events, resourceVersion: at.resourceVersion });

@@ -32,6 +32,8 @@ export class EventWatchHub {
   private readonly watchers = new Set<Watcher<EventWatchRequest>>();
   private readonly history: EtcdHistory;
   private readonly unsubscribe: () => void;
+  /** listed is the last list of Events read and its namespace, dropped at the next Event write. */
+  private listed: { namespace: string | undefined; objects: KubeObject[] } | undefined;
 
   constructor(private readonly sim: Simulation) {
     this.history = new EtcdHistory(sim.virtualNow, sim.store.resourceVersion);
@@ -47,8 +49,7 @@ export class EventWatchHub {
     const watcher: Watcher<EventWatchRequest> = { req, res, since: store.resourceVersion };
     const since = Number(req.resourceVersion);
     if (req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isInteger(since)) {
-      for (const e of listEvents(this.sim, req.namespace)) {
-        const obj = e as unknown as KubeObject;
+      for (const obj of this.list(req.namespace)) {
         if (matches(req.filter, obj)) sendEvent(watcher, 'ADDED', obj);
       }
     } else {
@@ -60,6 +61,19 @@ export class EventWatchHub {
     }
     this.watchers.add(watcher);
     endWith(watcher, req.timeoutSeconds, () => this.watchers.delete(watcher));
+  }
+
+  /**
+   * list is the Events of a namespace (or all) as they are now, in key order: the list read last until an Event is
+   * written (recorded, counted up or expired), so that a list read page by page is made once, not once per page. Each
+   * Event's involved object is as it was when the list was made: an Event's reference does not follow the object.
+   */
+  list(namespace: string | undefined): KubeObject[] {
+    const kept = this.listed;
+    if (kept && kept.namespace === namespace) return kept.objects;
+    const objects = listEvents(this.sim, namespace) as unknown as KubeObject[];
+    this.listed = { namespace, objects };
+    return objects;
   }
 
   /** compactedRevision is the revision etcd has compacted up to by now (its compactor is one for every resource). */
@@ -83,6 +97,7 @@ export class EventWatchHub {
 
   /** deliver keeps one Event write in the history and sends it to the watches it concerns. */
   private deliver(c: EventChange<KubeEvent>): void {
+    this.listed = undefined;
     this.history.tick(this.sim.virtualNow, c.resourceVersion - 1);
     const object = coreEvent(this.sim, c.event, c.no) as unknown as KubeObject;
     // An Event's selectable fields never change once written: it was in a watch's selection before a write if it is now.

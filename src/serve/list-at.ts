@@ -121,10 +121,12 @@ async function continuedAt(fresh: Freshness, kind: string, namespace: string | u
  * eventsAt reads a list of Events, which have no watch cache and are read from etcd (the recorders here): an
  * unparsable resourceVersion is the same 400, a revision etcd has not reached its 504 at once (etcd3/store.go
  * validateMinimumResourceVersion); any other reads the Events as they are now. A continued list reads them at its
- * token's revision from etcd's history (`history`), or gets the 410 of a compacted one.
+ * token's revision from etcd's history (`history`), or gets the 410 of a compacted one. `listed` reads the Events of
+ * now (the event hub keeps them while etcd's revision stands, for the pages of one list).
  */
-export function eventsAt(sim: Parameters<typeof listEvents>[0] & Parameters<typeof eventsResourceVersion>[0], namespace: string | undefined, o: ListOptions, history: History): ListAt {
-  const now = (): KubeObject[] => listEvents(sim, namespace) as unknown as KubeObject[];
+export function eventsAt(sim: Parameters<typeof listEvents>[0] & Parameters<typeof eventsResourceVersion>[0], namespace: string | undefined, o: ListOptions, history: History,
+  listed: (namespace: string | undefined) => KubeObject[] = (ns) => listEvents(sim, ns) as unknown as KubeObject[]): ListAt {
+  const now = (): KubeObject[] => listed(namespace);
   if (o.continue === '') {
     etcdResourceVersionError(sim.store, o.resourceVersion);
     return { objects: now(), resourceVersion: eventsResourceVersion(sim), start: '' };
@@ -147,8 +149,12 @@ export function etcdResourceVersionError(store: Store, resourceVersion: string):
   if (parsed > BigInt(store.resourceVersion)) throw tooLargeResourceVersion(parsed, store.resourceVersion, 0);
 }
 
-/** stateBefore undoes `changes` (oldest first) on the current objects: the state just before the first of them, in key order. */
+/**
+ * stateBefore undoes `changes` (oldest first) on the current objects: the state just before the first of them, in no
+ * particular order (the page is cut in key order: list-paging.ts). No change since: the current objects themselves.
+ */
 function stateBefore(current: KubeObject[], changes: CachedChange[], namespace: string | undefined): KubeObject[] {
+  if (changes.length === 0) return current;
   const byKey = new Map<string, KubeObject>(current.map((o) => [keyOf(o), o]));
   for (let i = changes.length - 1; i >= 0; i--) {
     const change = changes[i]!;
@@ -156,10 +162,10 @@ function stateBefore(current: KubeObject[], changes: CachedChange[], namespace: 
     if (change.type === 'ADDED' || change.prev === undefined) byKey.delete(key);
     else byKey.set(key, change.prev);
   }
-  const objects = [...byKey.values()].filter((o) => namespace === undefined || o.metadata?.namespace === namespace);
-  return objects.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  return [...byKey.values()].filter((o) => namespace === undefined || o.metadata?.namespace === namespace);
 }
 
+/** keyOf is an object's key in the store's order: namespace, then name. */
 function keyOf(o: KubeObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }

@@ -23,7 +23,8 @@ export interface CoreEvent {
   reportingInstance: string;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** iso is a time as metav1.Time writes it: RFC 3339 in whole seconds, UTC. */
+const iso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 /**
  * coreEvent turns a recorded event into the Event object the event recorder would have written. Its name is the
@@ -44,16 +45,22 @@ export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.ev
   const namespace = namespaced ? a : 'default';
   // A live cluster's Events carry the resourceVersion of their last write (etcd's revision, shared with the objects).
   const resourceVersion = sim.recorder.eventResourceVersion(e);
+  // The fields in the order the Event is written (omitempty ones left out); a kubelet event about a container carries
+  // its reference's fieldPath (spec.containers{app}).
+  const involvedObject = {} as CoreEvent['involvedObject'];
+  if (apiVersion) involvedObject.apiVersion = apiVersion;
+  involvedObject.kind = kind;
+  if (namespaced) involvedObject.namespace = a;
+  involvedObject.name = name;
+  if (obj?.metadata?.uid) involvedObject.uid = obj.metadata.uid;
+  if (e.fieldPath) involvedObject.fieldPath = e.fieldPath;
+  const metadata = { name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace } as CoreEvent['metadata'];
+  if (resourceVersion > 0) metadata.resourceVersion = String(resourceVersion);
+  metadata.creationTimestamp = iso(firstMs);
+  const source: CoreEvent['source'] = { component: e.source };
+  if (e.host) source.host = e.host;
   return {
-    apiVersion: 'v1', kind: 'Event',
-    metadata: {
-      name: `${name}.${(BigInt(firstMs) * 1_000_000n + BigInt(Math.max(0, index))).toString(16)}`, namespace,
-      ...(resourceVersion > 0 ? { resourceVersion: String(resourceVersion) } : {}), creationTimestamp: iso(firstMs),
-    },
-    // A kubelet event about a container carries its reference's fieldPath (spec.containers{app}); omitempty otherwise.
-    involvedObject: { ...(apiVersion ? { apiVersion } : {}), kind, ...(namespaced ? { namespace: a } : {}), name, ...(obj?.metadata?.uid ? { uid: obj.metadata.uid } : {}), ...(e.fieldPath ? { fieldPath: e.fieldPath } : {}) },
-    reason: e.reason, message: e.message,
-    source: { component: e.source, ...(e.host ? { host: e.host } : {}) },
+    apiVersion: 'v1', kind: 'Event', metadata, involvedObject, reason: e.reason, message: e.message, source,
     firstTimestamp: iso(firstMs), lastTimestamp: iso(lastMs), count: e.count, type: e.type, eventTime: null,
     reportingComponent: e.source, reportingInstance: e.host ?? '',
   };
@@ -61,12 +68,14 @@ export function coreEvent(sim: Simulation, e: KubeEvent, index = sim.recorder.ev
 
 /** listEvents lists the events as the API server would: in one namespace (or all), in key (name) order. */
 export function listEvents(sim: Simulation, namespace: string | undefined): CoreEvent[] {
-  return sim.recorder.events.map((e) => coreEvent(sim, e))
-    .filter((e) => namespace === undefined || e.metadata.namespace === namespace)
-    .sort((x, y) => cmp(x.metadata.namespace, y.metadata.namespace) || cmp(x.metadata.name, y.metadata.name));
+  // Sorted by namespace then name: one key each, NUL between them (below every character of a name).
+  const keyed: { key: string; event: CoreEvent }[] = [];
+  for (const e of sim.recorder.events) {
+    const event = coreEvent(sim, e);
+    if (namespace === undefined || event.metadata.namespace === namespace) keyed.push({ key: `${event.metadata.namespace}\0${event.metadata.name}`, event });
+  }
+  return keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)).map((k) => k.event);
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * describeEvents writes the Events section of kubectl describe: sorted by last timestamp, Age from the first
