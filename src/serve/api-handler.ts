@@ -6,6 +6,7 @@ import { objectRef, type KubeObject } from '../engine/api/types';
 import { applyPatch } from '../engine/apiserver/patch';
 import type { Credentials } from '../engine/apiserver/authn/authenticator';
 import type { DeleteOptions } from '../engine/apiserver/delete';
+import { deprecationWarnings } from '../engine/apiserver/deprecation';
 import { type ApiRequest, badRequest, notFound, StatusError } from '../engine/apiserver/request';
 import type { ApiOutcome } from '../engine/apiserver/server';
 import type { UpdateOptions } from '../engine/apiserver/update';
@@ -314,9 +315,11 @@ export class ApiHandler {
     // The watch cache pages no list at resourceVersion "0" (computeListLimit); etcd pages whenever there is a limit.
     const page = pageOf(at.objects, (o) => matches(filter, o), { namespace, limit: events || options.resourceVersion !== '0' ? limit : 0, start: at.start,
       selecting: !!(q.get('labelSelector') || q.get('fieldSelector')), cache: !events, resourceVersion: at.resourceVersion });
-    if (table) return sendJson(res, 200, servedTable({ ...tableFor(r.kind, page.items, this.wallNow(), { includeObject }), metadata: page.metadata }, conv));
+    // A deprecated API's list carries its warning too (apiserver/deprecation.ts).
+    const deprecated = deprecationWarnings({ apiVersion, kind: r.kind });
+    if (table) return sendJson(res, 200, servedTable({ ...tableFor(r.kind, page.items, this.wallNow(), { includeObject }), metadata: page.metadata }, conv), deprecated);
     const items = conv ? page.items.map((o) => conv.toServed(o)) : page.items;
-    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: page.metadata, items: items.map(withoutTypeMeta) });
+    return sendJson(res, 200, { kind: `${r.kind}List`, apiVersion, metadata: page.metadata, items: items.map(withoutTypeMeta) }, deprecated);
   }
 
   /**

@@ -3,6 +3,7 @@
 // back to v1 for every answer. The engine keeps objects in their v1 form, so the two directions are applied in place.
 // See pkg/apis/core/v1/conversion.go (k8s.io/kubernetes v1.36.3).
 import { goStructJson } from './go-json';
+import { encodeStoredFields } from './stored-fields';
 import { isObject, type KubeObject } from './types';
 
 type Rec = Record<string, unknown>;
@@ -104,6 +105,8 @@ export function convertToV1<T extends KubeObject>(obj: T): T {
  * object before this, as Go's does (an empty list there is not a missing one). The keys keep the order they had.
  */
 export function encodeAsStored<T extends KubeObject>(obj: T): T {
+  // Events, EndpointSlices and ControllerRevisions get their always-written fields (stored-fields.ts).
+  encodeStoredFields(obj);
   for (const spec of podSpecsOf(obj)) replaceContents(spec, goStructJson('core/v1.PodSpec', spec) as Rec);
   // A template's metadata is a struct (PodTemplateSpec.ObjectMeta, and a CronJob's JobTemplateSpec.ObjectMeta): always
   // written, `{}` when empty.

@@ -1,7 +1,8 @@
 // Scheme defaulting of the kinds besides pods and workloads: what kube-apiserver fills in on decode of a Secret, a
-// PersistentVolume or claim, Endpoints, a Namespace, a LimitRange, a PriorityClass, a StorageClass, a CSIDriver and
+// PersistentVolume or claim, Endpoints, an EndpointSlice, a Namespace, a LimitRange, a PriorityClass, a StorageClass, a CSIDriver and
 // the RBAC bindings. See pkg/apis/core/v1/defaults.go and zz_generated.defaults.go, pkg/apis/scheduling/v1/defaults.go,
-// pkg/apis/storage/v1/defaults.go and pkg/apis/rbac/v1/defaults.go (k8s.io/kubernetes v1.36.3).
+// pkg/apis/storage/v1/defaults.go, pkg/apis/discovery/v1/defaults.go and pkg/apis/rbac/v1/defaults.go (k8s.io/kubernetes
+// v1.36.3). Events and ControllerRevisions have no defaults.
 import { ensure, list, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
 import { roundResourceList } from './defaults';
 import { deepClone, type KubeObject } from './types';
@@ -40,6 +41,14 @@ const KIND_DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulte
   // SetDefaults_Endpoints: each port's protocol TCP.
   ['Endpoints', (r, o) => {
     list(o['subsets']).forEach((subset, i) => list(subset['ports']).forEach((port, j) => r.ifZero(port, 'protocol', 'TCP', `subsets[${i}].ports[${j}]`)));
+  }],
+  // discovery/v1 SetObjectDefaults_EndpointSlice: SetDefaults_EndpointPort, each port's name "" and protocol TCP
+  // when nil. See pkg/apis/discovery/v1/defaults.go (v1.36.3).
+  ['EndpointSlice', (r, o) => {
+    list(o['ports']).forEach((port, i) => {
+      r.ifNil(port, 'name', '', `ports[${i}]`);
+      r.ifNil(port, 'protocol', 'TCP', `ports[${i}]`);
+    });
   }],
   // SetDefaults_Namespace: the label kubernetes.io/metadata.name with the name (a named one only);
   // SetDefaults_NamespaceStatus: phase Active.

@@ -60,6 +60,19 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
   if (named.kind === 'PersistentVolumeClaim') return prepareClaimDataSources(withMeta);
+  // An EndpointSlice starts at generation 1; a v1 request's deprecatedTopology is dropped (dropTopologyOnV1; with no
+  // old slice no node name is carried over). PreferSameTrafficDistribution is GA, so hints.forNodes stay. See
+  // pkg/registry/discovery/endpointslice/strategy.go (PrepareForCreate), v1.36.3.
+  if (named.kind === 'EndpointSlice') {
+    const endpoints = Array.isArray(named['endpoints'])
+      ? named['endpoints'].map((e: unknown) => {
+        if (typeof e !== 'object' || e === null) return e;
+        const { deprecatedTopology: _dropped, ...kept } = e as Record<string, unknown>;
+        return kept;
+      })
+      : named['endpoints'];
+    return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, ...(endpoints === undefined ? {} : { endpoints }) };
+  }
   return withMeta;
 }
 

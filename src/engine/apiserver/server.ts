@@ -13,6 +13,7 @@ import type { AuthzAttributes } from './authz/authorizer';
 import { authorizationFilter } from './authz/filter';
 import { createObject } from './create';
 import { deleteObject, type DeleteOptions } from './delete';
+import { deprecationWarnings } from './deprecation';
 import { evictPod } from './eviction';
 import { updateScale } from './scale';
 import { updateObject, type UpdateOptions } from './update';
@@ -55,6 +56,14 @@ export class ApiServer {
     req.user = user;
     const denied = yield* this.authorize(req, ref, user);
     if (denied) return { ok: false, error: denied, phase: 'apiserver.authorize' };
+    // A deprecated API's warning comes first, whatever the handler answers (deprecation.ts).
+    const deprecation = deprecationWarnings(req);
+    const out = yield* this.route(req, ref, user, plannedName, deleteOptions, updateOptions);
+    return deprecation.length ? { ...out, warnings: [...new Set([...deprecation, ...(out.warnings ?? [])])] } : out;
+  }
+
+  /** route runs the verb's handler for an authorized request. */
+  private *route(req: ApiRequest, ref: string, user: UserInfo, plannedName: string | undefined, deleteOptions: DeleteOptions, updateOptions: UpdateOptions): Steps<ApiOutcome> {
     switch (req.verb) {
       case 'create':
         // The pod registry's eviction subresource (pkg/registry/core/pod/storage/eviction.go).

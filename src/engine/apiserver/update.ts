@@ -3,6 +3,8 @@
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go and registry/generic/registry/store.go (Update).
 import { convertFromV1, convertToV1, encodeAsStored, podSpecsOf } from '../api/conversion';
 import { deepClone, type KubeObject } from '../api/types';
+import { jsonEqual } from '../api/json-equal';
+import { encodeStoredFields } from '../api/stored-fields';
 import { hpaFromV1, hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
@@ -19,7 +21,7 @@ import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
 import { validateObject } from './validation';
 import { FIELD_IMMUTABLE } from './validation/field-errors';
-import { validateUpdate } from './validation/update';
+import { validateUpdate, withoutUnchangedErrors } from './validation/update';
 
 /** UpdateOptions carry a PATCH's body and its type (strategic merge when absent); a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {
@@ -65,6 +67,16 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
   const bumps = ['Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'StatefulSet', 'DaemonSet', 'Pod', 'PodDisruptionBudget'].includes(String(next.kind));
   const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
   if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
+  // An EndpointSlice's generation grows when anything but its metadata changed, or its labels did; the fields Go always
+  // writes compare as written. See pkg/registry/discovery/endpointslice/strategy.go (PrepareForUpdate), v1.36.3.
+  if (next.kind === 'EndpointSlice') {
+    const body = (o: KubeObject): KubeObject => {
+      const copy = deepClone({ ...o, metadata: {} });
+      encodeStoredFields(copy);
+      return copy;
+    };
+    if (!jsonEqual(body(next), body(old)) || !jsonEqual(next.metadata?.labels ?? {}, m.labels ?? {})) out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
+  }
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),
   // one more when the template changed. See pkg/registry/apps/daemonset/strategy.go (PrepareForUpdate), v1.36.3.
   if (next.kind === 'DaemonSet') {
@@ -133,7 +145,8 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const prepared = convertToV1(prepareForUpdate(attrs.object, current));
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.
-  const errors = [...validateObject(prepared), ...validateUpdate(prepared, convertToV1(applyDefaults(deepClone(current)).object))];
+  const oldDefaulted = convertToV1(applyDefaults(deepClone(current)).object);
+  const errors = withoutUnchangedErrors([...validateObject(prepared), ...validateUpdate(prepared, oldDefaulted)], prepared, oldDefaulted);
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;

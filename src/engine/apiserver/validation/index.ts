@@ -3,8 +3,9 @@
 // node.ts), HorizontalPodAutoscalers their replica bounds and scale target (autoscaling.ts), PodDisruptionBudgets their
 // spec (policy.ts), Services, Namespaces, ServiceAccounts, LimitRanges, ResourceQuotas and PriorityClasses theirs,
 // PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules, Roles,
-// ClusterRoles, RoleBindings and ClusterRoleBindings theirs (rbac.ts), RuntimeClasses theirs (runtime-class.ts);
-// other kinds get their metadata checked (NameIsDNSSubdomain).
+// ClusterRoles, RoleBindings and ClusterRoleBindings theirs (rbac.ts), RuntimeClasses theirs (runtime-class.ts),
+// Endpoints, EndpointSlices, core/v1 Events and ControllerRevisions theirs (endpoints.ts, endpoint-slice.ts, event.ts,
+// controller-revision.ts); other kinds get their metadata checked (NameIsDNSSubdomain).
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
@@ -12,7 +13,11 @@ import { validateDaemonSet, validateStatefulSet } from './apps-sets';
 import { validateHorizontalPodAutoscaler } from './autoscaling';
 import { validateJob } from './batch';
 import { validateConfigMap } from './config-map';
+import { validateControllerRevision } from './controller-revision';
 import { validateCronJob } from './cronjob';
+import { validateEndpointSlice } from './endpoint-slice';
+import { validateEndpoints } from './endpoints';
+import { validateEvent } from './event';
 import type { FieldError } from './field-errors';
 import { validateLimitRange } from './limit-range';
 import { nameIsDNSSubdomain, validateObjectMeta } from './metadata';
@@ -89,6 +94,14 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateClusterRoleBinding(obj);
     case 'RuntimeClass':
       return validateRuntimeClass(obj);
+    case 'Endpoints':
+      return validateEndpoints(obj);
+    case 'EndpointSlice':
+      return validateEndpointSlice(obj);
+    case 'Event':
+      return validateEvent(obj);
+    case 'ControllerRevision':
+      return validateControllerRevision(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, nameIsDNSSubdomain);

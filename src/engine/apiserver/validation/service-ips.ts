@@ -1,9 +1,11 @@
 // A Service's addresses: the legacy IP and CIDR checks (StrictIPCIDRValidation on, as in 1.36) and
 // ValidateServiceClusterIPsRelatedFields, which the registry also runs before it allocates (service-alloc.ts).
 // See staging/src/k8s.io/apimachinery/pkg/util/validation/ip.go (v0.36.3) and pkg/apis/core/validation/validation.go
-// (ValidateServiceClusterIPsRelatedFields, ValidateEndpointIP), k8s.io/kubernetes v1.36.3.
+// (ValidateServiceClusterIPsRelatedFields, ValidateEndpointIP), k8s.io/kubernetes v1.36.3; IsValidIP for EndpointSlices.
 import { isIPv6 } from 'node:net';
 import { isObject } from '../../api/types';
+import { goQuote } from '../decode-go';
+import { formatIPv6 } from '../warnings/ip';
 import { asJSON, duplicate, type FieldError, index, invalidValue, notSupported, required } from './field-errors';
 
 type Rec = Record<string, unknown>;
@@ -78,13 +80,18 @@ export function isValidCIDRForLegacyField(path: string, value: string): FieldErr
   return hostBits !== 0 ? [invalidValue(path, value, 'must not have bits set beyond the prefix length')] : [];
 }
 
-/** validateEndpointIP is ValidateEndpointIP: a parsable address, not unspecified, loopback or link-local. */
+/**
+ * validateEndpointIP is ValidateEndpointIP: a parsable address, not unspecified, loopback or link-local. Go's net.IP
+ * reads an IPv4-mapped IPv6 address as the IPv4 one (To4), and ff02::/10 as any ffX2 multicast (ip[1]&0x0f == 0x02).
+ */
 export function validateEndpointIP(value: string, path: string): FieldError[] {
   const family = ipFamilyOf(value);
   if (family === '') return [invalidValue(path, value, 'must be a valid IP address')];
   const errs: FieldError[] = [];
-  const v4 = family === 'IPv4' ? value.split('.').map(Number) : undefined;
   const v6 = family === 'IPv6' ? ipv6Groups(value) : [];
+  const mapped = family === 'IPv6' && isIPv4Mapped(value);
+  const v4 = family === 'IPv4' ? value.split('.').map(Number)
+    : mapped ? [v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255] : undefined;
   if (v4 ? v4.every((o) => o === 0) : v6.every((g) => g === 0)) errs.push(invalidValue(path, value, `may not be unspecified (${value})`));
   if (v4 ? v4[0] === 127 : v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1) {
     errs.push(invalidValue(path, value, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
@@ -92,10 +99,21 @@ export function validateEndpointIP(value: string, path: string): FieldError[] {
   if (v4 ? v4[0] === 169 && v4[1] === 254 : ((v6[0] ?? 0) & 0xffc0) === 0xfe80) {
     errs.push(invalidValue(path, value, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
   }
-  if (v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : v6[0] === 0xff02) {
+  if (v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : ((v6[0] ?? 0) & 0xff0f) === 0xff02) {
     errs.push(invalidValue(path, value, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'));
   }
   return errs;
+}
+
+/**
+ * isValidIP is apimachinery's IsValidIP, the rule of new IP fields: the strict parse (no leading zeros, no
+ * IPv4-mapped IPv6), then the canonical form net.IP.String() writes (`must be in canonical form ("2001:db8::1")`).
+ */
+export function isValidIP(path: string, value: string): FieldError[] {
+  const errs = isValidIPForLegacyField(path, value);
+  if (errs.length) return errs;
+  const canonical = ipFamilyOf(value) === 'IPv6' ? formatIPv6(ipv6Groups(value)) : value;
+  return canonical === value ? [] : [invalidValue(path, value, `must be in canonical form (${goQuote(canonical)})`)];
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : String(x))) : []);

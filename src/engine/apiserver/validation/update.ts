@@ -2,8 +2,11 @@
 // create rules. See pkg/registry/apps/deployment/strategy.go, pkg/registry/apps/replicaset/strategy.go,
 // pkg/apis/apps/validation/validation.go (ValidateStatefulSetUpdate, ValidateDaemonSetSpecUpdate),
 // pkg/registry/batch/job/strategy.go and pkg/apis/batch/validation/validation.go (ValidateJobSpecUpdate).
+import { jsonEqual } from '../../api/json-equal';
 import type { KubeObject, LabelSelector } from '../../api/types';
 import { labelSelectorJSON } from './apps';
+import { validateControllerRevisionUpdate } from './controller-revision';
+import { validateEndpointSliceUpdate } from './endpoint-slice';
 import { asJSON, FIELD_IMMUTABLE, type FieldError, forbidden, invalidValue } from './field-errors';
 import { invalidShown } from './metadata';
 import { validateBindingUpdate } from './rbac';
@@ -19,7 +22,9 @@ type Spec = { selector?: LabelSelector; template?: unknown; completions?: number
  * change their selector (ValidateImmutableField in the strategies' ValidateUpdate), a StatefulSet only the fields
  * STATEFULSET_MUTABLE lists; a Job may change neither its selector,
  * its pod template, its completions (outside the Indexed elastic case) nor its completionMode; a RoleBinding or
- * ClusterRoleBinding may not change its roleRef, a RuntimeClass its handler (rbac.ts, runtime-class.ts).
+ * ClusterRoleBinding may not change its roleRef, a RuntimeClass its handler (rbac.ts, runtime-class.ts), an EndpointSlice its
+ * addressType, a ControllerRevision its data (endpoint-slice.ts, controller-revision.ts). Endpoints and core/v1 Events
+ * have no update-only rule (ValidateEndpointsUpdate, ValidateEventUpdate at v1).
  */
 export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] {
   const n = (next['spec'] ?? {}) as Spec;
@@ -49,12 +54,35 @@ export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] 
       return validateBindingUpdate(next, old);
     case 'RuntimeClass':
       return validateRuntimeClassUpdate(next, old);
+    case 'EndpointSlice':
+      return validateEndpointSliceUpdate(next, old);
+    case 'ControllerRevision':
+      return validateControllerRevisionUpdate(next, old);
     case 'Pod':
       return validatePodSpecUpdate(next['spec'] as PodSpecLike | undefined, old['spec'] as PodSpecLike | undefined);
     default:
       return errs;
   }
 }
+
+/** UNCHANGED_LENIENT are the kinds whose validation forgives a list left as it was: the field and its errors' prefix. */
+const UNCHANGED_LENIENT: Readonly<Record<string, string>> = { Endpoints: 'subsets', EndpointSlice: 'endpoints' };
+
+/**
+ * withoutUnchangedErrors is the update leniency of ValidateEndpoints and ValidateEndpointSlice (given an old object):
+ * when the subsets (an EndpointSlice's endpoints) are semantically as they were, their errors are dropped, "since
+ * apparently older versions of Kubernetes considered the data valid". An empty list and none are equal, as
+ * apiequality.Semantic has them. See pkg/apis/core/validation/validation.go and pkg/apis/discovery/validation/
+ * validation.go (v1.36.3).
+ */
+export function withoutUnchangedErrors(errors: FieldError[], next: KubeObject, old: KubeObject): FieldError[] {
+  const field = UNCHANGED_LENIENT[next.kind ?? ''];
+  if (!field || !errors.some((e) => isUnder(e.field, field))) return errors;
+  const value = (o: KubeObject): unknown => (Array.isArray(o[field]) && (o[field] as unknown[]).length === 0 ? null : o[field] ?? null);
+  return jsonEqual(value(next), value(old)) ? errors.filter((e) => !isUnder(e.field, field)) : errors;
+}
+
+const isUnder = (path: string, field: string): boolean => path === field || path.startsWith(`${field}[`) || path.startsWith(`${field}.`);
 
 type ContainerLike = { image?: string };
 type PodSpecLike = {

@@ -1,9 +1,11 @@
 // The warnings each kind's registry strategy gives on create (WarningsOnCreate), which kube-apiserver sends with the
 // created object and kubectl prints as `Warning: ...`. See pkg/registry/core/pod/strategy.go,
 // pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}/strategy.go, pkg/registry/batch/{job,cronjob}/strategy.go,
-// pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go and pkg/api/job/warnings.go (WarningsForJobSpec), v1.36.3.
+// pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go, pkg/api/job/warnings.go (WarningsForJobSpec),
+// pkg/registry/core/endpoint/strategy.go and pkg/registry/discovery/endpointslice/strategy.go, v1.36.3.
 import { isObject, type KubeObject } from '../../api/types';
 import { isDNS1123Label } from '../validation/names';
+import { ipWarnings } from './ip';
 import { fractional, podSpecWarnings } from './pod';
 
 type Rec = Record<string, unknown>;
@@ -27,6 +29,37 @@ function jobSpecWarnings(path: string, spec: Rec): string[] {
     out.push(`${path}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail`);
   }
   return [...out, ...templateWarnings(`${path}.template`, spec['template'])];
+}
+
+/** recs reads a JSON list of objects (anything else as empty). */
+const recs = (v: unknown): Rec[] => (Array.isArray(v) ? v.map(rec) : []);
+
+/**
+ * endpointsWarnings is endpointsWarnings: GetWarningsForIP of every address, ready or not; none when the endpoints
+ * controller wrote the object (label endpoints.kubernetes.io/managed-by: endpoint-controller).
+ */
+function endpointsWarnings(obj: KubeObject): string[] {
+  if (obj.metadata?.labels?.['endpoints.kubernetes.io/managed-by'] === 'endpoint-controller') return [];
+  const out: string[] = [];
+  recs(obj['subsets']).forEach((subset, i) => {
+    for (const field of ['addresses', 'notReadyAddresses']) {
+      recs(subset[field]).forEach((a, j) => out.push(...ipWarnings(`subsets[${i}].${field}[${j}].ip`, typeof a['ip'] === 'string' ? a['ip'] : '')));
+    }
+  });
+  return out;
+}
+
+/** ENDPOINTSLICE_MANAGERS are the controllers whose slices warnOnBadIPs skips (endpointslice and its mirroring). */
+const ENDPOINTSLICE_MANAGERS = ['endpointslice-controller.k8s.io', 'endpointslicemirroring-controller.k8s.io'];
+
+/** endpointSliceWarnings is WarningsOnCreate: warnOnDeprecatedAddressType (at `spec.addressType`, as Go names it), then warnOnBadIPs. */
+function endpointSliceWarnings(obj: KubeObject): string[] {
+  const out = obj['addressType'] === 'FQDN' ? ['spec.addressType: FQDN endpoints are deprecated'] : [];
+  if (ENDPOINTSLICE_MANAGERS.includes(obj.metadata?.labels?.['endpointslice.kubernetes.io/managed-by'] ?? '')) return out;
+  recs(obj['endpoints']).forEach((e, i) => {
+    (Array.isArray(e['addresses']) ? e['addresses'] : []).forEach((a, j) => out.push(...ipWarnings(`endpoints[${i}].addresses[${j}]`, typeof a === 'string' ? a : '')));
+  });
+  return out;
 }
 
 /** warningsOnCreate lists the strategy's warnings for an object about to be stored, in the order the strategy gives them. */
@@ -56,6 +89,8 @@ export function warningsOnCreate(obj: KubeObject): string[] {
     case 'Job': return [...nameWarning(name, 'Pod names and hostnames'), ...jobSpecWarnings('spec', spec)];
     case 'CronJob': return [...nameWarning(name, 'Pod names and hostnames'), ...jobSpecWarnings('spec.jobTemplate.spec', rec(rec(spec['jobTemplate'])['spec']))];
     case 'PodTemplate': return templateWarnings('template', obj['template']);
+    case 'Endpoints': return endpointsWarnings(obj);
+    case 'EndpointSlice': return endpointSliceWarnings(obj);
     default: return [];
   }
 }

@@ -15,8 +15,8 @@ function parseIPv6(value: string): number[] | undefined {
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
-/** formatIPv6 is netip.Addr.String of an IPv6 address: lowercase groups, the longest run of two or more zero groups as "::". */
-function formatIPv6(g: number[]): string {
+/** formatIPv6 is netip.Addr.String (and net.IP.String) of an IPv6 address: lowercase groups, the longest run of two or more zero groups as "::". */
+export function formatIPv6(g: number[]): string {
   let best = -1, bestLen = 0;
   for (let i = 0; i < 8;) {
     if (g[i] !== 0) { i++; continue; }
