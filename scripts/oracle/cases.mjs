@@ -63,6 +63,15 @@ export const CASES = [
     'role-non-resource-url', 'clusterrole-aggregation-empty', 'clusterrole-aggregation-bad-selector', 'clusterrolebinding-sa-no-namespace',
     'rolebinding-valid-pair', 'runtimeclass-no-handler', 'runtimeclass-bad-scheduling', 'runtimeclass-valid']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // rejections-webhook-config (ValidatingWebhookConfigurations, MutatingWebhookConfigurations) and the CSI kinds
+  // (CSIDrivers, CSINodes, VolumeAttachments, CSIStorageCapacities)
+  ...['webhookcfg-validating-bad', 'webhookcfg-url', 'webhookcfg-url-parse', 'webhookcfg-mutating-bad', 'webhookcfg-match-conditions', 'webhookcfg-service',
+    'webhookcfg-valid', 'csi-driver-bad', 'csi-driver-token-secrets', 'csi-driver-token-false', 'csi-node-bad', 'csi-volumeattachment-bad',
+    'csi-volumeattachment-inline', 'csi-storagecapacity-bad', 'csi-valid']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // ... and their update rules: the valid ones applied again with what an update may not change changed.
+  ...['webhookcfg-valid', 'csi-valid']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, thenApply: { after: 1, file: `test/fixtures/validation/${n}-changed.yaml` } })),
   // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
   ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
     'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',

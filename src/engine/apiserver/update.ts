@@ -17,9 +17,8 @@ import { applyPatch, type PatchType } from './patch';
 import { type ApiRequest, invalid, notFound, StatusError, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
-import { validateObject } from './validation';
 import { FIELD_IMMUTABLE } from './validation/field-errors';
-import { validateUpdate } from './validation/update';
+import { validateObjectOnUpdate, validateUpdate } from './validation/update';
 
 /** UpdateOptions carry a PATCH's body and its type (strategic merge when absent); a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {
@@ -65,6 +64,12 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
   const bumps = ['Deployment', 'ReplicaSet', 'ReplicationController', 'Job', 'StatefulSet', 'DaemonSet', 'Pod', 'PodDisruptionBudget'].includes(String(next.kind));
   const changed = !same(next['spec'], old['spec']) || (next.kind === 'Deployment' && !same(next.metadata?.annotations, old.metadata?.annotations));
   if (bumps && changed) out.metadata = { ...out.metadata, generation: (m.generation ?? 1) + 1 };
+  // A CSIDriver's generation grows with its spec, a webhook configuration's with its webhooks. See
+  // pkg/registry/storage/csidriver/strategy.go and pkg/registry/admissionregistration/*webhookconfiguration/strategy.go (v1.36.3).
+  const webhooks = next.kind === 'ValidatingWebhookConfiguration' || next.kind === 'MutatingWebhookConfiguration';
+  if ((next.kind === 'CSIDriver' && changed) || (webhooks && !same(next['webhooks'], old['webhooks']))) {
+    out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
+  }
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),
   // one more when the template changed. See pkg/registry/apps/daemonset/strategy.go (PrepareForUpdate), v1.36.3.
   if (next.kind === 'DaemonSet') {
@@ -133,7 +138,8 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const prepared = convertToV1(prepareForUpdate(attrs.object, current));
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.
-  const errors = [...validateObject(prepared), ...validateUpdate(prepared, convertToV1(applyDefaults(deepClone(current)).object))];
+  const old = convertToV1(applyDefaults(deepClone(current)).object);
+  const errors = [...validateObjectOnUpdate(prepared, old), ...validateUpdate(prepared, old)];
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;
