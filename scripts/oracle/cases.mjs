@@ -73,6 +73,15 @@ export const CASES = [
   // applied again: kubectl's strategic merge finds no fields in a RawExtension and fails before any request.)
   { manifest: 'test/fixtures/validation/net-endpointslice-valid.yaml', thenApply: { after: 1, file: 'test/fixtures/validation/net-endpointslice-ipv6-update.yaml' } },
   { manifest: 'test/fixtures/validation/net-endpointslice-valid.yaml', thenApply: { after: 1, file: 'test/fixtures/validation/net-endpointslice-new-address.yaml' } },
+  // rejections-webhook-config (ValidatingWebhookConfigurations, MutatingWebhookConfigurations) and the CSI kinds
+  // (CSIDrivers, CSINodes, VolumeAttachments, CSIStorageCapacities)
+  ...['webhookcfg-validating-bad', 'webhookcfg-url', 'webhookcfg-url-parse', 'webhookcfg-mutating-bad', 'webhookcfg-match-conditions', 'webhookcfg-service',
+    'webhookcfg-valid', 'csi-driver-bad', 'csi-driver-token-secrets', 'csi-driver-token-false', 'csi-node-bad', 'csi-volumeattachment-bad',
+    'csi-volumeattachment-inline', 'csi-storagecapacity-bad', 'csi-valid']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // ... and their update rules: the valid ones applied again with what an update may not change changed.
+  ...['webhookcfg-valid', 'csi-valid']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, thenApply: { after: 1, file: `test/fixtures/validation/${n}-changed.yaml` } })),
   // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
   ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
     'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',

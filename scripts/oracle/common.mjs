@@ -198,5 +198,6 @@ export function nodeClass(nodes, name) {
 
 export function isClusterScoped(kind) {
   return ['Namespace', 'Node', 'ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'RuntimeClass', 'StorageClass', 'PersistentVolume',
-    'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'].includes(kind);
+    'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
+    'CSIDriver', 'CSINode', 'VolumeAttachment'].includes(kind);
 }

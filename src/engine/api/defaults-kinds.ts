@@ -1,8 +1,9 @@
 // Scheme defaulting of the kinds besides pods and workloads: what kube-apiserver fills in on decode of a Secret, a
-// PersistentVolume or claim, Endpoints, an EndpointSlice, a Namespace, a LimitRange, a PriorityClass, a StorageClass, a CSIDriver and
-// the RBAC bindings. See pkg/apis/core/v1/defaults.go and zz_generated.defaults.go, pkg/apis/scheduling/v1/defaults.go,
-// pkg/apis/storage/v1/defaults.go, pkg/apis/discovery/v1/defaults.go and pkg/apis/rbac/v1/defaults.go (k8s.io/kubernetes
-// v1.36.3). Events and ControllerRevisions have no defaults.
+// PersistentVolume or claim, Endpoints, an EndpointSlice, a Namespace, a LimitRange, a PriorityClass, a StorageClass, a
+// CSIDriver, the RBAC bindings and the webhook configurations. See pkg/apis/core/v1/defaults.go and
+// zz_generated.defaults.go, pkg/apis/scheduling/v1/defaults.go, pkg/apis/storage/v1/defaults.go,
+// pkg/apis/discovery/v1/defaults.go, pkg/apis/rbac/v1/defaults.go and pkg/apis/admissionregistration/v1/defaults.go
+// (k8s.io/kubernetes v1.36.3). Events and ControllerRevisions have no defaults.
 import { ensure, list, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
 import { roundResourceList } from './defaults';
 import { deepClone, type KubeObject } from './types';
@@ -98,7 +99,30 @@ const KIND_DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulte
   }],
   ['RoleBinding', defaultBinding],
   ['ClusterRoleBinding', defaultBinding],
+  ['ValidatingWebhookConfiguration', (r, o) => defaultWebhooks(r, o, false)],
+  ['MutatingWebhookConfiguration', (r, o) => defaultWebhooks(r, o, true)],
 ]);
+
+/**
+ * defaultWebhooks is SetObjectDefaults_{Validating,Mutating}WebhookConfiguration: per webhook SetDefaults_ValidatingWebhook
+ * (SetDefaults_MutatingWebhook): failurePolicy Fail, matchPolicy Equivalent, empty namespace and object selectors,
+ * timeoutSeconds 10 (and reinvocationPolicy Never); a service's port 443 (SetDefaults_ServiceReference); each rule's
+ * scope `*` (SetDefaults_Rule). See pkg/apis/admissionregistration/v1/zz_generated.defaults.go (v1.36.3).
+ */
+function defaultWebhooks(r: Recorder, o: Rec, mutating: boolean): void {
+  list(o['webhooks']).forEach((hook, i) => {
+    const path = `webhooks[${i}]`;
+    r.ifNil(hook, 'failurePolicy', 'Fail', path);
+    r.ifNil(hook, 'matchPolicy', 'Equivalent', path);
+    r.ifNil(hook, 'namespaceSelector', {}, path);
+    r.ifNil(hook, 'objectSelector', {}, path);
+    r.ifNil(hook, 'timeoutSeconds', 10, path);
+    if (mutating) r.ifNil(hook, 'reinvocationPolicy', 'Never', path);
+    const service = rec(rec(hook['clientConfig'])?.['service']);
+    if (service) r.ifNil(service, 'port', 443, `${path}.clientConfig.service`);
+    list(hook['rules']).forEach((rule, j) => r.ifNil(rule, 'scope', '*', `${path}.rules[${j}]`));
+  });
+}
 
 /**
  * defaultBinding is rbac/v1 SetDefaults_RoleBinding (SetDefaults_ClusterRoleBinding): roleRef.apiGroup

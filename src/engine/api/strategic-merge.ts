@@ -9,13 +9,18 @@ const isMap = (v: unknown): v is JsonMap => typeof v === 'object' && v !== null 
 
 /**
  * mergeKeyOf is the patchMergeKey of a list field, by its name and the name of the field holding it; undefined
- * for a list that is replaced whole (atomic). Tags from staging/src/k8s.io/api/core/v1/types.go and apps/v1.
+ * for a list that is replaced whole (atomic). Tags from staging/src/k8s.io/api/core/v1/types.go, apps/v1,
+ * admissionregistration/v1 and storage/v1.
  */
 export function mergeKeyOf(field: string, parent: string): string | undefined {
   switch (field) {
     case 'containers': case 'initContainers': case 'ephemeralContainers': case 'env': case 'volumes': case 'imagePullSecrets':
     case 'resourceClaims': case 'schedulingGates':
       return 'name';
+    // admissionregistration/v1 webhooks, matchConditions and variables; storage/v1 CSINodeSpec.drivers (k8s.io/api v0.36.3).
+    case 'webhooks': case 'matchConditions': case 'variables':
+      return 'name';
+    case 'drivers': return parent === 'spec' ? 'name' : undefined;
     case 'volumeMounts': return 'mountPath';
     case 'volumeDevices': return 'devicePath';
     case 'hostAliases': return 'ip';

@@ -73,6 +73,15 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
       : named['endpoints'];
     return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, ...(endpoints === undefined ? {} : { endpoints }) };
   }
+  // A webhook configuration starts at generation 1 (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go);
+  // a VolumeAttachment's status is emptied, its `attached` written (no omitempty) (volumeattachment/strategy.go); a
+  // CSIDriver drops preventPodSchedulingIfMissing, VolumeLimitScaling being off (csidriver/strategy.go), v1.36.3.
+  if (named.kind === 'ValidatingWebhookConfiguration' || named.kind === 'MutatingWebhookConfiguration') return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 } };
+  if (named.kind === 'VolumeAttachment') return { ...withMeta, status: { attached: false } };
+  if (named.kind === 'CSIDriver' && typeof named['spec'] === 'object' && named['spec'] !== null) {
+    const { preventPodSchedulingIfMissing: _dropped, ...spec } = named['spec'] as Record<string, unknown>;
+    return { ...withMeta, spec };
+  }
   return withMeta;
 }
 

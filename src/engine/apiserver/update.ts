@@ -19,9 +19,8 @@ import { applyPatch, type PatchType } from './patch';
 import { type ApiRequest, invalid, notFound, StatusError, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
 import { invalidValue, toCauses } from './validation/field-errors';
-import { validateObject } from './validation';
 import { FIELD_IMMUTABLE } from './validation/field-errors';
-import { validateUpdate, withoutUnchangedErrors } from './validation/update';
+import { validateObjectOnUpdate, validateUpdate, withoutUnchangedErrors } from './validation/update';
 
 /** UpdateOptions carry a PATCH's body and its type (strategic merge when absent); a PUT sends the whole object as the request's object. */
 export interface UpdateOptions {
@@ -76,6 +75,12 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
       return copy;
     };
     if (!jsonEqual(body(next), body(old)) || !jsonEqual(next.metadata?.labels ?? {}, m.labels ?? {})) out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
+  }
+  // A CSIDriver's generation grows with its spec, a webhook configuration's with its webhooks. See
+  // pkg/registry/storage/csidriver/strategy.go and pkg/registry/admissionregistration/*webhookconfiguration/strategy.go (v1.36.3).
+  const webhooks = next.kind === 'ValidatingWebhookConfiguration' || next.kind === 'MutatingWebhookConfiguration';
+  if ((next.kind === 'CSIDriver' && changed) || (webhooks && !same(next['webhooks'], old['webhooks']))) {
+    out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
   }
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),
   // one more when the template changed. See pkg/registry/apps/daemonset/strategy.go (PrepareForUpdate), v1.36.3.
@@ -145,8 +150,8 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   const prepared = convertToV1(prepareForUpdate(attrs.object, current));
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.
-  const oldDefaulted = convertToV1(applyDefaults(deepClone(current)).object);
-  const errors = withoutUnchangedErrors([...validateObject(prepared), ...validateUpdate(prepared, oldDefaulted)], prepared, oldDefaulted);
+  const old = convertToV1(applyDefaults(deepClone(current)).object);
+  const errors = withoutUnchangedErrors([...validateObjectOnUpdate(prepared, old), ...validateUpdate(prepared, old)], prepared, old);
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;

@@ -26,6 +26,16 @@ const patchCases: { name: string; original: JsonMap | undefined; modified: JsonM
     original: deployment('nginx:1.27'), modified: deployment('nginx:1.27', { strategy: { type: 'Recreate' } }), current: deployment('nginx:1.27', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } }),
     want: { spec: { strategy: { type: 'Recreate', $retainKeys: ['type'] } } },
   },
+  {
+    name: 'webhooks and a CSINode\'s drivers are patched by name (admissionregistration/v1, storage/v1 patchMergeKey)',
+    original: { webhooks: [{ name: 'a.example.com', sideEffects: 'None' }], spec: { drivers: [{ name: 'd', nodeID: 'n1' }] } },
+    modified: { webhooks: [{ name: 'a.example.com', sideEffects: 'Some' }], spec: { drivers: [{ name: 'd', nodeID: 'n2' }] } },
+    current: { webhooks: [{ name: 'a.example.com', sideEffects: 'None', timeoutSeconds: 10 }], spec: { drivers: [{ name: 'd', nodeID: 'n1' }] } },
+    want: {
+      '$setElementOrder/webhooks': [{ name: 'a.example.com' }], webhooks: [{ sideEffects: 'Some', name: 'a.example.com' }],
+      spec: { '$setElementOrder/drivers': [{ name: 'd' }], drivers: [{ nodeID: 'n2', name: 'd' }] },
+    },
+  },
 ];
 for (const c of patchCases) test(`three-way patch: ${c.name}`, () => assert.deepEqual(createThreeWayMergePatch(c.original, c.modified, c.current), c.want));
 

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../api/types';
 import type { EngineContext } from '../../context';
 import { StatusError } from '../request';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
+import { authorize } from '../authz';
 import { CelAuthorizer, CelResourceCheck } from './policy/cel/authorizer';
 import { admissionRequest, bindVariables, namespaceObject, toCel } from './policy/cel/evaluate';
 import { compilePolicy, type MatchResources } from './policy/compile';
@@ -152,7 +153,7 @@ function validateRequest(attrs: AdmissionAttributes, ctx: EngineContext): Admiss
       if (namespaceName && !namespace) return { error: notFoundNamespace(namespaceName), detail: { policies: records } };
       if (collected.params.length === 0) records.push({ policy: policy.name, binding, result: 'no params found: the binding is skipped' });
       for (const param of collected.params) {
-        const authz = { user: attrs.user, store: ctx.store, profile: ctx.profile };
+        const authz = { user: attrs.user, store: ctx.store, profile: ctx.profile, authorize };
         const activation = bindVariables(policy.variables, {
           object: attrs.operation === 'DELETE' ? null : toCel(attrs.object),
           oldObject: attrs.oldObject ? toCel(attrs.oldObject) : null,

@@ -70,7 +70,7 @@ function validateScalingPolicy(policy: ScalingPolicy, path: string): FieldError[
 }
 
 /** nonnegativeQuantity is ValidateNonnegativeQuantity: a negative quantity, printed as its canonical string. */
-function nonnegativeQuantity(q: string | number, path: string): FieldError[] {
+export function nonnegativeQuantity(q: string | number, path: string): FieldError[] {
   let parsed: ReturnType<typeof parseQuantity>;
   try {
     parsed = parseQuantity(q);

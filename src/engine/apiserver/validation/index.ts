@@ -5,7 +5,9 @@
 // PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules, Roles,
 // ClusterRoles, RoleBindings and ClusterRoleBindings theirs (rbac.ts), RuntimeClasses theirs (runtime-class.ts),
 // Endpoints, EndpointSlices, core/v1 Events and ControllerRevisions theirs (endpoints.ts, endpoint-slice.ts, event.ts,
-// controller-revision.ts); other kinds get their metadata checked (NameIsDNSSubdomain).
+// controller-revision.ts), ValidatingWebhookConfigurations and MutatingWebhookConfigurations theirs (webhook-configuration.ts), CSIDrivers and
+// CSINodes theirs (storage-csi.ts), VolumeAttachments and CSIStorageCapacities theirs (storage-attachment.ts);
+// other kinds get their metadata checked (NameIsDNSSubdomain).
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
 import { validateDeployment, validateReplicaSet } from './apps';
@@ -35,7 +37,10 @@ import { validateRuntimeClass } from './runtime-class';
 import { validateSecret } from './secret';
 import { validateService } from './service';
 import { validateServiceAccount } from './service-account';
+import { validateCSIStorageCapacity, validateVolumeAttachment } from './storage-attachment';
 import { validateStorageClass } from './storage-class';
+import { validateCSIDriver, validateCSINode } from './storage-csi';
+import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from './webhook-configuration';
 
 /** validateObject runs the create validation of an object's kind. */
 export function validateObject(obj: KubeObject): FieldError[] {
@@ -102,6 +107,18 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateEvent(obj);
     case 'ControllerRevision':
       return validateControllerRevision(obj);
+    case 'ValidatingWebhookConfiguration':
+      return validateValidatingWebhookConfiguration(obj);
+    case 'MutatingWebhookConfiguration':
+      return validateMutatingWebhookConfiguration(obj);
+    case 'CSIDriver':
+      return validateCSIDriver(obj);
+    case 'CSINode':
+      return validateCSINode(obj);
+    case 'VolumeAttachment':
+      return validateVolumeAttachment(obj);
+    case 'CSIStorageCapacity':
+      return validateCSIStorageCapacity(obj);
     default: {
       const kind = obj.kind ?? '';
       return validateObjectMeta(obj, RESOURCES[kind]?.namespaced ?? true, nameIsDNSSubdomain);

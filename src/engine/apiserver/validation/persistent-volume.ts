@@ -57,18 +57,32 @@ export function validateAccessModes(modes: readonly unknown[], path: string): Fi
   return errs;
 }
 
-/** validatePersistentVolumeSpec is ValidatePersistentVolumeSpec for a PersistentVolume (not an inline volume spec). */
-function validatePersistentVolumeSpec(spec: Rec, pvName: string, path: string): FieldError[] {
+/**
+ * validatePersistentVolumeSpec is ValidatePersistentVolumeSpec: for a PersistentVolume, or with `inline` for a
+ * VolumeAttachment's inlineVolumeSpec (no claimRef, capacity, node affinity or storage class; a CSI source; reclaim
+ * policy Retain and volumeMode Filesystem at most; volumeAttributesClassName not checked, as its options leave
+ * EnableVolumeAttributesClass off).
+ */
+export function validatePersistentVolumeSpec(spec: Rec, pvName: string, path: string, inline = false): FieldError[] {
   const errs: FieldError[] = [];
+  const INLINE = 'in the context of inline volumes';
+  if (inline) {
+    if (rec(spec['claimRef'])) errs.push(forbidden(child(path, 'claimRef'), `may not be specified ${INLINE}`));
+    if (Object.keys(rec(spec['capacity']) ?? {}).length !== 0) errs.push(forbidden(child(path, 'capacity'), `may not be specified ${INLINE}`));
+    if (!rec(spec['csi'])) errs.push(required(child(path, 'csi'), `has to be specified ${INLINE}`));
+  }
   const modes = Array.isArray(spec['accessModes']) ? (spec['accessModes'] as unknown[]) : [];
   if (modes.length === 0) errs.push(required(child(path, 'accessModes')));
   errs.push(...validateAccessModes(modes, child(path, 'accessModes')));
-  errs.push(...validateCapacity(rec(spec['capacity']), child(path, 'capacity')));
+  if (!inline) errs.push(...validateCapacity(rec(spec['capacity']), child(path, 'capacity')));
   const policy = spec['persistentVolumeReclaimPolicy'];
-  if (typeof policy === 'string' && policy && !RECLAIM_POLICIES.includes(policy)) {
+  if (typeof policy === 'string' && policy && inline && policy !== 'Retain') {
+    errs.push(forbidden(child(path, 'persistentVolumeReclaimPolicy'), `may only be Retain ${INLINE}`));
+  } else if (typeof policy === 'string' && policy && !inline && !RECLAIM_POLICIES.includes(policy)) {
     errs.push(notSupported(child(path, 'persistentVolumeReclaimPolicy'), asJSON(policy), RECLAIM_POLICIES));
   }
-  const nodeAffinity = rec(spec['nodeAffinity']);
+  const nodeAffinity = inline ? undefined : rec(spec['nodeAffinity']);
+  if (inline && rec(spec['nodeAffinity'])) errs.push(forbidden(child(path, 'nodeAffinity'), `may not be specified ${INLINE}`));
   if (nodeAffinity) {
     // validateVolumeNodeAffinity: the required node selector (ValidateNodeSelector) must be there.
     const requiredSelector = rec(nodeAffinity['required']);
@@ -81,15 +95,18 @@ function validatePersistentVolumeSpec(spec: Rec, pvName: string, path: string): 
     errs.push(forbidden(child(path, 'persistentVolumeReclaimPolicy'), "may not be 'recycle' for a hostPath mount of '/'"));
   }
   const className = spec['storageClassName'];
-  if (typeof className === 'string' && className) {
+  if (typeof className === 'string' && className && inline) errs.push(forbidden(child(path, 'storageClassName'), `may not be specified ${INLINE}`));
+  else if (typeof className === 'string' && className) {
     errs.push(...nameIsDNSSubdomain(className, false).map((msg) => invalidValue(child(path, 'storageClassName'), className, msg)));
   }
   const volumeMode = spec['volumeMode'];
-  if (typeof volumeMode === 'string' && !VOLUME_MODES.includes(volumeMode)) {
+  if (typeof volumeMode === 'string' && inline && volumeMode !== 'Filesystem') {
+    errs.push(forbidden(child(path, 'volumeMode'), `may not specify volumeMode other than Filesystem ${INLINE}`));
+  } else if (typeof volumeMode === 'string' && !inline && !VOLUME_MODES.includes(volumeMode)) {
     errs.push(notSupported(child(path, 'volumeMode'), asJSON(volumeMode), VOLUME_MODES));
   }
   const vac = spec['volumeAttributesClassName'];
-  if (typeof vac === 'string') {
+  if (typeof vac === 'string' && !inline) {
     // VolumeAttributesClass is on (GA since 1.34): an empty name is refused, a set one needs a CSI source.
     if (!vac) errs.push(required(child(path, 'volumeAttributesClassName'), 'an empty string is disallowed'));
     else errs.push(...nameIsDNSSubdomain(vac, false).map((msg) => invalidValue(child(path, 'volumeAttributesClassName'), vac, msg)));

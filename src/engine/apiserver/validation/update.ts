@@ -9,9 +9,31 @@ import { validateControllerRevisionUpdate } from './controller-revision';
 import { validateEndpointSliceUpdate } from './endpoint-slice';
 import { asJSON, FIELD_IMMUTABLE, type FieldError, forbidden, invalidValue } from './field-errors';
 import { invalidShown } from './metadata';
+import { validateObject } from './index';
 import { validateBindingUpdate } from './rbac';
 import { validateRuntimeClassUpdate } from './runtime-class';
+import { validateCSIStorageCapacityForUpdate, validateCSIStorageCapacityUpdate, validateVolumeAttachmentUpdate } from './storage-attachment';
+import { validateCSIDriverUpdate, validateCSINodeUpdate } from './storage-csi';
+import { validateWebhookConfigurationUpdate } from './webhook-configuration';
 
+/**
+ * validateObjectOnUpdate is the part of the strategy's ValidateUpdate that repeats the create rules: validateObject,
+ * but for the kinds whose update relaxes them by what the old object holds: the webhook configurations
+ * (ValidateValidatingWebhookConfigurationUpdate, ValidateMutatingWebhookConfigurationUpdate) and CSIStorageCapacity
+ * (its old topology's invalid label values). See pkg/apis/admissionregistration/validation/validation.go and
+ * pkg/registry/storage/csistoragecapacity/strategy.go (v1.36.3).
+ */
+export function validateObjectOnUpdate(next: KubeObject, old: KubeObject): FieldError[] {
+  switch (next.kind) {
+    case 'ValidatingWebhookConfiguration':
+    case 'MutatingWebhookConfiguration':
+      return validateWebhookConfigurationUpdate(next, old);
+    case 'CSIStorageCapacity':
+      return validateCSIStorageCapacityForUpdate(next, old);
+    default:
+      return validateObject(next);
+  }
+}
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -23,8 +45,10 @@ type Spec = { selector?: LabelSelector; template?: unknown; completions?: number
  * STATEFULSET_MUTABLE lists; a Job may change neither its selector,
  * its pod template, its completions (outside the Indexed elastic case) nor its completionMode; a RoleBinding or
  * ClusterRoleBinding may not change its roleRef, a RuntimeClass its handler (rbac.ts, runtime-class.ts), an EndpointSlice its
- * addressType, a ControllerRevision its data (endpoint-slice.ts, controller-revision.ts). Endpoints and core/v1 Events
- * have no update-only rule (ValidateEndpointsUpdate, ValidateEventUpdate at v1).
+ * addressType, a ControllerRevision its data (endpoint-slice.ts, controller-revision.ts); a CSIDriver its
+ * attachRequired and volumeLifecycleModes, a CSINode its drivers but for their allocatable, a VolumeAttachment its
+ * spec, a CSIStorageCapacity its nodeTopology and storageClassName (storage-csi.ts, storage-attachment.ts). Endpoints
+ * and core/v1 Events have no update-only rule (ValidateEndpointsUpdate, ValidateEventUpdate at v1).
  */
 export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] {
   const n = (next['spec'] ?? {}) as Spec;
@@ -58,6 +82,14 @@ export function validateUpdate(next: KubeObject, old: KubeObject): FieldError[] 
       return validateEndpointSliceUpdate(next, old);
     case 'ControllerRevision':
       return validateControllerRevisionUpdate(next, old);
+    case 'CSIDriver':
+      return validateCSIDriverUpdate(next, old);
+    case 'CSINode':
+      return validateCSINodeUpdate(next, old);
+    case 'VolumeAttachment':
+      return validateVolumeAttachmentUpdate(next, old);
+    case 'CSIStorageCapacity':
+      return validateCSIStorageCapacityUpdate(next, old);
     case 'Pod':
       return validatePodSpecUpdate(next['spec'] as PodSpecLike | undefined, old['spec'] as PodSpecLike | undefined);
     default:

@@ -2,11 +2,12 @@
 // created object and kubectl prints as `Warning: ...`. See pkg/registry/core/pod/strategy.go,
 // pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}/strategy.go, pkg/registry/batch/{job,cronjob}/strategy.go,
 // pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go, pkg/api/job/warnings.go (WarningsForJobSpec),
-// pkg/registry/core/endpoint/strategy.go and pkg/registry/discovery/endpointslice/strategy.go, v1.36.3.
+// pkg/registry/core/endpoint/strategy.go, pkg/registry/discovery/endpointslice/strategy.go,
+// pkg/registry/storage/{csidriver,csistoragecapacity}/strategy.go and pkg/registry/admissionregistration/*webhookconfiguration/strategy.go, v1.36.3.
 import { isObject, type KubeObject } from '../../api/types';
 import { isDNS1123Label } from '../validation/names';
 import { ipWarnings } from './ip';
-import { fractional, podSpecWarnings } from './pod';
+import { DEPRECATED_NODE_LABELS, fractional, podSpecWarnings } from './pod';
 
 type Rec = Record<string, unknown>;
 
@@ -91,6 +92,41 @@ export function warningsOnCreate(obj: KubeObject): string[] {
     case 'PodTemplate': return templateWarnings('template', obj['template']);
     case 'Endpoints': return endpointsWarnings(obj);
     case 'EndpointSlice': return endpointSliceWarnings(obj);
+    case 'CSIDriver': return csiDriverWarnings(spec);
+    case 'CSIStorageCapacity': return nodeSelectorWarnings(obj['nodeTopology'], 'nodeTopology');
+    case 'ValidatingWebhookConfiguration':
+    case 'MutatingWebhookConfiguration': return staticSuffixWarnings(name);
     default: return [];
   }
+}
+
+/** STATIC_CONFIG_SUFFIX is StaticConfigSuffix (pkg/apis/admissionregistration/validation/static_suffix.go). */
+const STATIC_CONFIG_SUFFIX = '.static.k8s.io';
+
+/** staticSuffixWarnings is WarningsForStaticSuffix (ManifestBasedAdmissionControlConfig is alpha and off, so a warning, not an error). */
+function staticSuffixWarnings(name: string): string[] {
+  return name.endsWith(STATIC_CONFIG_SUFFIX)
+    ? [`metadata.name: names ending with "${STATIC_CONFIG_SUFFIX}" are reserved for static manifest-based configurations and cannot be managed via the API`]
+    : [];
+}
+
+/** csiDriverWarnings: token requests without serviceAccountTokenInSecrets (CSIServiceAccountTokenSecrets is on). */
+function csiDriverWarnings(spec: Rec): string[] {
+  const requests = Array.isArray(spec['tokenRequests']) ? spec['tokenRequests'] : [];
+  if (requests.length === 0 || typeof spec['serviceAccountTokenInSecrets'] === 'boolean') return [];
+  return ['spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes'];
+}
+
+/** nodeSelectorWarnings is GetWarningsForNodeSelector: deprecated node labels in the expressions, then in matchLabels. */
+function nodeSelectorWarnings(selector: unknown, path: string): string[] {
+  if (!isObject(selector)) return [];
+  const out: string[] = [];
+  (Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : []).forEach((e, i) => {
+    const key = typeof rec(e)['key'] === 'string' ? (rec(e)['key'] as string) : '';
+    if (DEPRECATED_NODE_LABELS[key]) out.push(`${path}.matchExpressions[${i}].key: ${key} is ${DEPRECATED_NODE_LABELS[key]}`);
+  });
+  for (const label of Object.keys(rec(selector['matchLabels']))) {
+    if (DEPRECATED_NODE_LABELS[label]) out.push(`${path}.matchLabels.${label}: ${DEPRECATED_NODE_LABELS[label]}`);
+  }
+  return out;
 }

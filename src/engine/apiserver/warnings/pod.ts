@@ -11,7 +11,7 @@ import { overlappingPathWarnings } from './virtual-paths';
 type Rec = Record<string, unknown>;
 
 /** DEPRECATED_NODE_LABELS is deprecatedNodeLabels (pkg/api/node/util.go). */
-const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
+export const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
   'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
   'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',

@@ -3,6 +3,7 @@
 import type { EngineContext } from '../../../context';
 import { forbidden, type StatusError } from '../../request';
 import type { AdmissionAttributes } from '../plugin';
+import { authorize } from '../../authz';
 import { CelAuthorizer, CelResourceCheck } from '../policy/cel/authorizer';
 import { admissionRequest, bindVariables, type CelActivation, toCel } from '../policy/cel/evaluate';
 import type { WebhookAccessor } from './config';
@@ -21,7 +22,7 @@ export type HookDecision =
  */
 export function admissionActivation(ctx: EngineContext, attrs: AdmissionAttributes, withAuthorizer: boolean, namespaceObject: unknown = null): CelActivation {
   const kinds = { group: attrs.group, version: requestVersion(attrs), resource: attrs.resource, kind: attrs.kind };
-  const authz = { user: attrs.user, store: ctx.store, profile: ctx.profile };
+  const authz = { user: attrs.user, store: ctx.store, profile: ctx.profile, authorize };
   const requestResource = new CelResourceCheck(authz, attrs.group, attrs.resource, attrs.subresource, attrs.namespace, attrs.name);
   return bindVariables([], {
     object: attrs.operation === 'DELETE' ? null : toCel(attrs.object),

@@ -1,0 +1,135 @@
+// The CLI as a process on webhook configurations and the CSI kinds: the registry's validation
+// (pkg/apis/admissionregistration/validation, pkg/apis/storage/validation, v1.36.3), then what the valid ones are stored
+// as. Every expected status and kubectl line is what kube-apiserver v1.36.3 and kubectl answered to the same fixture
+// (the reference cluster).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+const ROOT = join(__dirname, '..', '..', '..');
+const FIXTURES = 'test/fixtures/validation';
+
+interface Report {
+  outcome: string;
+  rejection?: { code: number; reason: string; message: string };
+  kubectl: string;
+  objects: { kind?: string; metadata?: { name?: string; generation?: number }; [field: string]: unknown }[];
+}
+
+function run(file: string): { status: number | null; report: Report } {
+  const r = spawnSync(process.execPath, [CLI, 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, report: JSON.parse(r.stdout) as Report };
+}
+
+const cases: { file: string; code: number; reason: string; message: string; kubectl: string }[] = [
+  {
+    file: "webhookcfg-validating-bad.yaml", code: 422, reason: "Invalid",
+    message: "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"policy-checks\" is invalid: [webhooks[0].name: Invalid value: \"checks\": should be a domain with at least three segments separated by dots, webhooks[0].rules[0].operations: Invalid value: [\"CREATE\",\"*\"]: if '*' is present, must not specify other operations, webhooks[0].rules[0].apiGroups: Invalid value: [\"\",\"*\"]: if '*' is present, must not specify other API groups, webhooks[0].rules[0].apiVersions[1]: Required value, webhooks[0].rules[0].resources[3]: Invalid value: \"deployments/status\": if 'deployments/*' is present, must not specify deployments/status, webhooks[0].rules[0].resources: Invalid value: [\"*\",\"pods\",\"deployments/*\",\"deployments/status\"]: if '*' is present, must not specify other resources without subresources, webhooks[0].rules[0].scope: Unsupported value: \"Everywhere\": supported values: \"*\", \"Cluster\", \"Namespaced\", webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun, webhooks[0].clientConfig: Required value: exactly one of url or service is required, webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1]",
+    kubectl: "The ValidatingWebhookConfiguration \"policy-checks\" is invalid: \n* webhooks[0].name: Invalid value: \"checks\": should be a domain with at least three segments separated by dots\n* webhooks[0].rules[0].operations: Invalid value: [\"CREATE\",\"*\"]: if '*' is present, must not specify other operations\n* webhooks[0].rules[0].apiGroups: Invalid value: [\"\",\"*\"]: if '*' is present, must not specify other API groups\n* webhooks[0].rules[0].apiVersions[1]: Required value\n* webhooks[0].rules[0].resources[3]: Invalid value: \"deployments/status\": if 'deployments/*' is present, must not specify deployments/status\n* webhooks[0].rules[0].resources: Invalid value: [\"*\",\"pods\",\"deployments/*\",\"deployments/status\"]: if '*' is present, must not specify other resources without subresources\n* webhooks[0].rules[0].scope: Unsupported value: \"Everywhere\": supported values: \"*\", \"Cluster\", \"Namespaced\"\n* webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun\n* webhooks[0].clientConfig: Required value: exactly one of url or service is required\n* webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1",
+  },
+  {
+    file: "webhookcfg-url.yaml", code: 422, reason: "Invalid",
+    message: "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"url-checks\" is invalid: [webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path], webhooks[0].clientConfig.url: Invalid value: \"admin\": user information is not permitted in the URL, webhooks[0].clientConfig.url: Invalid value: \"top\": fragments are not permitted in the URL, webhooks[0].clientConfig.url: Invalid value: \"strict=true\": query parameters are not permitted in the URL, webhooks[1].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks example.com/validate\": invalid character \" \" in host name; desired format: https://host[/path]]",
+    kubectl: "The ValidatingWebhookConfiguration \"url-checks\" is invalid: \n* webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\n* webhooks[0].clientConfig.url: Invalid value: \"admin\": user information is not permitted in the URL\n* webhooks[0].clientConfig.url: Invalid value: \"top\": fragments are not permitted in the URL\n* webhooks[0].clientConfig.url: Invalid value: \"strict=true\": query parameters are not permitted in the URL\n* webhooks[1].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks example.com/validate\": invalid character \" \" in host name; desired format: https://host[/path]",
+  },
+  {
+    file: "webhookcfg-url-parse.yaml", code: 422, reason: "Invalid",
+    message: "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"url-parsing\" is invalid: [webhooks[1].clientConfig.url: Required value: url must be a valid URL: parse \"https://[::1/validate\": missing ']' in host; desired format: https://host[/path], webhooks[2].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com/%zz\": invalid URL escape \"%zz\"; desired format: https://host[/path], webhooks[5].clientConfig.url: Required value: url must be a valid URL: parse \"https://a:b:c/\": invalid port \":b:c\" after host; desired format: https://host[/path], webhooks[6].clientConfig.url: Required value: url must be a valid URL: parse \"https://user:p%zz@checks.example.com/\": invalid URL escape \"%zz\"; desired format: https://host[/path], webhooks[7].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com/#frag%zz\": invalid URL escape \"%zz\"; desired format: https://host[/path], webhooks[8].clientConfig.url: Invalid value: \"\": 'https' is the only allowed URL scheme; desired format: https://host[/path], webhooks[9].clientConfig.url: Invalid value: \"x\": query parameters are not permitted in the URL, webhooks[11].clientConfig.url: Invalid value: \"mailto\": 'https' is the only allowed URL scheme; desired format: https://host[/path], webhooks[11].clientConfig.url: Invalid value: \"\": host must be specified; desired format: https://host[/path], webhooks[12].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks%20example.com/\": invalid URL escape \"%20\"; desired format: https://host[/path], webhooks[14].clientConfig.url: Required value: url must be a valid URL: parse \"https://[10.0.0.1]/v\": invalid IP-literal; desired format: https://host[/path], webhooks[15].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com:8443:9443/v\": invalid port \":8443:9443\" after host; desired format: https://host[/path]]",
+    kubectl: "The ValidatingWebhookConfiguration \"url-parsing\" is invalid: \n* webhooks[1].clientConfig.url: Required value: url must be a valid URL: parse \"https://[::1/validate\": missing ']' in host; desired format: https://host[/path]\n* webhooks[2].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com/%zz\": invalid URL escape \"%zz\"; desired format: https://host[/path]\n* webhooks[5].clientConfig.url: Required value: url must be a valid URL: parse \"https://a:b:c/\": invalid port \":b:c\" after host; desired format: https://host[/path]\n* webhooks[6].clientConfig.url: Required value: url must be a valid URL: parse \"https://user:p%zz@checks.example.com/\": invalid URL escape \"%zz\"; desired format: https://host[/path]\n* webhooks[7].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com/#frag%zz\": invalid URL escape \"%zz\"; desired format: https://host[/path]\n* webhooks[8].clientConfig.url: Invalid value: \"\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\n* webhooks[9].clientConfig.url: Invalid value: \"x\": query parameters are not permitted in the URL\n* webhooks[11].clientConfig.url: Invalid value: \"mailto\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\n* webhooks[11].clientConfig.url: Invalid value: \"\": host must be specified; desired format: https://host[/path]\n* webhooks[12].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks%20example.com/\": invalid URL escape \"%20\"; desired format: https://host[/path]\n* webhooks[14].clientConfig.url: Required value: url must be a valid URL: parse \"https://[10.0.0.1]/v\": invalid IP-literal; desired format: https://host[/path]\n* webhooks[15].clientConfig.url: Required value: url must be a valid URL: parse \"https://checks.example.com:8443:9443/v\": invalid port \":8443:9443\" after host; desired format: https://host[/path]",
+  },
+  {
+    file: "webhookcfg-mutating-bad.yaml", code: 422, reason: "Invalid",
+    message: "MutatingWebhookConfiguration.admissionregistration.k8s.io \"sidecar-injector\" is invalid: [webhooks[0].failurePolicy: Unsupported value: \"Retry\": supported values: \"Fail\", \"Ignore\", webhooks[0].matchPolicy: Unsupported value: \"Fuzzy\": supported values: \"Equivalent\", \"Exact\", webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\", webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds, webhooks[0].reinvocationPolicy: Unsupported value: \"Sometimes\": supported values: \"IfNeeded\", \"Never\", webhooks[0].admissionReviewVersions[1]: Invalid value: \"v2\": duplicate version, webhooks[0].admissionReviewVersions[2]: Invalid value: \"V3\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?'), webhooks[0].admissionReviewVersions: Invalid value: [\"v2\",\"v2\",\"V3\"]: must include at least one of v1, v1beta1, webhooks[1].name: Duplicate value: \"inject.sidecar.example.com\"]",
+    kubectl: "The MutatingWebhookConfiguration \"sidecar-injector\" is invalid: \n* webhooks[0].failurePolicy: Unsupported value: \"Retry\": supported values: \"Fail\", \"Ignore\"\n* webhooks[0].matchPolicy: Unsupported value: \"Fuzzy\": supported values: \"Equivalent\", \"Exact\"\n* webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\"\n* webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds\n* webhooks[0].reinvocationPolicy: Unsupported value: \"Sometimes\": supported values: \"IfNeeded\", \"Never\"\n* webhooks[0].admissionReviewVersions[1]: Invalid value: \"v2\": duplicate version\n* webhooks[0].admissionReviewVersions[2]: Invalid value: \"V3\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\n* webhooks[0].admissionReviewVersions: Invalid value: [\"v2\",\"v2\",\"V3\"]: must include at least one of v1, v1beta1\n* webhooks[1].name: Duplicate value: \"inject.sidecar.example.com\"",
+  },
+  {
+    file: "webhookcfg-match-conditions.yaml", code: 422, reason: "Invalid",
+    message: "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"conditional-checks\" is invalid: [webhooks[0].matchConditions[1].expression: Invalid value: \"object.metadata.name\": must evaluate to bool but got dyn, webhooks[0].matchConditions[1].name: Duplicate value: \"not-kube-system\", webhooks[0].matchConditions[2].expression: Required value, webhooks[0].matchConditions[2].name: Invalid value: \"bad name!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), webhooks[0].matchConditions[3].expression: Invalid value: \"nonexistent == 1\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'nonexistent' (in container '')\n | nonexistent == 1\n | ^, webhooks[0].matchConditions[4].expression: Invalid value: \"request.namespace == 1\": compilation failed: ERROR: <input>:1:19: found no matching overload for '_==_' applied to '(string, int)'\n | request.namespace == 1\n | ..................^]",
+    kubectl: "The ValidatingWebhookConfiguration \"conditional-checks\" is invalid: \n* webhooks[0].matchConditions[1].expression: Invalid value: \"object.metadata.name\": must evaluate to bool but got dyn\n* webhooks[0].matchConditions[1].name: Duplicate value: \"not-kube-system\"\n* webhooks[0].matchConditions[2].expression: Required value\n* webhooks[0].matchConditions[2].name: Invalid value: \"bad name!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n* webhooks[0].matchConditions[3].expression: Invalid value: \"nonexistent == 1\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'nonexistent' (in container '')\n | nonexistent == 1\n | ^\n* webhooks[0].matchConditions[4].expression: Invalid value: \"request.namespace == 1\": compilation failed: ERROR: <input>:1:19: found no matching overload for '_==_' applied to '(string, int)'\n | request.namespace == 1\n | ..................^",
+  },
+  {
+    file: "webhookcfg-service.yaml", code: 422, reason: "Invalid",
+    message: "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"service-checks\" is invalid: [webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: \"Within\": not a valid selector operator, webhooks[0].objectSelector.matchLabels: Invalid value: \"front end\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), webhooks[0].clientConfig.service.namespace: Required value, webhooks[0].clientConfig.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive, webhooks[0].clientConfig.service.path: Invalid value: \"/validate//Pods_v1\": segment[1] may not be empty, webhooks[0].clientConfig.service.path: Invalid value: \"/validate//Pods_v1\": segment[2]: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+    kubectl: "The ValidatingWebhookConfiguration \"service-checks\" is invalid: \n* webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: \"Within\": not a valid selector operator\n* webhooks[0].objectSelector.matchLabels: Invalid value: \"front end\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n* webhooks[0].clientConfig.service.namespace: Required value\n* webhooks[0].clientConfig.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive\n* webhooks[0].clientConfig.service.path: Invalid value: \"/validate//Pods_v1\": segment[1] may not be empty\n* webhooks[0].clientConfig.service.path: Invalid value: \"/validate//Pods_v1\": segment[2]: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+  },
+  {
+    file: "csi-driver-bad.yaml", code: 422, reason: "Invalid",
+    message: "CSIDriver.storage.k8s.io \"disks.example.com\" is invalid: [spec.fsGroupPolicy: Unsupported value: \"Sometimes\": supported values: \"File\", \"None\", \"ReadWriteOnceWithFSType\", spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes, spec.tokenRequests[1].audience: Duplicate value: \"vault\", spec.volumeLifecycleModes: Unsupported value: \"Transient\": supported values: \"Persistent\", \"Ephemeral\", spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds]",
+    kubectl: "The CSIDriver \"disks.example.com\" is invalid: \n* spec.fsGroupPolicy: Unsupported value: \"Sometimes\": supported values: \"File\", \"None\", \"ReadWriteOnceWithFSType\"\n* spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes\n* spec.tokenRequests[1].audience: Duplicate value: \"vault\"\n* spec.volumeLifecycleModes: Unsupported value: \"Transient\": supported values: \"Persistent\", \"Ephemeral\"\n* spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds",
+  },
+  {
+    file: "csi-driver-token-secrets.yaml", code: 422, reason: "Invalid",
+    message: "CSIDriver.storage.k8s.io \"secrets.example.com\" is invalid: spec.serviceAccountTokenInSecrets: Invalid value: true: serviceAccountTokenInSecrets is set but no tokenRequests are specified",
+    kubectl: "The CSIDriver \"secrets.example.com\" is invalid: spec.serviceAccountTokenInSecrets: Invalid value: true: serviceAccountTokenInSecrets is set but no tokenRequests are specified",
+  },
+  {
+    file: "csi-driver-token-false.yaml", code: 422, reason: "Invalid",
+    message: "CSIDriver.storage.k8s.io \"tokens.example.com\" is invalid: spec.serviceAccountTokenInSecrets: Invalid value: false: serviceAccountTokenInSecrets is set but no tokenRequests are specified",
+    kubectl: "The CSIDriver \"tokens.example.com\" is invalid: spec.serviceAccountTokenInSecrets: Invalid value: false: serviceAccountTokenInSecrets is set but no tokenRequests are specified",
+  },
+  {
+    file: "csi-node-bad.yaml", code: 422, reason: "Invalid",
+    message: "CSINode.storage.k8s.io \"worker-1\" is invalid: [spec.drivers[0].nodeID: Required value, spec.drivers[0].allocatable.count: Invalid value: -1: must be greater than or equal to 0, spec.drivers[0]: Duplicate value: \"topology.example.com/zone\", spec.drivers[0]: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.drivers[1].name: Duplicate value: \"disks.example.com\"]",
+    kubectl: "The CSINode \"worker-1\" is invalid: \n* spec.drivers[0].nodeID: Required value\n* spec.drivers[0].allocatable.count: Invalid value: -1: must be greater than or equal to 0\n* spec.drivers[0]: Duplicate value: \"topology.example.com/zone\"\n* spec.drivers[0]: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n* spec.drivers[1].name: Duplicate value: \"disks.example.com\"",
+  },
+  {
+    file: "csi-volumeattachment-bad.yaml", code: 422, reason: "Invalid",
+    message: "VolumeAttachment.storage.k8s.io \"attach-data\" is invalid: [spec.attacher: Invalid value: \"Disks_Example\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName, spec.nodeName: Invalid value: \"Worker_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+    kubectl: "The VolumeAttachment \"attach-data\" is invalid: \n* spec.attacher: Invalid value: \"Disks_Example\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n* spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName\n* spec.nodeName: Invalid value: \"Worker_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+  },
+  {
+    file: "csi-volumeattachment-inline.yaml", code: 422, reason: "Invalid",
+    message: "VolumeAttachment.storage.k8s.io \"attach-inline\" is invalid: [spec.source.inlineVolumeSpec.capacity: Forbidden: may not be specified in the context of inline volumes, spec.source.inlineVolumeSpec.csi: Required value: has to be specified in the context of inline volumes, spec.source.inlineVolumeSpec.persistentVolumeReclaimPolicy: Forbidden: may only be Retain in the context of inline volumes, spec.source.inlineVolumeSpec.storageClassName: Forbidden: may not be specified in the context of inline volumes, spec.source.inlineVolumeSpec.volumeMode: Forbidden: may not specify volumeMode other than Filesystem in the context of inline volumes]",
+    kubectl: "The VolumeAttachment \"attach-inline\" is invalid: \n* spec.source.inlineVolumeSpec.capacity: Forbidden: may not be specified in the context of inline volumes\n* spec.source.inlineVolumeSpec.csi: Required value: has to be specified in the context of inline volumes\n* spec.source.inlineVolumeSpec.persistentVolumeReclaimPolicy: Forbidden: may only be Retain in the context of inline volumes\n* spec.source.inlineVolumeSpec.storageClassName: Forbidden: may not be specified in the context of inline volumes\n* spec.source.inlineVolumeSpec.volumeMode: Forbidden: may not specify volumeMode other than Filesystem in the context of inline volumes",
+  },
+  {
+    file: "csi-storagecapacity-bad.yaml", code: 422, reason: "Invalid",
+    message: "CSIStorageCapacity.storage.k8s.io \"zone-a\" is invalid: [nodeTopology.matchExpressions[0].operator: Invalid value: \"Inside\": not a valid selector operator, storageClassName: Invalid value: \"Fast_SSD\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), capacity: Invalid value: \"-1Gi\": must be greater than or equal to 0]",
+    kubectl: "The CSIStorageCapacity \"zone-a\" is invalid: \n* nodeTopology.matchExpressions[0].operator: Invalid value: \"Inside\": not a valid selector operator\n* storageClassName: Invalid value: \"Fast_SSD\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n* capacity: Invalid value: \"-1Gi\": must be greater than or equal to 0",
+  },
+];
+
+for (const c of cases) {
+  test(`refused as kube-apiserver refuses it: ${c.file}`, () => {
+    const { status, report } = run(`${FIXTURES}/${c.file}`);
+    assert.equal(status, 1);
+    assert.equal(report.outcome, 'Rejected');
+    assert.deepEqual(report.rejection && { code: report.rejection.code, reason: report.rejection.reason, message: report.rejection.message },
+      { code: c.code, reason: c.reason, message: c.message });
+    assert.equal(report.kubectl, c.kubectl);
+  });
+}
+
+test('valid webhook configurations are stored at generation 1 with the admissionregistration/v1 defaults', () => {
+  const { status, report } = run(`${FIXTURES}/webhookcfg-valid.yaml`);
+  assert.equal(status, 0);
+  assert.equal(report.kubectl, [
+    'validatingwebhookconfiguration.admissionregistration.k8s.io/widget-checks created',
+    'mutatingwebhookconfiguration.admissionregistration.k8s.io/widget-defaults created',
+  ].join('\n'));
+  const mutating = report.objects.find((o) => o.kind === 'MutatingWebhookConfiguration');
+  const hook = (mutating?.['webhooks'] as Record<string, unknown>[] | undefined)?.[0];
+  assert.equal(mutating?.metadata?.generation, 1);
+  assert.deepEqual(hook && {
+    matchPolicy: hook['matchPolicy'], namespaceSelector: hook['namespaceSelector'], objectSelector: hook['objectSelector'],
+    timeoutSeconds: hook['timeoutSeconds'], reinvocationPolicy: hook['reinvocationPolicy'],
+  }, { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, timeoutSeconds: 10, reinvocationPolicy: 'Never' });
+});
+
+test('valid CSI objects are stored, with the deprecated topology label warned about', () => {
+  const { status, report } = run(`${FIXTURES}/csi-valid.yaml`);
+  assert.equal(status, 0);
+  assert.equal(report.kubectl, [
+    'Warning: nodeTopology.matchLabels.failure-domain.beta.kubernetes.io/zone: deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+    'csistoragecapacity.storage.k8s.io/zone-a created', 'csidriver.storage.k8s.io/disks.example.com created',
+    'csinode.storage.k8s.io/worker-9 created', 'volumeattachment.storage.k8s.io/attach-data created',
+  ].join('\n'));
+  const driver = report.objects.find((o) => o.kind === 'CSIDriver');
+  assert.deepEqual(driver?.['spec'], {
+    serviceAccountTokenInSecrets: true, tokenRequests: [{ audience: 'vault', expirationSeconds: 3600 }], attachRequired: true, podInfoOnMount: false,
+    storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', volumeLifecycleModes: ['Persistent'], requiresRepublish: false, seLinuxMount: false,
+  });
+  assert.deepEqual(report.objects.find((o) => o.kind === 'VolumeAttachment')?.['status'], { attached: false });
+});
