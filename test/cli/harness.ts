@@ -1,6 +1,8 @@
 // What the CLI tests share: the built CLI run as a process, and the --json report's shape.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { test } from 'node:test';
 
 /** ROOT is the project folder, the CLI's working directory in the tests. */
 export const ROOT = join(__dirname, '..', '..', '..');
@@ -69,4 +71,27 @@ export async function hangUpAfterFirstPiece(args: string[], env: NodeJS.ProcessE
   child.stdout.once('data', () => child.stdout.destroy());
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   return { code, stderr };
+}
+
+/** Refusal is a manifest the API server refuses: the status it answers and what kubectl prints, as the reference cluster did. */
+export interface Refusal {
+  file: string;
+  code: number;
+  reason: string;
+  message: string;
+  kubectl: string;
+}
+
+/** testRefusals adds one test per refused fixture of `dir`: `run` fails, with the Status and kubectl's lines expected. */
+export function testRefusals(dir: string, cases: readonly Refusal[]): void {
+  for (const c of cases) {
+    test(`refused as kube-apiserver refuses it: ${c.file}`, () => {
+      const { status, report } = runJson('run', `${dir}/${c.file}`);
+      assert.equal(status, 1);
+      assert.equal(report.outcome, 'Rejected');
+      assert.deepEqual(report.rejection && { code: report.rejection.code, reason: report.rejection.reason, message: report.rejection.message },
+        { code: c.code, reason: c.reason, message: c.message });
+      assert.equal(report.kubectl, c.kubectl);
+    });
+  }
 }

@@ -4,22 +4,14 @@
 // kube-apiserver v1.36.3 and kubectl answered to the same fixture (the reference cluster).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { runJson } from './harness';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = 'test/fixtures/validation';
 
-interface Report {
-  outcome: string;
-  rejection?: { code: number; reason: string; message: string };
-  kubectl: string;
-}
-
-function run(...args: string[]): { status: number | null; report: Report } {
-  const r = spawnSync(process.execPath, [CLI, 'run', ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, report: JSON.parse(r.stdout) as Report };
+/** run runs `pod-lifecycle run ARGS --json`; its report's objects are read with their every field. */
+function run(...args: string[]) {
+  const { status, report } = runJson('run', ...args);
+  return { status, report: { ...report, objects: report.objects as unknown as Record<string, unknown>[] } };
 }
 
 const LABEL = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -128,9 +120,7 @@ for (const c of accepted) {
 
 /** storedObject runs a fixture and finds one of the objects stored at the end. */
 function storedObject(file: string, kind: string, name: string): Record<string, unknown> {
-  const r = spawnSync(process.execPath, [CLI, 'run', `${FIXTURES}/${file}`, '--json'], { cwd: ROOT, encoding: 'utf8' });
-  const objects = (JSON.parse(r.stdout) as { objects: Record<string, unknown>[] }).objects;
-  const found = objects.find((o) => o['kind'] === kind && (o['metadata'] as { name: string }).name === name);
+  const found = run(`${FIXTURES}/${file}`).report.objects.find((o) => o['kind'] === kind && (o['metadata'] as { name: string }).name === name);
   assert.ok(found, `${kind} ${name} is stored`);
   return found;
 }
@@ -150,8 +140,7 @@ test('a stored core/v1 Event has its always-written fields: source {}, the zero 
 });
 
 test('an EndpointSlice applied again with other endpoints is configured, its generation 2', () => {
-  const r = spawnSync(process.execPath, [CLI, 'run', `${FIXTURES}/net-endpointslice-valid.yaml`, '--then-apply', `1s,${FIXTURES}/net-endpointslice-new-address.yaml`, '--json'], { cwd: ROOT, encoding: 'utf8' });
-  const report = JSON.parse(r.stdout) as Report & { objects: Record<string, unknown>[] };
+  const { report } = run(`${FIXTURES}/net-endpointslice-valid.yaml`, '--then-apply', `1s,${FIXTURES}/net-endpointslice-new-address.yaml`);
   assert.match(report.kubectl, /\nendpointslice\.discovery\.k8s\.io\/legacy-db-1 configured$/);
   const updated = report.objects.find((o) => o['kind'] === 'EndpointSlice' && (o['metadata'] as { name: string }).name === 'legacy-db-1');
   assert.deepEqual([(updated?.['metadata'] as { generation?: number } | undefined)?.generation, (updated?.['endpoints'] as { addresses: string[] }[] | undefined)?.[0]?.addresses], [2, ['10.0.0.9']]);

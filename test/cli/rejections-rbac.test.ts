@@ -3,25 +3,13 @@
 // what kube-apiserver v1.36.3 and kubectl answered to the same fixture (the reference cluster).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { type Refusal, runJson, testRefusals } from './harness';
 
-const CLI = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
-const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURES = 'test/fixtures/validation';
 
-interface Report {
-  outcome: string;
-  rejection?: { code: number; reason: string; message: string };
-  kubectl: string;
-}
+const run = (file: string) => runJson('run', file);
 
-function run(file: string): { status: number | null; report: Report } {
-  const r = spawnSync(process.execPath, [CLI, 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status, report: JSON.parse(r.stdout) as Report };
-}
-
-const cases: { file: string; code: number; reason: string; message: string; kubectl: string }[] = [
+const cases: Refusal[] = [
   {
     // pkg/registry/rbac/validation/rule.go (GetRoleReferenceRules): a plain error, so 500 without a reason.
     file: 'rolebinding-no-roleref.yaml', code: 500, reason: '', message: 'unsupported role reference kind: ""',
@@ -49,16 +37,7 @@ const cases: { file: string; code: number; reason: string; message: string; kube
   },
 ];
 
-for (const c of cases) {
-  test(`refused as kube-apiserver refuses it: ${c.file}`, () => {
-    const { status, report } = run(`${FIXTURES}/${c.file}`);
-    assert.equal(status, 1);
-    assert.equal(report.outcome, 'Rejected');
-    assert.deepEqual(report.rejection && { code: report.rejection.code, reason: report.rejection.reason, message: report.rejection.message },
-      { code: c.code, reason: c.reason, message: c.message });
-    assert.equal(report.kubectl, c.kubectl);
-  });
-}
+testRefusals(FIXTURES, cases);
 
 test('a valid Role, RoleBinding, ClusterRole and ClusterRoleBinding are all created', () => {
   const { status, report } = run(`${FIXTURES}/rolebinding-valid-pair.yaml`);
