@@ -39,7 +39,10 @@ export interface RunArgs {
   allowUnsimulated?: boolean;
   /** watches is --watches: the run records the `watch` phase (the informers' requests and who is told of each change). */
   watches?: boolean;
-  /** trace is how much of the trace --json writes: summary (the default) cuts long per-node tables, full keeps them. */
+  /**
+   * trace is how much of the trace run prints (its timeline) or --json writes: summary (the default) keeps the first
+   * pods of each workload and cuts long per-node tables, full keeps everything, none leaves it out.
+   */
   trace: TraceDetail;
 }
 
@@ -65,7 +68,7 @@ export const USAGE = `Usage: pod-lifecycle run (MANIFEST | [options] -- kubectl 
                       [,grace-period=N][,timeout=DURATION][,skip-wait-for-delete-timeout=N][,pod-selector=SELECTOR]]...
          [--for DURATION] [--delete [--grace-period N] [--force] [--cascade background|foreground|orphan]
                    [--then-delete AFTER[,grace-period=N][,force][,now]]...] [--seed N]
-         [--max-steps N] [--max-objects N] [--allow-unsimulated] [--watches] [--json [--trace summary|full|none]]
+         [--max-steps N] [--max-objects N] [--allow-unsimulated] [--watches] [--json] [--trace summary|full|none]
        pod-lifecycle explain (MANIFEST | [options] -- kubectl ARGS...) [the flags of run]
        pod-lifecycle serve [--cluster FILE]... [--behavior FILE] [--port N] [--speed X] [--kubeconfig-out FILE] [--seed N]
                            [--event-ttl DURATION]
@@ -182,7 +185,8 @@ export function parseArgs(argv: string[]): RunArgs | LiveArgs | 'help' {
   const trace = one('--trace');
   if (trace !== undefined) {
     if (!TRACE_DETAILS.includes(trace as TraceDetail)) throw new UsageError(`invalid value for --trace: "${trace}" (summary, full or none)`);
-    if (!bools.has('--json')) throw new UsageError('--trace goes with --json');
+    // run's timeline is cut as its --json trace is; explain reads the whole trace and prints no timeline.
+    if (!bools.has('--json') && args.command !== 'run') throw new UsageError('--trace goes with run or --json');
     args.trace = trace as TraceDetail;
   }
   const grace = one('--grace-period');

@@ -73,7 +73,7 @@ export function runCli(argv: string[], out: (s: string) => void, err: (s: string
  * temporary file, or nowhere for --trace none. Without a temporary directory to write to, the trace stays in memory.
  */
 function openSink(args: RunArgs): TraceSink | undefined {
-  if (!args.json) return new PhaseKeeper();
+  if (!args.json) return new PhaseKeeper(args.trace);
   if (args.trace === 'none') return DISCARD;
   try {
     return new FileSpill(args.trace);
@@ -148,7 +148,10 @@ function run(sim: Simulation, args: RunArgs, sink: TraceSink | undefined, { out,
   const result = sim.run();
   // The report is streamed: valid JSON at any size, never one string of the whole run.
   if (args.json) writeResultJson(result, args.trace, out, sink instanceof FileSpill ? sink : undefined, outBytes);
-  else out(`${renderHuman(sink instanceof PhaseKeeper ? { ...result, trace: sink.phases } : result, args.manifest, st, kubectlLines(sim.inputs), width)}\n`);
+  else if (sink instanceof PhaseKeeper) {
+    const cut = args.trace === 'none' ? { none: true } : sink.leftOut ? { leftOut: sink.leftOut } : {};
+    out(`${renderHuman({ ...result, trace: sink.phases }, args.manifest, st, kubectlLines(sim.inputs), width, cut)}\n`);
+  } else out(`${renderHuman(result, args.manifest, st, kubectlLines(sim.inputs), width)}\n`);
   return result;
 }
 

@@ -73,15 +73,27 @@ const EMPTY_DETAIL: Record<string, unknown> = Object.freeze({}) as Record<string
 /** PhaseKeeper keeps what the timeline prints: the phase-level entries, without their detail. */
 export class PhaseKeeper implements TraceSink {
   readonly phases: TraceEntry[] = [];
+  /** cut is what the summary timeline keeps (the first pods of each workload), as the --json summary does. */
+  private readonly cut: TraceCut | undefined;
+
+  constructor(private readonly detail: TraceDetail = 'full') {
+    this.cut = detail === 'summary' ? new TraceCut() : undefined;
+  }
 
   accept(entries: readonly TraceEntry[]): void {
+    if (this.detail === 'none') return;
     for (const e of entries) {
-      if (e.step) continue;
+      if (e.step || (this.cut && !this.cut.keeps(e))) continue;
       const kept: TraceEntry = { seq: e.seq, phase: e.phase, at: e.at, result: e.result, detail: EMPTY_DETAIL };
       if (e.object !== undefined) kept.object = e.object;
       if (e.outcome !== undefined) kept.outcome = e.outcome;
       this.phases.push(kept);
     }
+  }
+
+  /** leftOut is what the summary timeline left out (its lines), or undefined when it left out nothing. */
+  get leftOut(): TraceLeftOut | undefined {
+    return this.cut?.leftOut;
   }
 }
 

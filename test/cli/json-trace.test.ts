@@ -1,5 +1,6 @@
 // The --json report at a cluster's size: streamed, valid JSON, with --trace summary (the default) cutting a scheduling
-// cycle's per-node lists past 100 entries, --trace full keeping them, and --trace none leaving the trace out.
+// cycle's per-node lists past 100 entries, --trace full keeping them, and --trace none leaving the trace out; and the
+// timeline of `run` without --json, cut as the --json trace is.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -70,7 +71,6 @@ test('--json --trace none leaves the trace out and keeps the rest of the report'
 
 const usage: { name: string; args: string[]; want: RegExp }[] = [
   { name: 'an unknown detail', args: ['--json', '--trace', 'some'], want: /^error: invalid value for --trace: "some" \(summary, full or none\)$/m },
-  { name: 'a detail without --json', args: ['--trace', 'full'], want: /^error: --trace goes with --json$/m },
 ];
 
 for (const c of usage) {
@@ -103,4 +103,56 @@ test('--json through a pipe read slowly arrives whole', async () => {
   const report = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { outcome: string; trace: unknown[] };
   assert.equal(report.outcome, 'Running');
   assert.ok(report.trace.length > 0);
+});
+
+test('explain takes --trace only with --json: it prints no timeline', () => {
+  const r = spawnSync(process.execPath, [CLI, 'explain', 'examples/pod.yaml', '--trace', 'full'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^error: --trace goes with run or --json$/m);
+});
+
+/** deployment writes a Deployment of `replicas` small pods. */
+function deployment(replicas: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-timeline-'));
+  const file = join(dir, 'web.yaml');
+  writeFileSync(file, ['apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: web}', 'spec:', `  replicas: ${replicas}`, '  selector: {matchLabels: {app: web}}',
+    '  template:', '    metadata: {labels: {app: web}}', '    spec: {containers: [{name: app, image: nginx:1.27, resources: {requests: {cpu: 10m}}}]}', ''].join('\n'));
+  return file;
+}
+
+/** timeline runs `run` without --json and reads its TIMELINE section: the pods it names and its last line. */
+function timeline(file: string, ...args: string[]): { pods: Set<string>; lines: string[]; stdout: string } {
+  const r = spawnSync(process.execPath, [CLI, 'run', file, '--cluster', cluster, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.status, 0, r.stderr);
+  const section = r.stdout.split('\nTIMELINE\n')[1]?.split('\n\nEVENTS\n')[0] ?? '';
+  const lines = section ? section.split('\n') : [];
+  return { pods: new Set(lines.flatMap((l) => /\bPod\/default\/(\S+)/.exec(l)?.[1] ?? [])), lines, stdout: r.stdout };
+}
+
+const twelve = deployment(12);
+
+test('the timeline of a big run keeps every step of its first 10 pods and says how much it left out (--trace summary, the default)', () => {
+  const summary = timeline(twelve);
+  const full = timeline(twelve, '--trace', 'full');
+  assert.equal(summary.pods.size, 10);
+  assert.equal(full.pods.size, 12);
+  const [, steps, pods] = /^… (\d+) more steps of (\d+) more pods left out: the timeline keeps every step of the first 10 pods of each workload and of every other object \(--trace full keeps all\)$/.exec(summary.lines.at(-1) ?? '') ?? [];
+  assert.equal(Number(pods), 2);
+  // What it left out is what the full timeline has more: the lines of the two later pods.
+  assert.equal(summary.lines.length - 1 + Number(steps), full.lines.length);
+  assert.doesNotMatch(full.stdout, /left out/);
+  // The events still list every pod.
+  assert.equal((summary.stdout.match(/Normal +Started /g) ?? []).length, 12);
+});
+
+test('a run of 10 pods a workload or fewer has its whole timeline by default', () => {
+  const ten = deployment(10);
+  assert.deepEqual(timeline(ten).lines, timeline(ten, '--trace', 'full').lines);
+});
+
+test('--trace none leaves the timeline out of run and keeps the events and the outcome', () => {
+  const { stdout } = timeline(twelve, '--trace', 'none');
+  assert.doesNotMatch(stdout, /\nTIMELINE\n/);
+  assert.match(stdout, /\nEVENTS\n/);
+  assert.match(stdout, /\nOUTCOME Running/);
 });

@@ -5,6 +5,7 @@ import type { Style } from './style';
 import { workloadLines } from './workloads';
 import type { KubectlLines } from '../kubectl/generate/load';
 import type { TraceEntry } from '../runtime/recorder';
+import type { TraceLeftOut } from './trace-cut';
 import type { SimulationResult } from '../simulation';
 
 export { style, type Style } from './style';
@@ -72,27 +73,50 @@ export function commandHeaders(manifest: string, command: KubectlLines | undefin
   return { apply: command.line, delete: `kubectl delete ${[...new Set(targets)].join(' ')}`.trimEnd() };
 }
 
+/** leftOutLines says how much of the trace the summary timeline left out, and how to see it all. */
+function leftOutLines(leftOut: TraceLeftOut | undefined, st: Style): string[] {
+  if (!leftOut) return [];
+  const steps = leftOut.entries.toLocaleString('en-US');
+  const pods = leftOut.pods.toLocaleString('en-US');
+  return [st.dim(`… ${steps} more steps of ${pods} more pods left out: the timeline keeps ${leftOut.kept}`)];
+}
+
+/**
+ * TimelineCut is what the timeline leaves out of the run's trace: nothing, the steps of later pods (`--trace summary`,
+ * the default: `leftOut` counts them) or all of it (`--trace none`).
+ */
+export interface TimelineCut {
+  leftOut?: TraceLeftOut;
+  none?: boolean;
+}
+
 /**
  * renderHuman prints the run for a person; `command` is the kubectl command line it started from, if not `apply -f`;
- * with a terminal's width, the timeline and events are wrapped to it.
+ * with a terminal's width, the timeline and events are wrapped to it; `cut` says what the timeline leaves out.
  */
-export function renderHuman(result: SimulationResult, manifest: string, st: Style, command?: KubectlLines, width?: number): string {
+export function renderHuman(result: SimulationResult, manifest: string, st: Style, command?: KubectlLines, width?: number, cut: TimelineCut = {}): string {
   const out: string[] = [];
   const { applyLines, deleteLines } = splitKubectl(withoutCommands(result.kubectl, result.commands));
   const headers = commandHeaders(manifest, command, deleteLines);
   out.push(st.bold(`$ ${headers.apply}`));
   for (const line of applyLines) out.push(/^(error|Error|The )/.test(line) ? st.bad(line) : line);
-  out.push('', st.bold('TIMELINE'));
-  const phases = result.trace.filter((e) => !e.step);
+  const phases = cut.none ? [] : result.trace.filter((e) => !e.step);
+  if (!cut.none) out.push('', st.bold('TIMELINE'));
   if (width !== undefined) {
     // A terminal of known width: each step under its object, its result wrapped (narrow.ts).
-    out.push(...narrowTimeline(phases, st, width));
-    if (result.events.length) out.push('', st.bold('EVENTS'), ...narrowEvents(result.events, st, width));
+    // Line by line, not push(...lines): a long run has more lines than a call takes arguments.
+    for (const line of narrowTimeline(phases, st, width)) out.push(line);
+    out.push(...leftOutLines(cut.leftOut, st));
+    if (result.events.length) {
+      out.push('', st.bold('EVENTS'));
+      for (const line of narrowEvents(result.events, st, width)) out.push(line);
+    }
   } else {
     // Folds, not Math.max(...): a long run has more entries than a call takes arguments.
     const phaseWidth = phases.reduce((w, e) => Math.max(w, e.phase.length), 5);
     const objWidth = phases.reduce((w, e) => Math.max(w, (e.object ?? '').length), 6);
     for (const e of phases) out.push(timelineLine(e, st, phaseWidth, objWidth));
+    out.push(...leftOutLines(cut.leftOut, st));
   }
   if (result.events.length && width === undefined) {
     out.push('', st.bold('EVENTS'));
