@@ -82,6 +82,19 @@ export const CASES = [
   // ... and their update rules: the valid ones applied again with what an update may not change changed.
   ...['webhookcfg-valid', 'csi-valid']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, thenApply: { after: 1, file: `test/fixtures/validation/${n}-changed.yaml` } })),
+  // rejections-admission-policy (ValidatingAdmissionPolicies and their bindings), then the valid pair applied again,
+  // changed (both generations grow) and made invalid (the update is refused).
+  ...['vap-policy-bad', 'vap-policy-cel', 'vap-policy-empty', 'vap-policy-no-rules', 'vap-binding-bad', 'vap-binding-paramref', 'vap-policy-expressions', 'vap-valid',
+    'vap-static-suffix']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  ...['vap-valid-changed', 'vap-valid-bad-update']
+    .map((n) => ({ manifest: 'test/fixtures/validation/vap-valid.yaml', thenApply: { after: 1, file: `test/fixtures/validation/${n}.yaml` } })),
+  // ... and written by a user who may not read their params (the strategies' paramKind and paramRef authorization).
+  ...['vap-authz-policy', 'vap-authz-binding']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, cluster: ['test/fixtures/validation/vap-authz-cluster.yaml'], id: ['--as', 'bob'] })),
+  // (The binding first: the reference deletes a case's objects after it, and the policy's case deletes the policy.)
+  ...['vap-authz-update-binding', 'vap-authz-update-policy']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, cluster: ['test/fixtures/validation/vap-authz-existing.yaml'], id: ['--as', 'bob'] })),
   // rejections-storage-config (PersistentVolumes, claims, StorageClasses, ConfigMaps, Secrets)
   ...['pv-no-capacity', 'pv-two-sources', 'pv-reclaim-keep', 'pv-local-no-affinity', 'pv-no-source', 'pvc-no-access-modes',
     'pvc-bad-request', 'configmap-bad-key', 'secret-tls-missing-cert', 'secret-dockerconfigjson-invalid', 'secret-basic-auth-empty',

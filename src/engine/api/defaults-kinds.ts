@@ -1,7 +1,7 @@
 // Scheme defaulting of the kinds besides pods and workloads: what kube-apiserver fills in on decode of a Secret, a
 // PersistentVolume or claim, Endpoints, an EndpointSlice, a Namespace, a LimitRange, a PriorityClass, a StorageClass, a
-// CSIDriver, the RBAC bindings and the webhook configurations. See pkg/apis/core/v1/defaults.go and
-// zz_generated.defaults.go, pkg/apis/scheduling/v1/defaults.go, pkg/apis/storage/v1/defaults.go,
+// CSIDriver, the RBAC bindings, the webhook configurations, ValidatingAdmissionPolicies and their bindings. See
+// pkg/apis/core/v1/defaults.go and zz_generated.defaults.go, pkg/apis/scheduling/v1/defaults.go, pkg/apis/storage/v1/defaults.go,
 // pkg/apis/discovery/v1/defaults.go, pkg/apis/rbac/v1/defaults.go and pkg/apis/admissionregistration/v1/defaults.go
 // (k8s.io/kubernetes v1.36.3). Events and ControllerRevisions have no defaults.
 import { ensure, list, rec, Recorder, type Defaulted, type Rec } from './defaulting-base';
@@ -101,7 +101,30 @@ const KIND_DEFAULTERS: ReadonlyMap<string, Defaulter> = new Map<string, Defaulte
   ['ClusterRoleBinding', defaultBinding],
   ['ValidatingWebhookConfiguration', (r, o) => defaultWebhooks(r, o, false)],
   ['MutatingWebhookConfiguration', (r, o) => defaultWebhooks(r, o, true)],
+  // SetObjectDefaults_ValidatingAdmissionPolicy: SetDefaults_ValidatingAdmissionPolicySpec (failurePolicy Fail; the spec
+  // is a struct, so it is always there), then the matchConstraints' defaults; a binding's paramRef has none.
+  ['ValidatingAdmissionPolicy', (r, o) => {
+    const spec = ensure(o, 'spec');
+    r.ifNil(spec, 'failurePolicy', 'Fail', 'spec');
+    defaultMatchResources(r, rec(spec['matchConstraints']), 'spec.matchConstraints');
+  }],
+  // SetObjectDefaults_ValidatingAdmissionPolicyBinding: the matchResources' defaults only.
+  ['ValidatingAdmissionPolicyBinding', (r, o) => defaultMatchResources(r, rec(rec(o['spec'])?.['matchResources']), 'spec.matchResources')],
 ]);
+
+/**
+ * defaultMatchResources is SetDefaults_MatchResources (matchPolicy Equivalent, empty namespace and object selectors)
+ * and SetDefaults_Rule on each resource rule and exclude rule (scope `*`); a missing MatchResources stays missing.
+ */
+function defaultMatchResources(r: Recorder, mc: Rec | undefined, path: string): void {
+  if (!mc) return;
+  r.ifNil(mc, 'matchPolicy', 'Equivalent', path);
+  r.ifNil(mc, 'namespaceSelector', {}, path);
+  r.ifNil(mc, 'objectSelector', {}, path);
+  for (const rules of ['resourceRules', 'excludeResourceRules']) {
+    list(mc[rules]).forEach((rule, i) => r.ifNil(rule, 'scope', '*', `${path}.${rules}[${i}]`));
+  }
+}
 
 /**
  * defaultWebhooks is SetObjectDefaults_{Validating,Mutating}WebhookConfiguration: per webhook SetDefaults_ValidatingWebhook

@@ -8,6 +8,7 @@ import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
+import { paramAuthorization } from './admission-policy-authz';
 import { decodeBody } from './decode';
 import type { AdmissionAttributes } from './admission/plugin';
 import { internalError } from './admission/errors';
@@ -117,6 +118,8 @@ export const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
 function* prepareAndValidate(ctx: EngineContext, req: ApiRequest, ref: string, attrs: AdmissionAttributes, admitted: KubeObject, name: string | undefined, warningsSoFar: readonly string[]): Steps<{ prepared: KubeObject; warnings: string[] } | { failed: ApiOutcome }> {
   const prepared = convertToV1(prepareObjectForCreate(ctx, admitted, name));
   const errors = validateObject(prepared);
+  // A well-formed admission policy or binding is also authorized against what its params refer to (admission-policy-authz.ts).
+  if (errors.length === 0) errors.push(...paramAuthorization(ctx.store, ctx.profile, prepared, undefined, req.user as UserInfo));
   yield {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
     result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the object is valid',

@@ -77,6 +77,10 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // a VolumeAttachment's status is emptied, its `attached` written (no omitempty) (volumeattachment/strategy.go); a
   // CSIDriver drops preventPodSchedulingIfMissing, VolumeLimitScaling being off (csidriver/strategy.go), v1.36.3.
   if (named.kind === 'ValidatingWebhookConfiguration' || named.kind === 'MutatingWebhookConfiguration') return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 } };
+  // A ValidatingAdmissionPolicy starts at generation 1 with its status cleared (a struct: written as {}), its binding at
+  // generation 1. See pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}/strategy.go (v1.36.3).
+  if (named.kind === 'ValidatingAdmissionPolicy') return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, status: {} };
+  if (named.kind === 'ValidatingAdmissionPolicyBinding') return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 } };
   if (named.kind === 'VolumeAttachment') return { ...withMeta, status: { attached: false } };
   if (named.kind === 'CSIDriver' && typeof named['spec'] === 'object' && named['spec'] !== null) {
     const { preventPodSchedulingIfMissing: _dropped, ...spec } = named['spec'] as Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
+import { paramAuthorization } from './admission-policy-authz';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
 import { applyManagedFields, checkName, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
@@ -76,10 +77,12 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
     };
     if (!jsonEqual(body(next), body(old)) || !jsonEqual(next.metadata?.labels ?? {}, m.labels ?? {})) out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
   }
-  // A CSIDriver's generation grows with its spec, a webhook configuration's with its webhooks. See
-  // pkg/registry/storage/csidriver/strategy.go and pkg/registry/admissionregistration/*webhookconfiguration/strategy.go (v1.36.3).
+  // A CSIDriver's, a ValidatingAdmissionPolicy's and a binding's generation grows with its spec, a webhook
+  // configuration's with its webhooks. See pkg/registry/storage/csidriver/strategy.go and
+  // pkg/registry/admissionregistration/{*webhookconfiguration,validatingadmissionpolicy{,binding}}/strategy.go (v1.36.3).
   const webhooks = next.kind === 'ValidatingWebhookConfiguration' || next.kind === 'MutatingWebhookConfiguration';
-  if ((next.kind === 'CSIDriver' && changed) || (webhooks && !same(next['webhooks'], old['webhooks']))) {
+  const specBumps = ['CSIDriver', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'].includes(String(next.kind));
+  if ((specBumps && changed) || (webhooks && !same(next['webhooks'], old['webhooks']))) {
     out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
   }
   // A DaemonSet keeps its templateGeneration (the annotation deprecated.daemonset.template.generation in apps/v1),
@@ -152,6 +155,8 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // immutable-field rules compare against the old object as the API server would hold it.
   const old = convertToV1(applyDefaults(deepClone(current)).object);
   const errors = withoutUnchangedErrors([...validateObjectOnUpdate(prepared, old), ...validateUpdate(prepared, old)], prepared, old);
+  // A well-formed admission policy or binding is also authorized against what its params refer to (admission-policy-authz.ts).
+  if (errors.length === 0) errors.push(...paramAuthorization(ctx.store, ctx.profile, prepared, old, user));
   // A patch naming another uid (the controllers' claim patches carry the object's uid as a precondition) fails
   // ValidateObjectMetaUpdate: metadata.uid is immutable. See apimachinery/pkg/api/validation/objectmeta.go.
   const patchedUid = merged.metadata?.uid;

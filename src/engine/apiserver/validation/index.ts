@@ -5,11 +5,14 @@
 // PersistentVolumes, PersistentVolumeClaims, StorageClasses, ConfigMaps and Secrets their own rules, Roles,
 // ClusterRoles, RoleBindings and ClusterRoleBindings theirs (rbac.ts), RuntimeClasses theirs (runtime-class.ts),
 // Endpoints, EndpointSlices, core/v1 Events and ControllerRevisions theirs (endpoints.ts, endpoint-slice.ts, event.ts,
-// controller-revision.ts), ValidatingWebhookConfigurations and MutatingWebhookConfigurations theirs (webhook-configuration.ts), CSIDrivers and
+// controller-revision.ts), ValidatingWebhookConfigurations and MutatingWebhookConfigurations theirs (webhook-configuration.ts),
+// ValidatingAdmissionPolicies and their bindings theirs (admission-policy.ts, admission-policy-binding.ts), CSIDrivers and
 // CSINodes theirs (storage-csi.ts), VolumeAttachments and CSIStorageCapacities theirs (storage-attachment.ts);
 // other kinds get their metadata checked (NameIsDNSSubdomain).
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types';
 import { RESOURCES } from '../../cluster/store';
+import { validateValidatingAdmissionPolicy } from './admission-policy';
+import { validateValidatingAdmissionPolicyBinding } from './admission-policy-binding';
 import { validateDeployment, validateReplicaSet } from './apps';
 import { validateDaemonSet, validateStatefulSet } from './apps-sets';
 import { validateHorizontalPodAutoscaler } from './autoscaling';
@@ -111,6 +114,10 @@ export function validateObject(obj: KubeObject): FieldError[] {
       return validateValidatingWebhookConfiguration(obj);
     case 'MutatingWebhookConfiguration':
       return validateMutatingWebhookConfiguration(obj);
+    case 'ValidatingAdmissionPolicy':
+      return validateValidatingAdmissionPolicy(obj);
+    case 'ValidatingAdmissionPolicyBinding':
+      return validateValidatingAdmissionPolicyBinding(obj);
     case 'CSIDriver':
       return validateCSIDriver(obj);
     case 'CSINode':

@@ -4,6 +4,7 @@
 // pkg/registry/batch/job/strategy.go and pkg/apis/batch/validation/validation.go (ValidateJobSpecUpdate).
 import { jsonEqual } from '../../api/json-equal';
 import type { KubeObject, LabelSelector } from '../../api/types';
+import { validateValidatingAdmissionPolicyUpdate } from './admission-policy';
 import { labelSelectorJSON } from './apps';
 import { validateControllerRevisionUpdate } from './controller-revision';
 import { validateEndpointSliceUpdate } from './endpoint-slice';
@@ -19,7 +20,8 @@ import { validateWebhookConfigurationUpdate } from './webhook-configuration';
 /**
  * validateObjectOnUpdate is the part of the strategy's ValidateUpdate that repeats the create rules: validateObject,
  * but for the kinds whose update relaxes them by what the old object holds: the webhook configurations
- * (ValidateValidatingWebhookConfigurationUpdate, ValidateMutatingWebhookConfigurationUpdate) and CSIStorageCapacity
+ * (ValidateValidatingWebhookConfigurationUpdate, ValidateMutatingWebhookConfigurationUpdate), ValidatingAdmissionPolicy
+ * (ValidateValidatingAdmissionPolicyUpdate: unchanged match conditions) and CSIStorageCapacity
  * (its old topology's invalid label values). See pkg/apis/admissionregistration/validation/validation.go and
  * pkg/registry/storage/csistoragecapacity/strategy.go (v1.36.3).
  */
@@ -28,6 +30,8 @@ export function validateObjectOnUpdate(next: KubeObject, old: KubeObject): Field
     case 'ValidatingWebhookConfiguration':
     case 'MutatingWebhookConfiguration':
       return validateWebhookConfigurationUpdate(next, old);
+    case 'ValidatingAdmissionPolicy':
+      return validateValidatingAdmissionPolicyUpdate(next, old);
     case 'CSIStorageCapacity':
       return validateCSIStorageCapacityForUpdate(next, old);
     default:

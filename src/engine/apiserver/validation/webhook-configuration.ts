@@ -159,13 +159,16 @@ function validateAdmissionReviewVersions(versions: string[], requireRecognized: 
   return errs;
 }
 
-/** validateMatchConditions: at most 64, each valid, no name twice. */
-function validateMatchConditions(conditions: Rec[], path: string): FieldError[] {
+/**
+ * validateMatchConditions: at most 64, each valid, no name twice. hasParams is allowParamsInMatchConditions: a
+ * ValidatingAdmissionPolicy with a paramKind lets its match conditions read params (admission-policy.ts).
+ */
+export function validateMatchConditions(conditions: Rec[], path: string, hasParams = false): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((c, i) => {
-    errs.push(...validateMatchCondition(c, index(path, i)));
+    errs.push(...validateMatchCondition(c, index(path, i), hasParams));
     const name = str(c['name']);
     if (name.length > 0) {
       if (names.has(name)) errs.push(duplicate(child(index(path, i), 'name'), name));
@@ -176,16 +179,16 @@ function validateMatchConditions(conditions: Rec[], path: string): FieldError[] 
 }
 
 /**
- * validateMatchCondition: the trimmed expression compiled as a bool in the match-condition environment (no params,
- * an authorizer), a compile error reported with the expression (convertCELErrorToValidationError: ErrorTypeInvalid);
- * then the name, a qualified name.
+ * validateMatchCondition: the trimmed expression compiled as a bool in the match-condition environment (params when
+ * allowed, an authorizer, no variables), a compile error reported with the expression (convertCELErrorToValidationError:
+ * ErrorTypeInvalid); then the name, a qualified name.
  */
-function validateMatchCondition(condition: Rec, path: string): FieldError[] {
+function validateMatchCondition(condition: Rec, path: string, hasParams: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const expression = str(condition['expression']).trim();
   if (expression.length === 0) errs.push(required(child(path, 'expression')));
   else {
-    const compiled = compileCel(expression, { hasParams: false, hasAuthorizer: true, variables: [] }, 'bool');
+    const compiled = compileCel(expression, { hasParams, hasAuthorizer: true, variables: [], stateless: true }, 'bool');
     if (!compiled.ok) errs.push(invalidValue(child(path, 'expression'), expression, compiled.error));
   }
   const name = str(condition['name']);

@@ -3,7 +3,8 @@
 // pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}/strategy.go, pkg/registry/batch/{job,cronjob}/strategy.go,
 // pkg/registry/core/{podtemplate,replicationcontroller}/strategy.go, pkg/api/job/warnings.go (WarningsForJobSpec),
 // pkg/registry/core/endpoint/strategy.go, pkg/registry/discovery/endpointslice/strategy.go,
-// pkg/registry/storage/{csidriver,csistoragecapacity}/strategy.go and pkg/registry/admissionregistration/*webhookconfiguration/strategy.go, v1.36.3.
+// pkg/registry/storage/{csidriver,csistoragecapacity}/strategy.go and
+// pkg/registry/admissionregistration/{*webhookconfiguration,validatingadmissionpolicy{,binding}}/strategy.go, v1.36.3.
 import { isObject, type KubeObject } from '../../api/types';
 import { isDNS1123Label } from '../validation/names';
 import { ipWarnings } from './ip';
@@ -95,7 +96,9 @@ export function warningsOnCreate(obj: KubeObject): string[] {
     case 'CSIDriver': return csiDriverWarnings(spec);
     case 'CSIStorageCapacity': return nodeSelectorWarnings(obj['nodeTopology'], 'nodeTopology');
     case 'ValidatingWebhookConfiguration':
-    case 'MutatingWebhookConfiguration': return staticSuffixWarnings(name);
+    case 'MutatingWebhookConfiguration':
+    case 'ValidatingAdmissionPolicy':
+    case 'ValidatingAdmissionPolicyBinding': return staticSuffixWarnings(name);
     default: return [];
   }
 }

@@ -13,6 +13,11 @@ export interface CelDeclarations {
   hasAuthorizer: boolean;
   /** variables are the composited variables declared before this expression, with their checked types. */
   variables: readonly { name: string; type: string }[];
+  /**
+   * stateless leaves `variables` itself undeclared, as the stateless compiler (no composition) does: kube-apiserver's
+   * validation of a match condition, or of a policy without variables (createCompiler, validation.go).
+   */
+  stateless?: boolean;
 }
 
 /** CompiledCel is a compiled expression, or its compilation error as CompilationResult.Error's detail. */
@@ -56,15 +61,17 @@ function baseEnvironment(): Environment {
 
 /** environmentFor returns (and caches) the environment of one set of declarations. */
 function environmentFor(decls: CelDeclarations): Environment {
-  const key = `${decls.hasParams}|${decls.hasAuthorizer}|${decls.variables.map((v) => `${v.name}:${v.type}`).join(',')}`;
+  const key = `${decls.hasParams}|${decls.hasAuthorizer}|${decls.stateless === true}|${decls.variables.map((v) => `${v.name}:${v.type}`).join(',')}`;
   const cached = environments.get(key);
   if (cached) return cached;
   const env = baseEnvironment().clone();
   if (decls.hasParams) env.registerVariable('params', 'dyn');
   if (decls.hasAuthorizer) env.registerVariable('authorizer', 'kubernetes.authorization.Authorizer');
   // Composited variables are fields of one object type, typed as each variable compiled (composition.go, AddField).
-  env.registerType('kubernetes.variables', { ctor: VariablesObject, fields: Object.fromEntries(decls.variables.map((v) => [v.name, v.type])) });
-  env.registerVariable('variables', 'kubernetes.variables');
+  if (!decls.stateless) {
+    env.registerType('kubernetes.variables', { ctor: VariablesObject, fields: Object.fromEntries(decls.variables.map((v) => [v.name, v.type])) });
+    env.registerVariable('variables', 'kubernetes.variables');
+  }
   environments.set(key, env);
   return env;
 }
@@ -151,6 +158,7 @@ function errorOffset(expression: string, e: LibraryError): number {
   if ((node.op === '.' || node.op === '.?') && first) return after(first.range.end, '.');
   if ((node.op === '[]' || node.op === '[?]') && first) return after(first.range.end, '[');
   if (Object.hasOwn(OPERATOR_NAMES, node.op) && first) return after(first.range.end, node.op);
+  if (node.op === '?:' && first) return after(first.range.end, '?');
   return start;
 }
 
@@ -159,6 +167,12 @@ function celGoCheckMessage(code: string, summary: string, env: Environment): str
   let m: RegExpMatchArray | null;
   if (code === 'unknown_variable' && (m = summary.match(/^Unknown variable: (.+)$/))) return `undeclared reference to '${m[1]}' (in container '')`;
   if (code === 'no_such_key' && (m = summary.match(/^No such key: (.+)$/))) return `undefined field '${m[1]}'`;
+  // cel-go checks `c ? a : b` as the overload `_?_:_` (bool, A, A) -> A: branches of two types match no overload; its
+  // checker prints the null type as `null` (checker/format.go).
+  if (code === 'incompatible_ternary_branches' && (m = summary.match(/^Ternary branches must have the same type, got '(.+)' and '(.+)'$/))) {
+    const checkerName = (t: string): string => celGoTypeName(t).replace(/\bnull_type\b/g, 'null');
+    return `found no matching overload for '_?_:_' applied to '(bool, ${checkerName(m[1]!)}, ${checkerName(m[2]!)})'`;
+  }
   if (code === 'no_such_overload' && (m = summary.match(/^no such overload: (.+?) (\S+) (.+)$/)) && OPERATOR_NAMES[m[2]!]) {
     return `found no matching overload for '${OPERATOR_NAMES[m[2]!]}' applied to '(${celGoTypeName(m[1]!)}, ${celGoTypeName(m[3]!)})'`;
   }
