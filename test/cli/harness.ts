@@ -25,9 +25,11 @@ export interface TraceEntry {
 /** StoredObject is an object of the report's `objects`. */
 export interface StoredObject {
   kind: string;
-  metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string>; generation?: number };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
+  /** The kind's other top-level fields (a webhook configuration's webhooks, an EndpointSlice's endpoints...). */
+  [field: string]: unknown;
 }
 
 /** Report is the --json report of `pod-lifecycle run`. */

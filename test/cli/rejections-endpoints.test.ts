@@ -8,11 +8,7 @@ import { runJson } from './harness';
 
 const FIXTURES = 'test/fixtures/validation';
 
-/** run runs `pod-lifecycle run ARGS --json`; its report's objects are read with their every field. */
-function run(...args: string[]) {
-  const { status, report } = runJson('run', ...args);
-  return { status, report: { ...report, objects: report.objects as unknown as Record<string, unknown>[] } };
-}
+const run = (...args: string[]) => runJson('run', ...args);
 
 const LABEL = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

@@ -5,20 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/engine/api/types';
 import { applyDefaults } from '../../../../src/engine/apiserver/defaulting';
-import { validateObject } from '../../../../src/engine/apiserver/validation';
-import { validateObjectOnUpdate, validateUpdate } from '../../../../src/engine/apiserver/validation/update';
 import { warningsOnCreate } from '../../../../src/engine/apiserver/warnings';
-import { KEY_NAME_ERROR, LABEL_VALUE_ERROR, printed, SUBDOMAIN_ERROR } from './builders';
+import { KEY_NAME_ERROR, LABEL_VALUE_ERROR, SUBDOMAIN_ERROR, updated, validated } from './builders';
 
 const ADM = 'admissionregistration.k8s.io/v1';
-/** validated runs what the create handler runs: scheme defaulting, then the strategy's Validate. */
-const validated = (obj: KubeObject): string[] => printed(validateObject(applyDefaults(obj).object));
-/** updated runs what the update handler runs: the create rules as the update repeats them, then the update-only ones. */
-const updated = (next: KubeObject, old: KubeObject): string[] => {
-  const n = applyDefaults(next).object;
-  const o = applyDefaults(old).object;
-  return printed([...validateObjectOnUpdate(n, o), ...validateUpdate(n, o)]);
-};
 
 type Loose = Record<string, unknown>;
 const without = (o: Loose): Loose => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -2,7 +2,10 @@
 // before validation runs (see src/engine/apiserver/create.ts), and the errors printed as `field: body`.
 import { defaultPod, defaultPodTemplate } from '../../../../src/engine/api/defaults';
 import type { EphemeralContainer } from 'kubernetes-types/core/v1';
-import type { Container, Pod, PodSpec, Volume } from '../../../../src/engine/api/types';
+import type { Container, KubeObject, Pod, PodSpec, Volume } from '../../../../src/engine/api/types';
+import { applyDefaults } from '../../../../src/engine/apiserver/defaulting';
+import { validateObject } from '../../../../src/engine/apiserver/validation';
+import { validateObjectOnUpdate, validateUpdate } from '../../../../src/engine/apiserver/validation/update';
 import type { FieldError } from '../../../../src/engine/apiserver/validation/field-errors';
 import { validatePod, validatePodSpec } from '../../../../src/engine/apiserver/validation/pod';
 
@@ -108,3 +111,15 @@ export const SUBDOMAIN_ERROR = "a lowercase RFC 1123 subdomain must consist of l
 export const KEY_NAME_ERROR = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 /** LABEL_VALUE_ERROR is IsValidLabelValue's regex message. */
 export const LABEL_VALUE_ERROR = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+/** validated runs what the create handler runs on an object: scheme defaulting, then the strategy's Validate. */
+export function validated(obj: KubeObject): string[] {
+  return printed(validateObject(applyDefaults(obj).object));
+}
+
+/** updated runs what the update handler runs: the create rules as the update repeats them, then the update-only ones. */
+export function updated(next: KubeObject, old: KubeObject): string[] {
+  const n = applyDefaults(next).object;
+  const o = applyDefaults(old).object;
+  return printed([...validateObjectOnUpdate(n, o), ...validateUpdate(n, o)]);
+}
