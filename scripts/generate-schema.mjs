@@ -16,7 +16,10 @@ const KINDS = [
   ['discovery.k8s.io', 'EndpointSlice'], ['rbac.authorization.k8s.io', 'Role'], ['rbac.authorization.k8s.io', 'ClusterRole'],
   ['rbac.authorization.k8s.io', 'RoleBinding'], ['rbac.authorization.k8s.io', 'ClusterRoleBinding'], ['scheduling.k8s.io', 'PriorityClass'],
   ['node.k8s.io', 'RuntimeClass'], ['storage.k8s.io', 'StorageClass'], ['policy', 'PodDisruptionBudget'],
-  ['autoscaling', 'HorizontalPodAutoscaler', 'v2'], ['autoscaling', 'HorizontalPodAutoscaler', 'v1'],
+  ['autoscaling', 'HorizontalPodAutoscaler', 'v2'], ['autoscaling', 'HorizontalPodAutoscaler', 'v1'], ['apps', 'ControllerRevision'],
+  ['storage.k8s.io', 'CSINode'], ['storage.k8s.io', 'CSIDriver'], ['storage.k8s.io', 'CSIStorageCapacity'], ['storage.k8s.io', 'VolumeAttachment'],
+  ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration'], ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration'],
+  ['admissionregistration.k8s.io', 'ValidatingAdmissionPolicy'], ['admissionregistration.k8s.io', 'ValidatingAdmissionPolicyBinding'],
 ];
 
 /** SCALARS are the definitions that decode as JSON scalars through their own UnmarshalJSON, not as structs. */

@@ -35,6 +35,8 @@ export const CASES = [
   { manifest: 'examples/pod.yaml', cluster: [`${AUTH}/abac-cluster.yaml`], id: ['--token', 'abac-token'] },
   // rejections-decode
   { manifest: 'test/fixtures/decode/unknown-field.yaml' },
+  { manifest: 'test/fixtures/decode/webhook-unknown-field.yaml' },
+  { manifest: 'test/fixtures/decode/policy-unknown-field.yaml' },
   // rejections-podsecurity
   { manifest: 'test/fixtures/podsecurity/pod-secure.yaml', cluster: ['test/fixtures/podsecurity/cluster.yaml'] },
   { manifest: 'test/fixtures/podsecurity/pod-relaxed.yaml', cluster: ['test/fixtures/podsecurity/cluster.yaml'] },
