@@ -1,6 +1,6 @@
 // The pod-lifecycle command: runs a manifest through the simulated cluster and prints the timeline or the JSON report
 // (`run`), or the explanation of each pod built from the engine's trace (`explain`).
-import { HeapWatch, tightenHeap } from './heap';
+import { HeapWatch, tightenHeap } from '../host/heap';
 import { readInputFile } from '../host/read-file';
 import { runServe } from './serve';
 import { InputError } from '../engine/cluster/inputs';

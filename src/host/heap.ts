@@ -1,8 +1,9 @@
-// How the CLI trades time for memory as a run grows. V8 lets the heap grow to two or three times what survived its
-// last full collection before it collects again: for a small run that costs nothing and saves collections; for a big
-// one, whose every pod is written many times and whose old versions are dropped, most of the memory is garbage.
+// How a process of ours that owns its heap (the CLI, the debug adapter run as a program) trades time for memory as a
+// run grows. V8 lets the heap grow to two or three times what survived its last full collection before it collects
+// again: for a small run that costs nothing and saves collections; for a big one, whose every pod is written many
+// times and whose old versions are dropped, most of the memory is garbage.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { collectNow } from '../host/collect';
+import { collectNow } from './collect';
 import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
 
 /**
