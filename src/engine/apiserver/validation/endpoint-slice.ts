@@ -145,26 +145,24 @@ function validatePorts(ports: Rec[], path: string): FieldError[] {
  * at most 8 forNodes (PreferSameTrafficDistribution is GA in 1.36, so they are kept), each unique and a DNS subdomain.
  */
 function validateHints(hints: Rec, path: string): FieldError[] {
-  const errs: FieldError[] = [];
   const zones = list(hints['forZones']);
   if (zones.length > MAX_ZONE_HINTS) return [tooMany(child(path, 'forZones'), zones.length, MAX_ZONE_HINTS)];
-  const zoneNames: string[] = [];
-  zones.forEach((zone, i) => {
-    const at = child(index(child(path, 'forZones'), i), 'name');
-    const name = str(zone['name']);
-    if (zoneNames.includes(name)) errs.push(duplicate(at, name));
-    else zoneNames.push(name);
-    errs.push(...isValidLabelValue(name).map((msg) => invalidValue(at, name, msg)));
-  });
+  const errs = hintNames(zones, child(path, 'forZones'), isValidLabelValue);
   const nodes = list(hints['forNodes']);
   if (nodes.length > MAX_NODE_HINTS) return [...errs, tooMany(child(path, 'forNodes'), nodes.length, MAX_NODE_HINTS)];
-  const nodeNames: string[] = [];
-  nodes.forEach((node, i) => {
-    const at = child(index(child(path, 'forNodes'), i), 'name');
-    const name = str(node['name']);
-    if (nodeNames.includes(name)) errs.push(duplicate(at, name));
-    else nodeNames.push(name);
-    errs.push(...isDNS1123Subdomain(name).map((msg) => invalidValue(at, name, msg)));
+  return [...errs, ...hintNames(nodes, child(path, 'forNodes'), isDNS1123Subdomain)];
+}
+
+/** hintNames checks one list of hints' names: each unique (a repeat is Duplicate) and of the form `check` asks. */
+function hintNames(hints: readonly Rec[], path: string, check: (name: string) => string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  hints.forEach((hint, i) => {
+    const at = child(index(path, i), 'name');
+    const name = str(hint['name']);
+    if (seen.has(name)) errs.push(duplicate(at, name));
+    else seen.add(name);
+    errs.push(...check(name).map((msg) => invalidValue(at, name, msg)));
   });
   return errs;
 }
