@@ -85,10 +85,13 @@ export function noSuchResource(): Status {
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
   const text = `${goJson(onTheWire(body))}\n`;
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
-  if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
-  res.writeHead(code, headers);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...warningHeader(warnings) });
   res.end(text);
+}
+
+/** warningHeader is kube-apiserver's Warning header of a request's warnings (none when there are none). */
+export function warningHeader(warnings: readonly string[]): { Warning?: string[] } {
+  return warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
 }
 
 /**

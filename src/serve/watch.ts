@@ -7,7 +7,8 @@ import type { KubeObject } from '../engine/api/types';
 import type { Store, WatchEventType } from '../engine/cluster/store';
 import type { Millis } from '../engine/runtime/clock';
 import type { Status } from '../engine/apiserver/request';
-import { status } from './http';
+import { deprecationWarnings } from '../engine/apiserver/deprecation';
+import { status, warningHeader } from './http';
 import { onTheWire } from './secret-wire';
 import { type ListFilter, matches } from './selectors';
 import { type CachedChange, type TooOld, WatchCache } from './watch-cache';
@@ -69,7 +70,8 @@ export class WatchHub {
    * cache still covers, each change after it as it was; from an older one, the 410 ERROR event and the end.
    */
   open(req: WatchRequest, res: ServerResponse): void {
-    startStream(res);
+    // A deprecated API's watch carries its warning too: the handler chain adds it before the stream's head is written.
+    startStream(res, deprecationWarnings(req));
     const watcher: Watcher = { req, res, since: this.store.resourceVersion };
     const since = Number(req.resourceVersion);
     const fromNow = req.resourceVersion === '' || req.resourceVersion === '0' || !Number.isFinite(since);
@@ -131,9 +133,12 @@ export class WatchHub {
   }
 }
 
-/** startStream answers a watch: 200 and a chunked JSON stream, its head sent at once (the client counts the watch started then). */
-export function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+/**
+ * startStream answers a watch: 200 and a chunked JSON stream, its head sent at once (the client counts the watch started
+ * then), with the request's warnings.
+ */
+export function startStream(res: ServerResponse, warnings: readonly string[] = []): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private', ...warningHeader(warnings) });
   res.flushHeaders();
 }
 

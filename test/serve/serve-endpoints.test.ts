@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type ServeProcess, startServe } from './serve-process';
+import { adminCredentials, watchEvents } from './watch-stream';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'validation');
 const DEPRECATED = 'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
@@ -35,6 +36,18 @@ test('listing Endpoints warns of the deprecated API; listing EndpointSlices does
   const slices = await kubectl('get', 'endpointslices', '-o', 'name');
   assert.equal(slices.code, 0, slices.stderr);
   assert.equal(slices.stderr, '');
+});
+
+test('a watch of Endpoints carries the deprecation warning in its head; a watch of EndpointSlices does not', async () => {
+  const credentials = adminCredentials(serve.kubeconfig);
+  const endpoints = await watchEvents<{ type: string }>(credentials, '/api/v1/namespaces/default/endpoints?watch=true', () => true);
+  assert.equal(endpoints.status, 200);
+  assert.equal(endpoints.headers['warning'], '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"');
+  assert.equal(endpoints.events[0]?.type, 'ADDED');
+  // No EndpointSlice in the namespace: the server ends the watch after its timeout, with only its head sent.
+  const slices = await watchEvents<{ type: string }>(credentials, '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?watch=true&timeoutSeconds=1');
+  assert.equal(slices.status, 200);
+  assert.equal(slices.headers['warning'], undefined);
 });
 
 test('an invalid EndpointSlice is refused with kube-apiserver\'s causes', async () => {

@@ -1,6 +1,7 @@
 // A client of the served API as the serve tests use it without kubectl: the admin's credentials from the kubeconfig
 // serve wrote, and a watch read event by event.
 import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { request, type RequestOptions } from 'node:https';
 import { parse } from 'yaml';
 
@@ -14,11 +15,11 @@ export function adminCredentials(kubeconfig: string): RequestOptions {
 }
 
 /**
- * watchEvents opens a watch and resolves with its status and events up to and with the first one `until` accepts
+ * watchEvents opens a watch and resolves with its status, headers and events up to and with the first one `until` accepts
  * (given the events so far), or up to its end; `opened` is called when its head has come (the server has registered
  * it by then). A watch that neither ends nor satisfies `until` within a minute fails: a bound, not a sleep.
  */
-export function watchEvents<E>(credentials: RequestOptions, path: string, until: (e: E, seen: E[]) => boolean = () => false, opened: () => void = () => undefined): Promise<{ status: number; events: E[] }> {
+export function watchEvents<E>(credentials: RequestOptions, path: string, until: (e: E, seen: E[]) => boolean = () => false, opened: () => void = () => undefined): Promise<{ status: number; events: E[]; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request({ ...credentials, path, method: 'GET' }, (res) => {
       opened();
@@ -29,7 +30,7 @@ export function watchEvents<E>(credentials: RequestOptions, path: string, until:
         if (done) return;
         done = true;
         req.destroy();
-        resolve({ status: res.statusCode ?? 0, events });
+        resolve({ status: res.statusCode ?? 0, events, headers: res.headers });
       };
       res.on('data', (d) => {
         buffer += d;

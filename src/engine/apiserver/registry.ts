@@ -1,5 +1,6 @@
 // The registry's work before validation on create: system fields (uid, creationTimestamp) and each kind's PrepareForCreate.
 // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate) and pkg/registry/*/strategy.go.
+import { dropTopologyOnV1 } from './endpoint-slice-topology';
 import { podSpecsOf } from '../api/conversion';
 import { prepareForCreate } from '../api/pod-create';
 import type { KubeObject, Pod } from '../api/types';
@@ -60,19 +61,10 @@ export function prepareWith(obj: KubeObject, generatedName: string | undefined, 
   // See pkg/registry/core/service/strategy.go and k8s.io/api core/v1 ServiceStatus (v1.36.3).
   if (named.kind === 'Service') return { ...withMeta, status: { loadBalancer: {} } };
   if (named.kind === 'PersistentVolumeClaim') return prepareClaimDataSources(withMeta);
-  // An EndpointSlice starts at generation 1; a v1 request's deprecatedTopology is dropped (dropTopologyOnV1; with no
-  // old slice no node name is carried over). PreferSameTrafficDistribution is GA, so hints.forNodes stay. See
-  // pkg/registry/discovery/endpointslice/strategy.go (PrepareForCreate), v1.36.3.
-  if (named.kind === 'EndpointSlice') {
-    const endpoints = Array.isArray(named['endpoints'])
-      ? named['endpoints'].map((e: unknown) => {
-        if (typeof e !== 'object' || e === null) return e;
-        const { deprecatedTopology: _dropped, ...kept } = e as Record<string, unknown>;
-        return kept;
-      })
-      : named['endpoints'];
-    return { ...withMeta, metadata: { ...withMeta.metadata, generation: 1 }, ...(endpoints === undefined ? {} : { endpoints }) };
-  }
+  // An EndpointSlice starts at generation 1; a v1 request's deprecatedTopology is dropped (endpoint-slice-topology.ts).
+  // PreferSameTrafficDistribution is GA, so hints.forNodes stay. See pkg/registry/discovery/endpointslice/strategy.go
+  // (PrepareForCreate), v1.36.3.
+  if (named.kind === 'EndpointSlice') return dropTopologyOnV1({ ...withMeta, metadata: { ...withMeta.metadata, generation: 1 } });
   // A webhook configuration starts at generation 1 (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go);
   // a VolumeAttachment's status is emptied, its `attached` written (no omitempty) (volumeattachment/strategy.go); a
   // CSIDriver drops preventPodSchedulingIfMissing, VolumeLimitScaling being off (csidriver/strategy.go), v1.36.3.

@@ -4,6 +4,7 @@
 import { convertFromV1, convertToV1, encodeAsStored, podSpecsOf } from '../api/conversion';
 import { deepClone, type KubeObject } from '../api/types';
 import { jsonEqual } from '../api/json-equal';
+import { dropTopologyOnV1 } from './endpoint-slice-topology';
 import { encodeStoredFields } from '../api/stored-fields';
 import { hpaFromV1, hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import type { EngineContext } from '../context';
@@ -76,6 +77,8 @@ export function prepareForUpdate(given: KubeObject, old: KubeObject): KubeObject
       return copy;
     };
     if (!jsonEqual(body(next), body(old)) || !jsonEqual(next.metadata?.labels ?? {}, m.labels ?? {})) out.metadata = { ...out.metadata, generation: (m.generation ?? 0) + 1 };
+    // The generation is decided first, with the deprecatedTopology the request sent (endpoint-slice-topology.ts).
+    return dropTopologyOnV1(out, old);
   }
   // A CSIDriver's, a ValidatingAdmissionPolicy's and a binding's generation grows with its spec, a webhook
   // configuration's with its webhooks. See pkg/registry/storage/csidriver/strategy.go and

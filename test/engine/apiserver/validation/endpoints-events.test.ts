@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/engine/api/types';
 import { applyDefaults } from '../../../../src/engine/apiserver/defaulting';
 import { prepareWith } from '../../../../src/engine/apiserver/registry';
+import { prepareForUpdate } from '../../../../src/engine/apiserver/update';
 import type { FieldError } from '../../../../src/engine/apiserver/validation/field-errors';
 import { validateObject } from '../../../../src/engine/apiserver/validation';
 import { validateUpdate, withoutUnchangedErrors } from '../../../../src/engine/apiserver/validation/update';
@@ -271,6 +272,49 @@ test('an EndpointSlice starts at generation 1 and loses deprecatedTopology when 
   assert.equal(prepared.metadata?.generation, 1);
   assert.deepEqual(prepared['endpoints'], [{ addresses: ['10.0.0.7'] }]);
 });
+
+/** stored is a slice as the store holds it: generation 1, the given endpoints as they were written. */
+const stored = (endpoints: unknown[]): KubeObject => ({ ...ipv4(endpoints as never), metadata: { name: 'db-1', namespace: 'default', uid: 'u', generation: 1 } });
+const hostname = (node: string) => ({ 'kubernetes.io/hostname': node });
+
+// dropTopologyOnV1 on update (pkg/registry/discovery/endpointslice/strategy.go, v1.36.3): the generation is decided
+// with what was sent, then the field goes, a node name the stored slice had moving to nodeName.
+const topologyUpdates: { name: string; old: unknown[]; next: unknown[]; want: unknown[]; generation: number }[] = [
+  {
+    name: 'changed endpoints lose deprecatedTopology',
+    old: [{ addresses: ['10.0.0.7'] }], next: [{ addresses: ['10.0.0.8'], deprecatedTopology: hostname('worker-1') }],
+    want: [{ addresses: ['10.0.0.8'] }], generation: 2,
+  },
+  {
+    name: 'a hostname the stored slice had becomes the nodeName of an endpoint without one',
+    old: [{ addresses: ['10.0.0.7'], deprecatedTopology: hostname('worker-1') }], next: [{ addresses: ['10.0.0.8'], deprecatedTopology: hostname('worker-1') }],
+    want: [{ addresses: ['10.0.0.8'], nodeName: 'worker-1' }], generation: 2,
+  },
+  {
+    name: 'an endpoint with a nodeName keeps its own',
+    old: [{ addresses: ['10.0.0.7'], deprecatedTopology: hostname('worker-1') }], next: [{ addresses: ['10.0.0.8'], nodeName: 'worker-2', deprecatedTopology: hostname('worker-1') }],
+    want: [{ addresses: ['10.0.0.8'], nodeName: 'worker-2' }], generation: 2,
+  },
+  {
+    name: 'a hostname that is no valid node name is not carried',
+    old: [{ addresses: ['10.0.0.7'], deprecatedTopology: hostname('Worker_1') }], next: [{ addresses: ['10.0.0.8'], deprecatedTopology: hostname('Worker_1') }],
+    want: [{ addresses: ['10.0.0.8'] }], generation: 2,
+  },
+  {
+    name: 'unchanged endpoints keep what they had (empty conditions and addresses count as none)',
+    old: [{ addresses: ['10.0.0.7'], deprecatedTopology: hostname('worker-1') }], next: [{ addresses: ['10.0.0.7'], conditions: {}, deprecatedTopology: hostname('worker-1') }],
+    want: [{ addresses: ['10.0.0.7'], conditions: {}, deprecatedTopology: hostname('worker-1') }], generation: 1,
+  },
+];
+
+for (const c of topologyUpdates) {
+  test(`EndpointSlice update at v1: ${c.name}`, () => {
+    const next = { ...stored(c.next), metadata: { name: 'db-1', namespace: 'default' } };
+    const prepared = prepareForUpdate(next, stored(c.old));
+    assert.deepEqual(prepared['endpoints'], c.want);
+    assert.equal(prepared.metadata?.generation, c.generation);
+  });
+}
 
 const warningCases: { name: string; obj: KubeObject; want: string[] }[] = [
   {
