@@ -1,6 +1,7 @@
 // The debug adapter's figures, over the real protocol (dist/debugAdapter.js over stdio, driven by the DAP test client):
 // the time from spawning the adapter process to the first stop (a function breakpoint on scheduler.filter), one step's
-// round trip (next + stackTrace + scopes + variables), a warm relaunch, and the adapter process's peak RSS. For the
+// round trip (next + stackTrace + scopes + variables), one Step Back's (stepBack to the stop), a warm relaunch, and the
+// adapter process's peak RSS. For the
 // example pod on the embedded cluster, and for a Deployment of 1,000 replicas on 1,000 nodes (bench/scale-inputs.mjs).
 // Needs the bundle: `npm run build` (the bench:debugger script does it).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -43,6 +44,7 @@ async function session(launch, steps) {
     const event = await stopped;
     const spawnMs = ms(start);
     const rounds = [];
+    const backs = [];
     const threadId = event.body.threadId;
     for (let i = 0; i < steps; i++) {
       const t = process.hrtime.bigint();
@@ -53,17 +55,20 @@ async function session(launch, steps) {
       const scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
       await dc.variablesRequest({ variablesReference: scopes[0].variablesReference });
       rounds.push(ms(t));
-      // Back to the filter, so every round trip is one step of the same kind of run.
+      // Back to the filter, so every round trip is one step of the same kind of run. Step Back replays the run from its
+      // start to the step before (debugger/run.ts replayTo): its time grows with how far into the run the stop is.
+      const b = process.hrtime.bigint();
       const back = dc.waitForEvent('stopped', 600_000);
       await dc.stepBackRequest({ threadId: stop.body.threadId });
       await back;
+      backs.push(ms(b));
     }
     // A restart launches again in the same process: the inputs are parsed already (a warm launch).
     const t = process.hrtime.bigint();
     const again = dc.waitForEvent('stopped', 600_000);
     await dc.restartRequest({});
     await again;
-    return { spawnMs, rounds, restartMs: ms(t), rssMiB: peakRssMiB(dc._adapterProcess.pid) };
+    return { spawnMs, rounds, backs, restartMs: ms(t), rssMiB: peakRssMiB(dc._adapterProcess.pid) };
   } finally {
     await dc.stop();
   }
@@ -75,17 +80,19 @@ async function measure(label, launch, sessions, steps) {
   const restarts = [];
   const rss = [];
   let rounds = [];
+  let backs = [];
   for (let i = 0; i < sessions; i++) {
     const result = await session(launch, i === sessions - 1 ? steps : 0);
     spawns.push(result.spawnMs);
     restarts.push(result.restartMs);
     rss.push(result.rssMiB);
-    if (result.rounds.length) rounds = result.rounds;
+    if (result.rounds.length) ({ rounds, backs } = result);
   }
   console.log(`${label}:`);
   console.log(`  spawn → first stop (scheduler.filter): median ${median(spawns).toFixed(1)} ms of ${sessions} sessions (first ${spawns[0].toFixed(1)} ms)`);
   console.log(`  warm launch (restart → first stop, same process): median ${median(restarts).toFixed(1)} ms`);
   console.log(`  step round trip (next + stackTrace + scopes + variables): median ${median(rounds).toFixed(2)} ms, p95 ${p95(rounds).toFixed(2)} ms of ${rounds.length}`);
+  console.log(`  Step Back to the first stop (replayed from the start): median ${median(backs).toFixed(1)} ms, p95 ${p95(backs).toFixed(1)} ms of ${backs.length}`);
   console.log(`  adapter peak RSS: ${Math.max(...rss).toFixed(0)} MiB`);
   return { spawn: median(spawns), p95: p95(rounds), rss: Math.max(...rss) };
 }

@@ -65,16 +65,21 @@ export const CASES = [
     'role-non-resource-url', 'clusterrole-aggregation-empty', 'clusterrole-aggregation-bad-selector', 'clusterrolebinding-sa-no-namespace',
     'rolebinding-valid-pair', 'runtimeclass-no-handler', 'runtimeclass-bad-scheduling', 'runtimeclass-valid']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
+  // ... and bindings by a user who may not bind their roles, compared with his own permissions (ConfirmNoEscalation).
+  ...['rbac-escalation-denied', 'rbac-escalation-held', 'rbac-escalation-role']
+    .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml`, cluster: ['test/fixtures/validation/rbac-escalation-cluster.yaml'], id: ['--as', 'bob'] })),
   // rejections-endpoints (Endpoints, EndpointSlices, core/v1 Events, ControllerRevisions)
   ...['net-endpoints-bad-address', 'net-endpoints-not-ip', 'net-endpoints-valid', 'net-endpointslice-no-address-type',
     'net-endpointslice-ipv4', 'net-endpointslice-ipv6', 'net-endpointslice-fqdn', 'net-endpointslice-bad-type',
     'net-endpointslice-valid', 'net-event-namespace', 'net-event-series', 'net-event-valid', 'net-controllerrevision-bad',
     'net-controllerrevision-data-list', 'net-controllerrevision-valid']
     .map((n) => ({ manifest: `test/fixtures/validation/${n}.yaml` })),
-  // ... and on update: an EndpointSlice's addressType is immutable, its generation grows with its endpoints. (A ControllerRevision's data cannot be
+  // ... and on update: an EndpointSlice's addressType is immutable, its generation grows with its endpoints, their
+  // deprecatedTopology is dropped. (A ControllerRevision's data cannot be
   // applied again: kubectl's strategic merge finds no fields in a RawExtension and fails before any request.)
   { manifest: 'test/fixtures/validation/net-endpointslice-valid.yaml', thenApply: { after: 1, file: 'test/fixtures/validation/net-endpointslice-ipv6-update.yaml' } },
   { manifest: 'test/fixtures/validation/net-endpointslice-valid.yaml', thenApply: { after: 1, file: 'test/fixtures/validation/net-endpointslice-new-address.yaml' } },
+  { manifest: 'test/fixtures/validation/net-endpointslice-valid.yaml', thenApply: { after: 1, file: 'test/fixtures/validation/net-endpointslice-topology-update.yaml' } },
   // rejections-webhook-config (ValidatingWebhookConfigurations, MutatingWebhookConfigurations) and the CSI kinds
   // (CSIDrivers, CSINodes, VolumeAttachments, CSIStorageCapacities)
   ...['webhookcfg-validating-bad', 'webhookcfg-url', 'webhookcfg-url-parse', 'webhookcfg-mutating-bad', 'webhookcfg-match-conditions', 'webhookcfg-service',

@@ -48,3 +48,29 @@ test('a valid Role, RoleBinding, ClusterRole and ClusterRoleBinding are all crea
     'clusterrole.rbac.authorization.k8s.io/health-reader created', 'clusterrolebinding.rbac.authorization.k8s.io/health-readers created',
   ].join('\n'));
 });
+
+// A binding by a user who may not `bind` its role is compared with the user's own permissions (ConfirmNoEscalation,
+// pkg/registry/rbac/validation/rule.go, v1.36.3): Forbidden, naming each permission the user lacks.
+const ESCALATION_CLUSTER = `${FIXTURES}/rbac-escalation-cluster.yaml`;
+
+test('a binding that grants permissions its author does not hold is Forbidden, naming them', () => {
+  const file = `${FIXTURES}/rbac-escalation-denied.yaml`;
+  const { status, report } = runJson('run', file, '--cluster', ESCALATION_CLUSTER, '--as', 'bob');
+  assert.equal(status, 1);
+  const reason = [
+    'rolebindings.rbac.authorization.k8s.io "deployer-jane" is forbidden: user "bob" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:',
+    '{APIGroups:[""], Resources:["configmaps"], ResourceNames:["settings"], Verbs:["get"]}',
+    '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+    '{APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "update"]}',
+    '{APIGroups:["apps"], Resources:["deployments/scale"], Verbs:["get" "update"]}',
+    '{NonResourceURLs:["/healthz/ready"], Verbs:["get"]}',
+  ].join('\n');
+  assert.deepEqual(report.rejection && { code: report.rejection.code, reason: report.rejection.reason, message: report.rejection.message }, { code: 403, reason: 'Forbidden', message: reason });
+  assert.equal(report.kubectl, `Error from server (Forbidden): error when creating "${file}": ${reason}`);
+});
+
+test('a binding whose role grants only what its author holds is created', () => {
+  const { status, report } = runJson('run', `${FIXTURES}/rbac-escalation-held.yaml`, '--cluster', ESCALATION_CLUSTER, '--as', 'bob');
+  assert.equal(status, 0);
+  assert.equal(report.kubectl, 'rolebinding.rbac.authorization.k8s.io/pod-reader-jane created');
+});

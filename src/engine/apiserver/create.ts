@@ -14,7 +14,7 @@ import type { AdmissionAttributes } from './admission/plugin';
 import { internalError } from './admission/errors';
 import { applyDefaults } from './defaulting';
 import { applyManagedFields, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
-import { bindingEscalationCheck } from './rbac-escalation';
+import { escalationCheck, escalationEntry } from './rbac-escalation';
 import { prepareObjectForCreate } from './registry';
 import { allocateServiceCreate } from './service-alloc';
 import { alreadyExists, type ApiRequest, invalid, type UserInfo } from './request';
@@ -72,15 +72,11 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
     if (failed) return { ok: false, error: failed, phase: 'apiserver.validate', warnings: mutating.warnings };
     if ('object' in alloc) admitted = alloc.object;
   }
-  // A binding's policy-based storage guards its Create before the registry's own (rbac-escalation.ts).
-  if (req.kind === 'RoleBinding' || req.kind === 'ClusterRoleBinding') {
-    const check = bindingEscalationCheck(ctx.store, ctx.profile, admitted, req.namespace ?? '', user);
-    yield {
-      phase: 'apiserver.validate', object: ref, step: { kind: 'plugin', name: 'rbac-escalation' }, field: 'roleRef',
-      result: 'error' in check ? check.error.message : check.passed,
-      detail: 'error' in check ? { status: check.error.status } : {}, ...('error' in check ? { outcome: 'rejected' as const } : {}),
-    };
-    if ('error' in check) return { ok: false, error: check.error, phase: 'apiserver.validate', warnings: mutating.warnings };
+  // The RBAC kinds' policy-based storages guard their Create before the registry's own (rbac-escalation.ts).
+  const escalation = escalationCheck(ctx.store, ctx.profile, { obj: admitted, namespace: req.namespace ?? '', user });
+  if (escalation) {
+    yield escalationEntry(ref, req.kind, escalation);
+    if ('error' in escalation) return { ok: false, error: escalation.error, phase: 'apiserver.validate', warnings: mutating.warnings };
   }
   // A generated name that is taken is drawn again, up to 8 tries, each through the registry's preparation, validation
   // and validating admission once more. See staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go

@@ -12,6 +12,7 @@ import { storageKey } from '../cluster/store';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import { paramAuthorization } from './admission-policy-authz';
+import { escalationCheck, escalationEntry } from './rbac-escalation';
 import type { AdmissionAttributes } from './admission/plugin';
 import { applyDefaults } from './defaulting';
 import { applyManagedFields, checkName, fieldManagerScope, updateManagedFields } from './fieldmanager/manager';
@@ -153,6 +154,12 @@ export function* updateObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   };
   const mutating = yield* runAdmission(ctx, attrs, 'mutating', ref);
   if (mutating.error) return { ok: false, error: mutating.error, phase: 'apiserver.admit.mutating', warnings: mutating.warnings };
+  // The RBAC kinds' policy-based storages guard their Update once the object is admitted (rbac-escalation.ts).
+  const escalation = escalationCheck(ctx.store, ctx.profile, { obj: attrs.object, namespace: req.namespace ?? '', user, old: current });
+  if (escalation) {
+    yield escalationEntry(ref, req.kind, escalation);
+    if ('error' in escalation) return { ok: false, error: escalation.error, phase: 'apiserver.validate', warnings: mutating.warnings };
+  }
   const prepared = convertToV1(prepareForUpdate(attrs.object, current));
   // A stored object has always been through defaulting; one loaded from a cluster file may not have been, so the
   // immutable-field rules compare against the old object as the API server would hold it.

@@ -42,21 +42,31 @@ interface RulesOf {
 
 const some = <T>(list: readonly T[] | undefined): T[] | undefined => (list && list.length ? [...list] : undefined);
 
-/** rbacRulesFor is RBACAuthorizer.RulesFor: every rule of every binding that applies, cluster-wide ones first. */
-function rbacRulesFor(user: UserInfo, namespace: string, store: Store): RulesOf {
-  const out: RulesOf = { resource: [], nonResource: [], incomplete: false };
+/**
+ * visitRulesFor is the default rule resolver's VisitRulesFor: every rule of every binding that applies to the user,
+ * the ClusterRoleBindings' first, then the RoleBindings' of the namespace (none for ""); it returns the errors of the
+ * roleRefs that do not resolve. See pkg/registry/rbac/validation/rule.go (VisitRulesFor), v1.36.3.
+ */
+export function visitRulesFor(user: UserInfo, namespace: string, store: Store, visit: (rule: PolicyRule) => void): string[] {
   const errors: string[] = [];
-  const visit = (roleRef: ClusterRoleBinding['roleRef'], subjects: Subject[], bindingNamespace: string): void => {
+  const visitBinding = (roleRef: ClusterRoleBinding['roleRef'], subjects: Subject[], bindingNamespace: string): void => {
     if (!subjects.some((s) => appliesToUser(user, s, bindingNamespace))) return;
     const resolved = roleReferenceRules(store, roleRef, bindingNamespace);
     if ('error' in resolved) {
       errors.push(resolved.error);
       return;
     }
-    for (const rule of resolved.rules) addRule(out, rule);
+    for (const rule of resolved.rules) visit(rule);
   };
-  for (const crb of store.list<ClusterRoleBinding>('ClusterRoleBinding')) visit(crb.roleRef, crb.subjects ?? [], '');
-  if (namespace) for (const rb of store.list<RoleBinding>('RoleBinding', namespace)) visit(rb.roleRef, rb.subjects ?? [], namespace);
+  for (const crb of store.list<ClusterRoleBinding>('ClusterRoleBinding')) visitBinding(crb.roleRef, crb.subjects ?? [], '');
+  if (namespace) for (const rb of store.list<RoleBinding>('RoleBinding', namespace)) visitBinding(rb.roleRef, rb.subjects ?? [], namespace);
+  return errors;
+}
+
+/** rbacRulesFor is RBACAuthorizer.RulesFor: every rule of every binding that applies, cluster-wide ones first. */
+function rbacRulesFor(user: UserInfo, namespace: string, store: Store): RulesOf {
+  const out: RulesOf = { resource: [], nonResource: [], incomplete: false };
+  const errors = visitRulesFor(user, namespace, store, (rule) => addRule(out, rule));
   return { ...out, ...(errors.length ? { error: aggregateMessage(errors) } : {}) };
 }
 
