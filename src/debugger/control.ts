@@ -251,7 +251,11 @@ export abstract class ControlSession extends LoggingDebugSession {
       if (moved.run !== run) this.show(moved.run, back ? rewindLine(moved.run.current) : moved.run === history.live ? liveLine(moved.run.current) : undefined);
       return moved;
     }
+    // A replay costs what the run up to its goal cost (seconds at a big run's size): the client shows it as it goes.
+    const id = this.progressSupported ? `replay-${++this.progressIds}` : undefined;
+    if (id) this.sendEvent(new ProgressStartEvent(id, 'Replaying the run from its start', from >= 0 ? `from step ${from}` : undefined));
     const { changes, reached } = run.replayTo(stop);
+    if (id) this.sendEvent(new ProgressEndEvent(id, run.current ? `at step ${run.current.seq}` : 'at the start'));
     if ((run.current?.seq ?? -1) < from) this.output([rewindLine(run.current)]);
     this.threadEvents(changes);
     this.breakpoints.data.rebase(liveReader(run));

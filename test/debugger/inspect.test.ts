@@ -215,6 +215,24 @@ test('A long virtual wait shows as a progress notification when the client suppo
   });
 });
 
+test('Step Back shows its replay from the start as a progress notification, ended before the stop', async () => {
+  await withSession(async (dc) => {
+    const order: string[] = [];
+    for (const name of ['progressStart', 'progressEnd', 'stopped']) dc.on(name, (e: DebugProtocol.Event) => order.push(`${name}${name === 'stopped' ? '' : `:${(e.body as { progressId: string }).progressId}`}`));
+    const starts = collectEvents<DebugProtocol.ProgressStartEvent>(dc, 'progressStart');
+    const ends = collectEvents<DebugProtocol.ProgressEndEvent>(dc, 'progressEnd');
+    const { event } = await startWith(dc, {}, { initialize: { supportsProgressReporting: true }, functions: [{ name: 'scheduler.bind' }] });
+    order.length = 0;
+    await resume(dc, 'stepBackRequest', event.body.threadId);
+    const replay = starts.find((s) => s.body.title === 'Replaying the run from its start');
+    assert.ok(replay, starts.map((s) => s.body.title).join(', '));
+    assert.match(replay.body.message ?? '', /^from step \d+$/);
+    const end = ends.find((e) => e.body.progressId === replay.body.progressId);
+    assert.match(end?.body.message ?? '', /^at step \d+$/);
+    assert.deepEqual(order, [`progressStart:${replay.body.progressId}`, `progressEnd:${replay.body.progressId}`, 'stopped']);
+  });
+});
+
 test('No progress notifications go to a client that does not support them', async () => {
   await withSession(async (dc) => {
     const starts = collectEvents<DebugProtocol.ProgressStartEvent>(dc, 'progressStart');
