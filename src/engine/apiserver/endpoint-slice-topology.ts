@@ -3,7 +3,7 @@
 // a nodeName whose kubernetes.io/hostname the stored slice had, and which is a valid node name, gets it as its nodeName
 // first, so that a partial update keeps the node. See pkg/registry/discovery/endpointslice/strategy.go
 // (dropTopologyOnV1, getDeprecatedTopologyNodeNames; PrepareForCreate and PrepareForUpdate), v1.36.3.
-import type { KubeObject } from '../api/types';
+import { isObject, type KubeObject } from '../api/types';
 import { jsonEqual } from '../api/json-equal';
 import { isDNS1123Subdomain } from './validation/names';
 
@@ -11,8 +11,6 @@ import { isDNS1123Subdomain } from './validation/names';
 const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 
 type Endpoint = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** endpointsOf is a slice's endpoints, when it has a list of them. */
 function endpointsOf(slice: KubeObject | undefined): unknown[] | undefined {
@@ -25,11 +23,11 @@ function endpointsOf(slice: KubeObject | undefined): unknown[] | undefined {
  * deprecatedTopology and empty conditions (a struct, not a pointer) are the same as none.
  */
 function semantic(endpoint: unknown): unknown {
-  if (!isRecord(endpoint)) return endpoint;
+  if (!isObject(endpoint)) return endpoint;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(endpoint)) {
     const empty = (k === 'addresses' && Array.isArray(v) && v.length === 0)
-      || ((k === 'deprecatedTopology' || k === 'conditions') && isRecord(v) && Object.keys(v).length === 0)
+      || ((k === 'deprecatedTopology' || k === 'conditions') && isObject(v) && Object.keys(v).length === 0)
       || v === null;
     if (!empty) out[k] = v;
   }
@@ -40,8 +38,8 @@ function semantic(endpoint: unknown): unknown {
 function topologyNodeNames(slice: KubeObject | undefined): Set<string> {
   const names = new Set<string>();
   for (const e of endpointsOf(slice) ?? []) {
-    const topology = isRecord(e) ? e['deprecatedTopology'] : undefined;
-    const name = isRecord(topology) ? topology[LABEL_HOSTNAME] : undefined;
+    const topology = isObject(e) ? e['deprecatedTopology'] : undefined;
+    const name = isObject(topology) ? topology[LABEL_HOSTNAME] : undefined;
     if (typeof name === 'string' && name.length > 0) names.add(name);
   }
   return names;
@@ -54,9 +52,9 @@ export function dropTopologyOnV1(next: KubeObject, old?: KubeObject): KubeObject
   if (old && jsonEqual((endpointsOf(old) ?? []).map(semantic), endpoints.map(semantic))) return next;
   const previous = topologyNodeNames(old);
   const dropped = endpoints.map((e) => {
-    if (!isRecord(e) || !('deprecatedTopology' in e)) return e;
+    if (!isObject(e) || !('deprecatedTopology' in e)) return e;
     const { deprecatedTopology, ...kept } = e as Endpoint;
-    const name = isRecord(deprecatedTopology) ? deprecatedTopology[LABEL_HOSTNAME] : undefined;
+    const name = isObject(deprecatedTopology) ? deprecatedTopology[LABEL_HOSTNAME] : undefined;
     const carried = (kept['nodeName'] === undefined || kept['nodeName'] === null) && typeof name === 'string' && previous.has(name) && isDNS1123Subdomain(name).length === 0;
     return carried ? { ...kept, nodeName: name } : kept;
   });

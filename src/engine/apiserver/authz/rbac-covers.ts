@@ -7,6 +7,7 @@ import type { Store } from '../../cluster/store';
 import { goQuote } from '../decode-go';
 import type { UserInfo } from '../request';
 import { aggregateMessage } from './aggregate';
+import { nonResourceURLMatches } from './rbac-rules';
 import { visitRulesFor } from './rules-for';
 
 /** breakdownRule is a rule as rules of one group, resource, verb and resource name each (non-resource URLs: one URL and verb). */
@@ -37,15 +38,13 @@ function resourceCoversAll(set: readonly string[] | undefined, wanted: readonly 
   });
 }
 
-/** nonResourceURLCovers: the same path, or a path under an owner's that ends in `*`. */
-const nonResourceURLCovers = (owner: string, path: string): boolean => owner === path || (owner.endsWith('*') && path.startsWith(owner.replace(/\*+$/, '')));
-
 /** ruleCovers tells whether an owner's rule covers a broken-down rule. */
 function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = (owner.verbs ?? []).includes('*') || hasAll(owner.verbs, sub.verbs);
   const groups = (owner.apiGroups ?? []).includes('*') || hasAll(owner.apiGroups, sub.apiGroups);
   const resources = resourceCoversAll(owner.resources, sub.resources);
-  const urls = (sub.nonResourceURLs ?? []).every((path) => (owner.nonResourceURLs ?? []).some((o) => nonResourceURLCovers(o, path)));
+  // nonResourceURLCovers is RuleAllows' URL match: the same path, or a prefix before `*` (`*` alone covers every path).
+  const urls = (sub.nonResourceURLs ?? []).every((path) => nonResourceURLMatches(owner, path));
   const ownerNames = owner.resourceNames ?? [];
   const names = (sub.resourceNames ?? []).length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, sub.resourceNames);
   return verbs && groups && resources && names && urls;
