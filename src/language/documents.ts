@@ -72,11 +72,16 @@ export function kubernetesKind(text: string): string | undefined {
   return SCHEMA_KINDS[key] ? key : undefined;
 }
 
-/** Parsed is what the loader made of one section's text, its ranges at the file lines of `parsedAt`. */
+/**
+ * Parsed is what the loader made of one section's text, its ranges at the file lines of `parsedAt`. A section in the
+ * plain subset of YAML is read quickly and its ranges only when something first asks for them (a finding to place, a
+ * hover): most sections of a big file are never given one. `ranged` tells whether they have been read.
+ */
 interface Parsed {
   documents: SourceDocument[];
   error?: { line: number; character: number; message: string };
   parsedAt: number;
+  ranged: boolean;
 }
 
 /** Entry is one section text the cache knows: its kind, and once read, its parse. */
@@ -137,36 +142,52 @@ export class SectionCache {
   }
 }
 
-/** parseSection runs the loader on one section's text, lines counted from the section's start. */
+/**
+ * parseSection runs the loader on one section's text, lines counted from the section's start; ranges read later are
+ * moved to where the section stands then.
+ */
 function parseSection(text: string, file: string): Parsed {
+  const parsed: Parsed = { documents: [], parsedAt: 0, ranged: false };
+  const ranged = (docs: readonly SourceDocument[]): void => {
+    moveRanges(docs, parsed.parsedAt);
+    parsed.ranged = true;
+  };
   try {
-    return { documents: parseDocuments(text, file), parsedAt: 0 };
+    parsed.documents = parseDocuments(text, file, { lazyRanges: true, ranged });
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { documents: [], error: { line: err.line - 1, character: (err.column ?? 1) - 1, message: err.problem }, parsedAt: 0 };
+    parsed.error = { line: err.line - 1, character: (err.column ?? 1) - 1, message: err.problem };
   }
+  return parsed;
 }
 
 /**
  * shift moves a parsed section to its place in the file. The cache keeps the lines of the place where it was last
- * used (`parsedAt`), and moves them when the section moved, so a reused section costs its field count, no parse.
+ * used (`parsedAt`), and moves them when the section moved, so a reused section costs its field count, no parse; a
+ * section whose ranges are still unread only notes its place.
  */
 function shift(parsed: Parsed, at: number): Parsed {
   const by = at - parsed.parsedAt;
   if (by === 0) return parsed;
-  // Positions are moved in place; a range is fresh from the loader but for an empty one, whose start is its end.
+  if (parsed.ranged) moveRanges(parsed.documents, by);
+  if (parsed.error) parsed.error = { ...parsed.error, line: parsed.error.line + by };
+  parsed.parsedAt = at;
+  return parsed;
+}
+
+/** moveRanges moves documents' ranges by some lines, in place. */
+function moveRanges(docs: readonly SourceDocument[], by: number): void {
+  if (by === 0) return;
+  // A range is fresh from the loader but for an empty one, whose start is its end.
   const move = (r: SourceDocument['range']): void => {
     r.start.line += by;
     if (r.end !== r.start) r.end.line += by;
   };
-  for (const doc of parsed.documents) {
+  for (const doc of docs) {
     move(doc.range);
     for (const field of doc.fields.values()) {
       if (field.key) move(field.key);
       move(field.value);
     }
   }
-  if (parsed.error) parsed.error = { ...parsed.error, line: parsed.error.line + by };
-  parsed.parsedAt = at;
-  return parsed;
 }

@@ -44,6 +44,31 @@ test('sections: nothing is parsed until read, and reading one section parses tha
   assert.deepEqual(sections.map((s) => s.parsed), [false, true]);
 });
 
+/**
+ * A section read quickly gets its ranges only when something asks for them, at the lines where it stands then: read
+ * before or after the edits that move it, in the plain subset of YAML or not (an anchor takes the full reader at once).
+ */
+const movedCases = [
+  { name: 'ranges read after two moves', extra: ['a: 1'], readAt: [2] },
+  { name: 'ranges read before the moves and after each', extra: ['a: 1'], readAt: [0, 1, 2] },
+  { name: 'ranges read after the first move only, then moved again', extra: ['a: 1'], readAt: [1] },
+  { name: 'an anchor (read fully at once), ranges read after two moves', extra: ['a: &x 1', 'b: *x'], readAt: [2] },
+];
+for (const c of movedCases) {
+  test(`sections: ${c.name} are at the section's current lines`, () => {
+    const cache = new SectionCache();
+    const second = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: b', 'data:', ...c.extra.map((l) => `  ${l}`), ''].join('\n');
+    for (const [step, notes] of [0, 2, 5].entries()) {
+      const text = `${['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: a}', ...Array.from({ length: notes }, (_, i) => `# note ${i}`)].join('\n')}\n---\n${second}`;
+      const doc = cache.sections(text, 'file.yaml')[1]!.documents[0]!;
+      assert.equal((doc.object.metadata as { name?: string }).name, 'b');
+      if (!c.readAt.includes(step)) continue;
+      assert.equal(doc.fields.get('metadata.name')?.value.start.line, 7 + notes, `step ${step}`);
+      assert.equal(doc.range.start.line, 4 + notes, `step ${step}`);
+    }
+  });
+}
+
 const replicaCases = [1, 3, 100_000].map((replicas) => ({ name: `a Deployment of ${replicas} replica(s) is checked by its first pod`, replicas }));
 for (const c of replicaCases) {
   test(`cluster check: ${c.name}`, () => {

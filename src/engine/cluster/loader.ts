@@ -27,15 +27,30 @@ export interface InputFile {
   text: string;
 }
 
+/** ParseOptions: `lazyRanges` reads ranges only when first asked for; `ranged` gets the documents once read with ranges. */
+export interface ParseOptions {
+  lazyRanges?: boolean;
+  /**
+   * ranged is called with the fully read documents (the quick ones' twins, or the documents themselves) when they are
+   * read: a reader that keeps the documents at other lines than the text's moves their ranges there.
+   */
+  ranged?: (docs: SourceDocument[]) => void;
+}
+
 /**
  * parseDocuments reads every YAML document of a file. Empty documents are skipped, a `kind: List`
  * (or `PodList`, ...) gives one document per item, and every field's key and value ranges are kept. With `lazyRanges`
  * (big cluster files), a file in the plain subset is read fast and the ranges only when first asked for.
  */
-export function parseDocuments(text: string, file: string, options: { lazyRanges?: boolean } = {}): SourceDocument[] {
+export function parseDocuments(text: string, file: string, options: ParseOptions = {}): SourceDocument[] {
   try {
     const body = checkText(text, file);
-    return (options.lazyRanges ? readQuickly(body, file, () => readFile(body, file)) : undefined) ?? readFile(body, file);
+    const full = (): SourceDocument[] => {
+      const docs = readFile(body, file);
+      options.ranged?.(docs);
+      return docs;
+    };
+    return (options.lazyRanges ? readQuickly(body, file, full) : undefined) ?? full();
   } catch (err) {
     if (err instanceof InputError) throw err;
     const message = err instanceof Error ? err.message : String(err);

@@ -33,6 +33,7 @@ export interface Cancellation {
 const SLICE_MS = 10;
 
 interface Cached {
+  /** line is the first line of the document's section when the findings were placed. */
   line: number;
   findings: Finding[];
   key?: string;
@@ -116,8 +117,9 @@ export class DiagnosticsService {
     const runnable: SourceDocument[] = [];
     const clean = new Set<SourceDocument>();
     const invalid = new Set<SourceDocument>();
-    // Each runnable document's share (that of its section) and its key in the parts.
-    const placeOf = new Map<SourceDocument, { share: number; key: string }>();
+    // Each runnable document's share (that of its section), its key in the parts and its section's first line (the
+    // line its cached findings are kept at: reading the document's own range would read every field's).
+    const placeOf = new Map<SourceDocument, { share: number; key: string; line: number }>();
     const sectionShare = this.sectionShares(sections, share);
     for (const section of sections) {
       const shareOfThis = sectionShare(section);
@@ -141,12 +143,12 @@ export class DiagnosticsService {
       for (const [index, doc] of section.documents.entries()) {
         const key = `${String(doc.object.apiVersion)}/${String(doc.object.kind)}`;
         if (!rootTypeId(key)) continue;
-        const cached = this.serverCheck(doc, key);
+        const cached = this.serverCheck(doc, key, section.startLine);
         for (const f of cached.findings) if (this.enabled(f.rule)) out.push(diagnostic(f));
         if (!cached.body) continue;
         if (cached.body !== doc.object) originals.set(cached.body, doc);
         runnable.push(cached.body === doc.object ? doc : { ...doc, object: cached.body });
-        placeOf.set(runnable[runnable.length - 1]!, { share: shareOfThis, key: workloadKey(section.index, index) });
+        placeOf.set(runnable[runnable.length - 1]!, { share: shareOfThis, key: workloadKey(section.index, index), line: section.startLine });
         if (cached.clean) clean.add(doc);
         if (cached.findings.some((f) => f.rule === RULES.validation)) invalid.add(runnable[runnable.length - 1]!);
       }
@@ -170,7 +172,8 @@ export class DiagnosticsService {
     const contextKey = `${this.clusterGeneration}\n${context.map((d) => JSON.stringify(d.object)).join('\n')}`;
     // The cluster's findings follow the others in the order of the workloads, whether reused or run now.
     // A refusal the API server's own checks reported already (its validation) is not reported again from the run.
-    const found = (cached: Cached | undefined, doc: SourceDocument): Diagnostic[] => (cached ? moved(cached, doc).filter((f) => this.enabled(f.rule) && !(invalid.has(doc) && f.phase === 'apiserver.validate')).map(diagnostic) : []);
+    const lineOf = (doc: SourceDocument): number => placeOf.get(doc)?.line ?? 0;
+    const found = (cached: Cached | undefined, doc: SourceDocument): Diagnostic[] => (cached ? moved(cached, lineOf(doc)).filter((f) => this.enabled(f.rule) && !(invalid.has(doc) && f.phase === 'apiserver.validate')).map(diagnostic) : []);
     const results = workloads.map((doc) => {
       const cached = this.onCluster.get(keyOf(doc));
       return cached?.key === contextKey ? cached : undefined;
@@ -189,7 +192,7 @@ export class DiagnosticsService {
       for (const [i, doc] of workloads.entries()) {
         if (results[i] || !mine[i]) continue;
         if (token?.isCancellationRequested) return undefined;
-        results[i] = { line: doc.range.start.line, findings: structuredClone(checkOnCluster(doc, on)), key: contextKey };
+        results[i] = { line: lineOf(doc), findings: structuredClone(checkOnCluster(doc, on)), key: contextKey };
         this.onCluster.set(keyOf(doc), results[i]);
         yield undefined;
       }
@@ -222,17 +225,17 @@ export class DiagnosticsService {
     };
   }
 
-  /** serverCheck runs (or reuses) the API server's checks of one document. */
-  private serverCheck(doc: SourceDocument, key: string): { findings: Finding[]; clean: boolean; body?: KubeObject } {
+  /** serverCheck runs (or reuses) the API server's checks of one document, in a section that starts at `line`. */
+  private serverCheck(doc: SourceDocument, key: string, line: number): { findings: Finding[]; clean: boolean; body?: KubeObject } {
     let cached = this.server.get(doc);
     if (!cached) {
       // Kept as a copy: the document's own ranges move in place when its section moves (see documents.ts).
       const check = checkApiServer(doc, key);
       const findings = structuredClone(check.findings);
-      cached = { line: doc.range.start.line, findings, clean: findings.length === 0, ...(check.body ? { body: check.body } : {}) };
+      cached = { line, findings, clean: findings.length === 0, ...(check.body ? { body: check.body } : {}) };
       this.server.set(doc, cached);
     }
-    return { findings: moved(cached, doc), clean: cached.clean ?? false, ...(cached.body ? { body: cached.body } : {}) };
+    return { findings: moved(cached, line), clean: cached.clean ?? false, ...(cached.body ? { body: cached.body } : {}) };
   }
 
   private loadedCluster(): LoadedCluster {
@@ -252,16 +255,16 @@ function keyOf(doc: SourceDocument): SourceDocument {
   return originals.get(doc.object) ?? doc;
 }
 
-/** moved returns cached findings at the document's current lines (the section may have moved since). */
-function moved(cached: Cached, doc: SourceDocument): Finding[] {
-  const by = doc.range.start.line - cached.line;
+/** moved returns cached findings at the lines of their section's current first line (it may have moved since). */
+function moved(cached: Cached, line: number): Finding[] {
+  const by = line - cached.line;
   if (by === 0) return cached.findings;
   const shift = (r: Range): Range => ({ start: { line: r.start.line + by, character: r.start.character }, end: { line: r.end.line + by, character: r.end.character } });
   cached.findings = cached.findings.map((f) => ({
     ...f, range: shift(f.range),
     ...(f.fixes ? { fixes: f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, range: shift(e.range) })) })) } : {}),
   }));
-  cached.line = doc.range.start.line;
+  cached.line = line;
   return cached.findings;
 }
 
