@@ -63,10 +63,21 @@ export const PLUGINS: ReadonlyMap<string, AdmissionPlugin> = new Map([
   runtimeClass, disableServiceLinks, mutatingAdmissionWebhook, validatingAdmissionPolicy, validatingAdmissionWebhook, resourceQuota, alwaysDeny,
 ].map((p) => [p.name, p]));
 
-/** enabledPluginNames lists the plugins on in this cluster, in order: the defaults and kubeadm's, plus enable, minus disable. */
-export function enabledPluginNames(ctx: EngineContext): string[] {
-  const { enable, disable } = ctx.profile.admission;
-  return ORDERED_PLUGIN_NAMES.filter((n) => (DEFAULT_ON_PLUGINS.has(n) || KUBEADM_ENABLED.includes(n) || enable.includes(n)) && !disable.includes(n));
+/**
+ * ENABLED keeps the plugins on in each admission configuration, in order (the defaults and kubeadm's, plus enable,
+ * minus disable), worked out once: every request of a run reads them.
+ */
+const ENABLED = new WeakMap<EngineContext['profile']['admission'], { names: readonly string[]; plugins: readonly AdmissionPlugin[] }>();
+
+function enabledIn(admission: EngineContext['profile']['admission']): { names: readonly string[]; plugins: readonly AdmissionPlugin[] } {
+  let known = ENABLED.get(admission);
+  if (!known) {
+    const { enable, disable } = admission;
+    const names = Object.freeze(ORDERED_PLUGIN_NAMES.filter((n) => (DEFAULT_ON_PLUGINS.has(n) || KUBEADM_ENABLED.includes(n) || enable.includes(n)) && !disable.includes(n)));
+    known = { names, plugins: names.map((n) => PLUGINS.get(n)).filter((p): p is AdmissionPlugin => p !== undefined) };
+    ENABLED.set(admission, known);
+  }
+  return known;
 }
 
 /** AdmissionPass is the outcome of one pass: the error that ended it, or none, and the warnings gathered. */
@@ -82,8 +93,8 @@ export interface AdmissionPass {
  */
 export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', ref: string): Steps<AdmissionPass> {
   const phase = pass === 'mutating' ? 'apiserver.admit.mutating' : 'apiserver.admit.validating';
-  const enabled = enabledPluginNames(ctx);
-  const plugins = enabled.map((n) => PLUGINS.get(n)).filter((p): p is AdmissionPlugin => !!p && !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
+  const { names: enabled, plugins: all } = enabledIn(ctx.profile.admission);
+  const plugins = all.filter((p) => !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
   yield {
     phase, object: ref,
     result: plugins.length ? `${pass} admission: ${plugins.map((p) => p.name).join(', ')}` : `no ${pass} admission plugin handles this request`,
