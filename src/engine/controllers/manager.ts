@@ -31,14 +31,24 @@ import { deleteExternally, shouldDeleteExternally } from './pv-external-deleter'
 import { labelsChanged, PodOwnerQueue } from './pod-owner-queue';
 
 /**
- * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, and
- * AddAfter asks for a later sync. See staging/src/k8s.io/client-go/util/workqueue.
+ * WorkQueue is client-go's workqueue as the controllers use it: a key waits at most once, a sync runs one key, a key
+ * being synced is not synced again at the same time (added meanwhile, it waits until that sync is done: the queue's
+ * processing and dirty sets), and AddAfter asks for a later sync. See staging/src/k8s.io/client-go/util/workqueue
+ * (queue.go Add and Done, delaying_queue.go), v0.36.3.
  */
 export class WorkQueue {
   private readonly queued = new Set<string>();
   private readonly waiting = new Map<string, Millis>();
+  /** processing are the keys being synced; dirty those added meanwhile, with the sync to run once it is done. */
+  private readonly processing = new Set<string>();
+  private readonly dirty = new Map<string, () => Steps<Millis | void>>();
 
   constructor(private readonly ctx: EngineContext, private readonly name: string) {}
+
+  /** busy tells whether a key is being synced or queued to be, now. */
+  get busy(): boolean {
+    return this.processing.size > 0 || this.queued.size > 0;
+  }
 
   /**
    * add queues a sync of key, unless one is already queued. With `after` it is AddAfter: the key waits that long; a
@@ -46,17 +56,17 @@ export class WorkQueue {
    * is added as any key is. A sync may return a delay to be synced again.
    */
   add(key: string, sync: () => Steps<Millis | void>, after: Millis = 0): void {
-    const self = this;
-    const run = function* (): Steps<void> {
-      const again = yield* sync();
-      if (typeof again === 'number') self.add(key, sync, again);
-    };
     if (after <= 0) {
       if (this.queued.has(key)) return;
+      if (this.processing.has(key)) {
+        this.dirty.set(key, sync);
+        return;
+      }
       this.queued.add(key);
+      const self = this;
       this.ctx.schedule(0, `${this.name}: sync ${key}`, function* () {
         self.queued.delete(key);
-        yield* run();
+        yield* self.run(key, sync);
       });
       return;
     }
@@ -64,13 +74,31 @@ export class WorkQueue {
     const sooner = this.waiting.get(key);
     if (sooner !== undefined && sooner <= at && sooner >= this.ctx.clock.now) return;
     this.waiting.set(key, at);
+    const self = this;
     this.ctx.schedule(after, `${this.name}: sync ${key} (after ${after} ms)`, function* () {
       // A time the key no longer waits for: it was moved sooner, or it came and went.
       if (self.waiting.get(key) !== at) return;
       self.waiting.delete(key);
       if (self.queued.has(key)) return;
-      yield* run();
+      if (self.processing.has(key)) {
+        self.dirty.set(key, sync);
+        return;
+      }
+      yield* self.run(key, sync);
     });
+  }
+
+  /** run syncs a key (processNextWorkItem), then Done: a key added while it ran is queued again. */
+  private *run(key: string, sync: () => Steps<Millis | void>): Steps<void> {
+    this.processing.add(key);
+    const again = yield* sync();
+    this.processing.delete(key);
+    const next = this.dirty.get(key);
+    if (next) {
+      this.dirty.delete(key);
+      this.add(key, next);
+    }
+    if (typeof again === 'number') this.add(key, sync, again);
   }
 }
 
@@ -107,25 +135,26 @@ export class Controllers {
   private readonly protectedClaims: WorkQueue;
   private readonly protectedVolumes: WorkQueue;
   private readonly externalDeleter: WorkQueue;
+  private readonly queues: WorkQueue[] = [];
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
-    this.deployments = new WorkQueue(ctx, 'deployment-controller');
-    this.replicaSets = new ReplicaSetQueue(ctx, api, new WorkQueue(ctx, 'replicaset-controller'), REPLICA_SET, (pod) => selectingControllers(ctx, 'ReplicaSet', pod).map((rs) => rs.metadata?.name ?? ''));
+    this.deployments = this.workQueue('deployment-controller');
+    this.replicaSets = new ReplicaSetQueue(ctx, api, this.workQueue('replicaset-controller'), REPLICA_SET, (pod) => selectingControllers(ctx, 'ReplicaSet', pod).map((rs) => rs.metadata?.name ?? ''));
     // replication_controller.go: the ReplicaSet controller again, its queue named "replicationmanager".
-    this.replicationControllers = new ReplicaSetQueue(ctx, api, new WorkQueue(ctx, 'replicationmanager'), REPLICATION_CONTROLLER_KIND, (pod) => podReplicationControllers(ctx, pod));
-    this.statefulSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'statefulset-controller'), 'StatefulSet', 'controllers.statefulset', (ns, name) => syncStatefulSet(ctx, api, ns, name));
-    this.daemonSets = new PodOwnerQueue(ctx, new WorkQueue(ctx, 'daemonset-controller'), 'DaemonSet', 'controllers.daemonset', (ns, name) => syncDaemonSet(ctx, api, ns, name));
-    this.jobs = new WorkQueue(ctx, 'job-controller');
-    this.ttl = new WorkQueue(ctx, 'ttl-after-finished-controller');
-    this.cronJobs = new CronJobQueue(ctx, api, new WorkQueue(ctx, 'cronjob-controller'));
-    this.nodeTaints = new WorkQueue(ctx, 'node-lifecycle-controller');
-    this.hpas = new WorkQueue(ctx, 'horizontalpodautoscaler');
-    this.protectedClaims = new WorkQueue(ctx, 'pvcprotection');
-    this.protectedVolumes = new WorkQueue(ctx, 'pvprotection');
-    this.externalDeleter = new WorkQueue(ctx, 'external-provisioner');
-    this.disruption = new DisruptionController(ctx, new WorkQueue(ctx, 'disruption'), new WorkQueue(ctx, 'disruption_recheck'), new WorkQueue(ctx, 'stale_pod_disruption'));
-    this.services = new WorkQueue(ctx, 'endpointslice-controller');
-    this.gc = new WorkQueue(ctx, 'garbagecollector');
+    this.replicationControllers = new ReplicaSetQueue(ctx, api, this.workQueue('replicationmanager'), REPLICATION_CONTROLLER_KIND, (pod) => podReplicationControllers(ctx, pod));
+    this.statefulSets = new PodOwnerQueue(ctx, this.workQueue('statefulset-controller'), 'StatefulSet', 'controllers.statefulset', (ns, name) => syncStatefulSet(ctx, api, ns, name));
+    this.daemonSets = new PodOwnerQueue(ctx, this.workQueue('daemonset-controller'), 'DaemonSet', 'controllers.daemonset', (ns, name) => syncDaemonSet(ctx, api, ns, name));
+    this.jobs = this.workQueue('job-controller');
+    this.ttl = this.workQueue('ttl-after-finished-controller');
+    this.cronJobs = new CronJobQueue(ctx, api, this.workQueue('cronjob-controller'));
+    this.nodeTaints = this.workQueue('node-lifecycle-controller');
+    this.hpas = this.workQueue('horizontalpodautoscaler');
+    this.protectedClaims = this.workQueue('pvcprotection');
+    this.protectedVolumes = this.workQueue('pvprotection');
+    this.externalDeleter = this.workQueue('external-provisioner');
+    this.disruption = new DisruptionController(ctx, this.workQueue('disruption'), this.workQueue('disruption_recheck'), this.workQueue('stale_pod_disruption'));
+    this.services = this.workQueue('endpointslice-controller');
+    this.gc = this.workQueue('garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
   }
 
@@ -174,9 +203,19 @@ export class Controllers {
     if (obj.kind === 'Namespace' && type === 'ADDED') this.populateNamespace(obj);
   }
 
-  /** settling tells whether work is to come that may still change what a run shows: the PV controller's resync of an unbound claim. */
+  /**
+   * settling tells whether work is to come that may still change what a run shows: a sync under way or queued (one
+   * waiting for its client's rate limiter goes on creating pods), or the PV controller's resync of an unbound claim.
+   */
   get settling(): boolean {
-    return this.persistentVolumes.resyncDue;
+    return this.persistentVolumes.resyncDue || this.queues.some((q) => q.busy);
+  }
+
+  /** workQueue makes one of the controllers' work queues, kept to tell whether any is busy. */
+  private workQueue(name: string): WorkQueue {
+    const queue = new WorkQueue(this.ctx, name);
+    this.queues.push(queue);
+    return queue;
   }
 
   /**
