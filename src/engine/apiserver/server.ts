@@ -1,4 +1,5 @@
 // kube-apiserver's request pipeline: authentication, authorization, then the verb's handler (create, get, delete).
+import type { Millis } from '../runtime/clock';
 import { generateName } from '../api/naming';
 import { hpaToV1, isHpaV1 } from '../api/hpa-v1';
 import { type KubeObject, type Meta, objectRef } from '../api/types';
@@ -28,6 +29,11 @@ export type ApiOutcome =
 /** ApiServer serves requests against the store, recording every decision. */
 export class ApiServer {
   constructor(private readonly ctx: EngineContext) {}
+
+  /** now is the virtual time the server answers at. */
+  now(): Millis {
+    return this.ctx.clock.now;
+  }
 
   /** recordsManagers tells whether the engine's own clients name their manager (a live cluster's: see EngineContext). */
   get recordsManagers(): boolean {

@@ -3,7 +3,9 @@
 import type { KubeObject } from '../api/types';
 import type { DeleteOptions } from '../apiserver/delete';
 import { type ApiOutcome, type ApiServer, mappingFor, requestPath } from '../apiserver/server';
+import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
+import { ClientThrottle } from './client-throttle';
 
 /**
  * KUBE_CONTROLLER_MANAGER is the manager of the controllers' writes: their User-Agent's program
@@ -12,9 +14,21 @@ import type { Steps } from '../runtime/step';
  */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 
-/** ControllerClient sends one controller's requests. */
+/** THROTTLES are the run's controller clients' rate limiters, by the API server they send to (one per run). */
+const THROTTLES = new WeakMap<ApiServer, ClientThrottle>();
+
+/**
+ * ControllerClient sends one controller's requests, each after its client's rate limiter lets it (client-throttle.ts);
+ * `phase` is the controller's, where a wait is recorded.
+ */
 export class ControllerClient {
-  constructor(private readonly api: ApiServer, readonly serviceAccount: string) {}
+  private readonly throttle: ClientThrottle;
+
+  constructor(private readonly api: ApiServer, readonly serviceAccount: string, private readonly phase: PhaseName) {
+    let throttle = THROTTLES.get(api);
+    if (!throttle) THROTTLES.set(api, (throttle = new ClientThrottle(() => api.now())));
+    this.throttle = throttle;
+  }
 
   private base(obj: KubeObject, name?: string) {
     const apiVersion = String(obj.apiVersion);
@@ -36,27 +50,45 @@ export class ControllerClient {
   /** create POSTs a new object (named or by generateName). */
   *create(obj: KubeObject, ref?: string): Steps<ApiOutcome> {
     const b = this.base(obj, obj.metadata?.name);
-    return yield* this.api.serve({ ...b.req, verb: 'create', method: 'POST', path: requestPath(b.mapping, b.version, b.namespace), object: obj }, ref);
+    const path = requestPath(b.mapping, b.version, b.namespace);
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'POST', path);
+    return yield* this.api.serve({ ...b.req, verb: 'create', method: 'POST', path, object: obj }, ref);
   }
 
   /** update PUTs an object's new content. */
   *update(obj: KubeObject, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    return yield* this.api.serve({ ...b.req, verb: 'update', method: 'PUT', path: requestPath(b.mapping, b.version, b.namespace, name), object: obj }, ref);
+    const path = requestPath(b.mapping, b.version, b.namespace, name);
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'PUT', path);
+    return yield* this.api.serve({ ...b.req, verb: 'update', method: 'PUT', path, object: obj }, ref);
   }
 
   /** patch PATCHes an object with a strategic merge patch. */
   *patch(obj: KubeObject, patch: Record<string, unknown>, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    return yield* this.api.serve({ ...b.req, verb: 'patch', method: 'PATCH', path: requestPath(b.mapping, b.version, b.namespace, name) }, ref, {}, { patch });
+    const path = requestPath(b.mapping, b.version, b.namespace, name);
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'PATCH', path);
+    return yield* this.api.serve({ ...b.req, verb: 'patch', method: 'PATCH', path }, ref, {}, { patch });
+  }
+
+  /**
+   * writesStatus is the wait of a status write the controller makes with this client (PUT .../status), which the engine
+   * stores without the API server's pipeline: it takes its token from the same bucket.
+   */
+  *writesStatus(obj: KubeObject, ref?: string): Steps<void> {
+    const name = obj.metadata?.name ?? '';
+    const b = this.base(obj, name);
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'PUT', `${requestPath(b.mapping, b.version, b.namespace, name)}/status`);
   }
 
   /** delete DELETEs an object with the given options. */
   *delete(obj: KubeObject, options: DeleteOptions = {}, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    return yield* this.api.serve({ ...b.req, verb: 'delete', method: 'DELETE', path: requestPath(b.mapping, b.version, b.namespace, name) }, ref, options);
+    const path = requestPath(b.mapping, b.version, b.namespace, name);
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'DELETE', path);
+    return yield* this.api.serve({ ...b.req, verb: 'delete', method: 'DELETE', path }, ref, options);
   }
 }

@@ -53,7 +53,7 @@ export function* syncCronJob(ctx: EngineContext, api: ApiServer, namespace: stri
   if (!stored) return {};
   // getJobsToBeReconciled: a Job counts by its controller reference's name alone, as the real lister loop does.
   const jobs = ctx.store.list<Job>('Job', namespace).filter((j) => controllerOf(j)?.name === name);
-  const s: Sync = { ctx, client: new ControllerClient(api, CRONJOB_CONTROLLER), cj: deepClone(stored), ref: `CronJob/${namespace}/${name}`, now: ctx.clock.epoch.getTime() + ctx.clock.now };
+  const s: Sync = { ctx, client: new ControllerClient(api, CRONJOB_CONTROLLER, 'controllers.cronjob'), cj: deepClone(stored), ref: `CronJob/${namespace}/${name}`, now: ctx.clock.epoch.getTime() + ctx.clock.now };
   const cleaned = yield* cleanupFinishedJobs(s, jobs);
   const r = yield* sync(s, jobs);
   if (cleaned || r.update) {

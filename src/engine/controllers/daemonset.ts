@@ -33,7 +33,7 @@ export function* syncDaemonSet(ctx: EngineContext, api: ApiServer, namespace: st
   const ds = ctx.store.get<DaemonSet>('DaemonSet', namespace, name);
   if (!ds) return {};
   const ref = dsRef(ds);
-  const client = new ControllerClient(api, DAEMONSET_SERVICE_ACCOUNT);
+  const client = new ControllerClient(api, DAEMONSET_SERVICE_ACCOUNT, 'controllers.daemonset');
   const nodes = ctx.store.list<Node>('Node');
   const selector = ds.spec?.selector;
   if (!selector || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0)) {

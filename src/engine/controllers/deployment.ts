@@ -27,7 +27,7 @@ export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
 export function* syncDeployment(ctx: EngineContext, api: ApiServer, namespace: string, name: string): Steps<number | void> {
   const d = ctx.store.get<Deployment>('Deployment', namespace, name);
   if (!d) return;
-  const r: Rollout = { ctx, client: new ControllerClient(api, DEPLOYMENT_CONTROLLER), d, ref: `Deployment/${namespace}/${name}`, sets: [] };
+  const r: Rollout = { ctx, client: new ControllerClient(api, DEPLOYMENT_CONTROLLER, 'controllers.deployment'), d, ref: `Deployment/${namespace}/${name}`, sets: [] };
   // getReplicaSetsForDeployment: every ReplicaSet of the namespace through ClaimReplicaSets (adopt, release).
   const claim = { ctx, client: r.client, controller: asObject(d), selector: d.spec?.selector, phase: 'controllers.deployment' as const, ref: r.ref };
   r.sets = (yield* claimObjects(claim, ctx.store.list<ReplicaSet>('ReplicaSet', namespace).map(asObject))) as unknown as ReplicaSet[];

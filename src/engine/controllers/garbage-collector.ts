@@ -37,7 +37,7 @@ export function waitingOwnersOf(ctx: EngineContext, obj: KubeObject): KubeObject
  * own finalizers ask for (Background otherwise); one with other owners still there only loses the dangling reference.
  */
 export function* collectDependents(ctx: EngineContext, api: ApiServer, owner: KubeObject): Steps<void> {
-  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR, 'controllers.garbagecollector');
   for (const dep of dependentsOf(ctx, owner)) {
     const live = ctx.store.get(String(dep.kind), dep.metadata?.namespace, dep.metadata?.name ?? '');
     if (!live || live.metadata?.deletionTimestamp) continue;
@@ -117,7 +117,7 @@ export function* attemptToDeleteDependent(ctx: EngineContext, api: ApiServer, st
     else solid.push(r);
   }
   if (dangling.length === 0) return;
-  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR, 'controllers.garbagecollector');
   const detail = { dangling: dangling.map((r) => ({ kind: r.kind, name: r.name, uid: r.uid })), solid: solid.map((r) => `${r.kind}/${r.name}`) };
   if (solid.length > 0) {
     // GenerateDeleteOwnerRefStrategicMergeBytes: the dangling and waiting references go, by uid.
@@ -142,7 +142,7 @@ export function* attemptToDeleteDependent(ctx: EngineContext, api: ApiServer, st
 export function* processDeletingOwner(ctx: EngineContext, api: ApiServer, stale: KubeObject): Steps<void> {
   const owner = ctx.store.get(String(stale.kind), stale.metadata?.namespace, stale.metadata?.name ?? '');
   if (!owner || owner.metadata?.uid !== stale.metadata?.uid || !owner.metadata?.deletionTimestamp) return;
-  const client = new ControllerClient(api, GARBAGE_COLLECTOR);
+  const client = new ControllerClient(api, GARBAGE_COLLECTOR, 'controllers.garbagecollector');
   const finalizers = owner.metadata.finalizers ?? [];
   const uid = owner.metadata.uid;
   if (finalizers.includes(FINALIZER_ORPHAN)) {

@@ -99,7 +99,7 @@ export function* syncJob(ctx: EngineContext, api: ApiServer, namespace: string, 
   let job = ctx.store.get<Job>('Job', namespace, name);
   if (!job || job.metadata?.deletionTimestamp || finishedCondition(job)) return;
   const j: Job = job;
-  const client = new ControllerClient(api, JOB_CONTROLLER);
+  const client = new ControllerClient(api, JOB_CONTROLLER, 'controllers.job');
   const old = j.status ?? {};
   const pods = () => controlledPods(ctx.store.list<Pod>('Pod', namespace), j.metadata?.uid);
   const uid = j.metadata?.uid ?? '';
@@ -368,5 +368,5 @@ export function* syncTtlAfterFinished(ctx: EngineContext, api: ApiServer, namesp
     return expireAt - ctx.clock.now;
   }
   yield { phase: 'controllers.job', object: ref, field: 'spec.ttlSecondsAfterFinished', step: { kind: 'plugin', name: TTL_AFTER_FINISHED_CONTROLLER }, result: `the TTL of ${ttl}s after finishing has expired: deleting the Job (propagationPolicy Foreground)`, detail: {} };
-  yield* new ControllerClient(api, TTL_AFTER_FINISHED_CONTROLLER).delete(asObject(job), { propagationPolicy: 'Foreground' });
+  yield* new ControllerClient(api, TTL_AFTER_FINISHED_CONTROLLER, 'controllers.job').delete(asObject(job), { propagationPolicy: 'Foreground' });
 }

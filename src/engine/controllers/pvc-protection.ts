@@ -46,5 +46,5 @@ export function* syncProtectedClaim(ctx: EngineContext, api: ApiServer, namespac
   const finalizers = (claim.metadata?.finalizers ?? []).filter((f) => f !== PVC_PROTECTION_FINALIZER);
   const next: KubeObject = { ...claim, metadata: { ...claim.metadata, finalizers } };
   yield { phase: 'controllers.persistentvolume', object: ref, field: 'metadata.finalizers', result: `claim ${name} is being deleted and no pod uses it: removing ${PVC_PROTECTION_FINALIZER}`, detail: { finalizer: PVC_PROTECTION_FINALIZER } };
-  yield* new ControllerClient(api, PVC_PROTECTION_CONTROLLER).update(next, ref);
+  yield* new ControllerClient(api, PVC_PROTECTION_CONTROLLER, 'controllers.persistentvolume').update(next, ref);
 }

@@ -180,7 +180,7 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
   const { owner, rs } = read;
   const { tallies, expectations, kind } = rsc;
   const ref = `${kind.kind}/${namespace}/${name}`;
-  const client = new ControllerClient(api, kind.serviceAccount);
+  const client = new ControllerClient(api, kind.serviceAccount, 'controllers.replicaset');
   // replica_set.go syncReplicaSet: every active pod of the namespace goes through claimPods, which adopts the
   // matching orphans and releases owned pods that stopped matching; the claimed ones are counted. The pods it
   // controls that still match are claimed as they are: only the orphans and the mismatched ones need a decision.
@@ -227,7 +227,7 @@ export function* syncReplicaSet(ctx: EngineContext, api: ApiServer, rsc: Replica
       });
     }
   }
-  const result = yield* updateReplicaSetStatus(ctx, rsc, namespace, name, error === undefined ? undefined : { message: error, reason: diff < 0 ? 'FailedCreate' : 'FailedDelete' });
+  const result = yield* updateReplicaSetStatus(ctx, rsc, client, namespace, name, error === undefined ? undefined : { message: error, reason: diff < 0 ? 'FailedCreate' : 'FailedDelete' });
   return error === undefined ? result : { error };
 }
 
@@ -243,7 +243,7 @@ function byName(a: Pod, b: Pod): number {
  * Asks for a resync after minReadySeconds while ready pods are not yet available.
  */
 function* updateReplicaSetStatus(
-  ctx: EngineContext, rsc: ReplicaSetController, namespace: string, name: string, failure?: { message: string; reason: 'FailedCreate' | 'FailedDelete' },
+  ctx: EngineContext, rsc: ReplicaSetController, client: ControllerClient, namespace: string, name: string, failure?: { message: string; reason: 'FailedCreate' | 'FailedDelete' },
 ): Steps<ReplicaSetSyncResult> {
   const read = rsc.kind.read(ctx, namespace, name);
   if (!read) return {};
@@ -258,6 +258,7 @@ function* updateReplicaSetStatus(
   const conditions = replicaFailure(ctx, rs.status?.conditions ?? [], failure);
   const status = rsc.kind.writeStatus(counts, conditions, rs.metadata?.generation ?? 1);
   if (!k8sEqual(status, owner['status'] ?? {})) {
+    yield* client.writesStatus(owner, `${rsc.kind.kind}/${namespace}/${name}`);
     updateStatus<KubeObject>(ctx, STATUS_MANAGERS.controllers, rsc.kind.kind, namespace, name, (o) => { o['status'] = status; });
     yield {
       phase: 'controllers.replicaset', object: `${rsc.kind.kind}/${namespace}/${name}`,

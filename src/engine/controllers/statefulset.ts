@@ -42,7 +42,7 @@ export function* syncStatefulSet(ctx: EngineContext, api: ApiServer, namespace: 
   const set = ctx.store.get<StatefulSet>('StatefulSet', namespace, name);
   if (!set) return {};
   const ref = setRef(set);
-  const client = new ControllerClient(api, STATEFULSET_CONTROLLER);
+  const client = new ControllerClient(api, STATEFULSET_CONTROLLER, 'controllers.statefulset');
   // getPodsForStatefulSet: the pods it controls and the namespace's orphans go through ClaimPods, whose filter also
   // wants the pod's name to be `<set>-<ordinal>` (isMemberOf).
   const owned = ctx.store.byIndex<Pod>('controller', set.metadata?.uid ?? '', 'Pod');

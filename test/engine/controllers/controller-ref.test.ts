@@ -147,7 +147,7 @@ test('a claim patch naming another uid is refused as Invalid: metadata.uid is im
   const sim = simulate(frontend(3), ORPHANS);
   const target = sim.store.get('Pod', 'default', 'backend-a');
   assert.ok(target);
-  const steps = new ControllerClient(sim.api, 'replicaset-controller').patch(target, releasePatch('rs-uid', 'not-the-uid'));
+  const steps = new ControllerClient(sim.api, 'replicaset-controller', 'controllers.replicaset').patch(target, releasePatch('rs-uid', 'not-the-uid'));
   let r = steps.next();
   while (!r.done) r = steps.next();
   assert.equal(r.value.ok, false);

@@ -1,0 +1,76 @@
+// kube-controller-manager's client-side rate limit (--kube-api-qps 20, --kube-api-burst 30, one token bucket per
+// controller's clientset: client-go kubernetes/clientset.go and rest/request.go at v0.36.3, golang.org/x/time/rate),
+// and the work queue that never syncs one key twice at once (client-go util/workqueue queue.go, processing and dirty).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { embeddedCluster } from '../../../src/engine/cluster/files';
+import { defaultProfile } from '../../../src/engine/cluster/inputs';
+import { loadInputs } from '../../../src/engine/cluster/loader';
+import { KUBE_API_BURST, KUBE_API_QPS, TokenBucket } from '../../../src/engine/controllers/client-throttle';
+import { Simulation } from '../../../src/engine/simulation';
+
+// Each case takes tokens at the given times (ms) and wants each request's wait (ms).
+const bucketCases: { name: string; qps: number; burst: number; at: number[]; want: number[] }[] = [
+  { name: 'the burst goes at once', qps: 20, burst: 3, at: [0, 0, 0], want: [0, 0, 0] },
+  { name: 'past the burst, each request waits one more token (50 ms at 20 a second)', qps: 20, burst: 2, at: [0, 0, 0, 0, 0], want: [0, 0, 50, 100, 150] },
+  { name: 'time refills the bucket', qps: 20, burst: 2, at: [0, 0, 100, 100, 100], want: [0, 0, 0, 0, 50] },
+  { name: 'a refill never holds more than the burst', qps: 20, burst: 2, at: [0, 10_000, 10_000, 10_000], want: [0, 0, 0, 50] },
+  { name: 'a reserved token is paid back before the next', qps: 10, burst: 1, at: [0, 0, 50, 50], want: [0, 100, 150, 250] },
+];
+for (const c of bucketCases) {
+  test(`token bucket: ${c.name}`, () => {
+    const bucket = new TokenBucket(c.qps, c.burst, 0);
+    assert.deepEqual(c.at.map((t) => bucket.reserve(t)), c.want);
+  });
+}
+
+test('the defaults are kube-controller-manager\'s: --kube-api-qps 20, --kube-api-burst 30', () => {
+  assert.deepEqual([KUBE_API_QPS, KUBE_API_BURST], [20, 30]);
+});
+
+function deployment(replicas: number): string {
+  return [
+    'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: web}', 'spec:', `  replicas: ${replicas}`, '  selector: {matchLabels: {app: web}}',
+    '  template:', '    metadata: {labels: {app: web}}', '    spec:', '      containers: [{name: app, image: nginx:1.27, resources: {requests: {cpu: 1m}}}]', '',
+  ].join('\n');
+}
+
+function run(replicas: number): Simulation {
+  const inputs = loadInputs({ manifest: { file: 'm.yaml', text: deployment(replicas) }, clusters: [], identity: { kind: 'default' } });
+  inputs.cluster.objects.unshift(...embeddedCluster());
+  inputs.cluster.profile = defaultProfile();
+  const sim = new Simulation(inputs, { forMs: 10_000 });
+  sim.run();
+  return sim;
+}
+
+// The ReplicaSet's pods: when each create was sent (its persist), and what the controller recorded of its waits.
+const runCases: { name: string; replicas: number; firstAt: number[]; lastAt: number; waits: number }[] = [
+  { name: '30 replicas: the whole burst at once, no wait', replicas: 30, firstAt: Array<number>(30).fill(0), lastAt: 0, waits: 0 },
+  { name: '100 replicas: 30 at once, then one every 50 ms', replicas: 100, firstAt: [...Array<number>(30).fill(0), 0.05, 0.1], lastAt: 3.5, waits: 70 },
+];
+for (const c of runCases) {
+  test(`replicaset controller: ${c.name}`, () => {
+    const sim = run(c.replicas);
+    const creates = sim.trace.filter((e) => e.phase === 'etcd.persist' && e.object?.startsWith('Pod/') && /^stored Pod/.test(e.result));
+    assert.equal(creates.length, c.replicas);
+    assert.deepEqual(creates.slice(0, c.firstAt.length).map((e) => e.at), c.firstAt);
+    assert.equal(creates.at(-1)?.at, c.lastAt);
+    const waits = sim.trace.filter((e) => e.phase === 'controllers.replicaset' && e.outcome === 'waiting' && /POST \/api\/v1\/namespaces\/default\/pods/.test(e.result));
+    assert.equal(waits.length, c.waits);
+    if (c.waits > 0) {
+      assert.equal(waits[0]!.result, 'replicaset-controller\'s client waits 50ms before it sends POST /api/v1/namespaces/default/pods: its rate limiter allows 20 requests a second after a burst of 30 (--kube-api-qps, --kube-api-burst)');
+      assert.deepEqual(waits[0]!.detail, { delay: '50ms', reason: 'client-side throttling, not priority and fairness', verb: 'POST', path: '/api/v1/namespaces/default/pods', qps: 20, burst: 30 });
+    }
+  });
+}
+
+test('work queue: a ReplicaSet is never synced twice at once: its status is written once all the waiting creates are done', () => {
+  const sim = run(100);
+  const rsEntries = sim.trace.filter((e) => e.phase === 'controllers.replicaset' && e.object?.startsWith('ReplicaSet/'));
+  const firstStatus = rsEntries.find((e) => /^status: /.test(e.result));
+  // The status PUT takes its token after the 70 waiting creates: 3.5 s, then waits 50 ms itself.
+  assert.equal(firstStatus?.at, 3.55);
+  assert.match(firstStatus?.result ?? '', /^status: 100 replicas/);
+  assert.equal(rsEntries.filter((e) => /^\d+ of \d+ pods exist: creating/.test(e.result)).length, 1);
+});
