@@ -108,11 +108,11 @@ export async function compareCase(ref, c, engine, result) {
   if (er && rejectedRef) {
     // A Status' reason is omitted when empty (omitempty): absent is StatusReasonUnknown, "".
     const ref = { ...applied.status, reason: applied.status?.reason ?? (applied.status ? '' : undefined) };
-    for (const k of ['code', 'reason', 'message']) if (er[k] !== ref[k]) api.push({ field: `rejection.${k}`, engine: er[k], reference: applied.status?.[k] });
+    for (const k of ['code', 'reason', 'message']) if (inOrder(c, er[k]) !== inOrder(c, ref[k])) api.push({ field: `rejection.${k}`, engine: er[k], reference: applied.status?.[k] });
   }
   // What the engine's later kubectl commands printed (a drain) is compared by their own component.
   const applies = (engine.commands ?? []).reduce((text, cmd) => text.replace(`\n${cmd.output}`, ''), engine.kubectl ?? '').trim();
-  if (applies !== applied.kubectl) api.push({ field: 'kubectl', engine: applies, reference: applied.kubectl });
+  if (inOrder(c, applies) !== inOrder(c, applied.kubectl)) api.push({ field: 'kubectl', engine: applies, reference: applied.kubectl });
   if (rejectedRef) return;
 
   // The objects of the manifest as stored.
@@ -197,4 +197,17 @@ export async function waitScheduled(ref, ms) {
     if (pods.every((p) => (p.status?.conditions ?? []).some((c) => c.type === 'PodScheduled'))) { await sleep(1000); return; }
     await sleep(700);
   }
+}
+
+/**
+ * inOrder is a refusal's text as compared: for a case whose errors come from Go walking a map (`mapOrder`: a
+ * ConfigMap's keys), whose order differs from run to run in the reference, the errors sorted — the aggregate's
+ * `[a, b]` list, each starting at a field path, and kubectl's `* field: ...` lines.
+ */
+function inOrder(c, text) {
+  if (!c.mapOrder || typeof text !== 'string') return text;
+  const lines = text.split('\n');
+  const causes = lines.filter((l) => l.startsWith('* ')).sort();
+  const sortedLines = lines.map((l) => (l.startsWith('* ') ? causes.shift() : l)).join('\n');
+  return sortedLines.replace(/ is invalid: \[(.*)\]/s, (_, list) => ` is invalid: [${list.split(/, (?=[A-Za-z][\w.]*(?:\[[^\]]*\])*(?:\.[\w]+(?:\[[^\]]*\])*)*: )/).sort().join(', ')}]`);
 }
