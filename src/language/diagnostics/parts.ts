@@ -69,10 +69,11 @@ export function mergeParts(parts: readonly Checked[]): Checked | undefined {
 
 /**
  * FIRST_SHARE_WEIGHT and SHARE_WEIGHT weigh the shares: the first share reads the whole file (its base diagnostics are
- * the file's), the others only the sections they need, so the first takes fewer workloads (5 in 13 of two shares).
+ * the file's), the others only the sections they need, so the first takes fewer workloads (9 in 20 of two shares:
+ * reading a section costs little beside running a workload, most sections never needing their ranges).
  */
-const FIRST_SHARE_WEIGHT = 5;
-const SHARE_WEIGHT = 8;
+const FIRST_SHARE_WEIGHT = 9;
+const SHARE_WEIGHT = 11;
 
 /**
  * shareOfSection tells which validator runs the workloads of a section: by a hash of its text, so that a workload
