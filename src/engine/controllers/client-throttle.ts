@@ -49,14 +49,26 @@ export class ClientThrottle {
 
   constructor(private readonly now: () => Millis, private readonly qps = KUBE_API_QPS, private readonly burst = KUBE_API_BURST) {}
 
+  private bucket(serviceAccount: string): TokenBucket {
+    let bucket = this.buckets.get(serviceAccount);
+    if (!bucket) this.buckets.set(serviceAccount, (bucket = new TokenBucket(this.qps, this.burst, this.now())));
+    return bucket;
+  }
+
+  /**
+   * spend takes a token for a request the controller does not wait for: an Event its broadcaster sends through the
+   * same client (record.EventSinkImpl over the controller's clientset), which its later requests then wait for.
+   */
+  spend(serviceAccount: string): void {
+    this.bucket(serviceAccount).reserve(this.now());
+  }
+
   /**
    * wait is what a controller's request does before it is sent: take a token from its client's bucket, and when it had
    * to reserve one, say so and wait for it.
    */
   *wait(serviceAccount: string, phase: PhaseName, ref: string | undefined, verb: string, path: string): Steps<void> {
-    let bucket = this.buckets.get(serviceAccount);
-    if (!bucket) this.buckets.set(serviceAccount, (bucket = new TokenBucket(this.qps, this.burst, this.now())));
-    const delay = bucket.reserve(this.now());
+    const delay = this.bucket(serviceAccount).reserve(this.now());
     if (delay <= 0) return;
     yield {
       phase, ...(ref ? { object: ref } : {}),
@@ -70,4 +82,36 @@ export class ClientThrottle {
     };
     yield* sleep(delay);
   }
+}
+
+/**
+ * EVENT_SOURCES are the event sources of the controllers whose requests are limited, with the service account each
+ * acts as: their broadcasters send Events through the controller's own client.
+ */
+const EVENT_SOURCES: ReadonlyMap<string, string> = new Map([
+  ['replicaset-controller', 'replicaset-controller'], ['replication-controller', 'replication-controller'],
+  ['deployment-controller', 'deployment-controller'], ['daemonset-controller', 'daemon-set-controller'],
+  ['job-controller', 'job-controller'], ['statefulset-controller', 'statefulset-controller'], ['cronjob-controller', 'cronjob-controller'],
+]);
+
+/** THROTTLES are the runs' controller client limiters, by the API server the clients send to (one per run). */
+const THROTTLES = new WeakMap<object, ClientThrottle>();
+
+/** throttleOf is the controller clients' limiter of the run whose API server this is. */
+export function throttleOf(api: { now(): Millis }): ClientThrottle {
+  let throttle = THROTTLES.get(api);
+  if (!throttle) THROTTLES.set(api, (throttle = new ClientThrottle(() => api.now())));
+  return throttle;
+}
+
+/**
+ * limitEventWrites has each controller's Event writes spend a token of its client's bucket, as kube-controller-manager
+ * builds each controller's broadcaster over its own clientset.
+ */
+export function limitEventWrites(api: { now(): Millis }, recorder: { onEventWrite(listener: (source: string) => void): void }): void {
+  const throttle = throttleOf(api);
+  recorder.onEventWrite((source) => {
+    const account = EVENT_SOURCES.get(source);
+    if (account !== undefined) throttle.spend(account);
+  });
 }

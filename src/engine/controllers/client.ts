@@ -5,7 +5,7 @@ import type { DeleteOptions } from '../apiserver/delete';
 import { type ApiOutcome, type ApiServer, mappingFor, requestPath } from '../apiserver/server';
 import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
-import { ClientThrottle } from './client-throttle';
+import { type ClientThrottle, throttleOf } from './client-throttle';
 
 /**
  * KUBE_CONTROLLER_MANAGER is the manager of the controllers' writes: their User-Agent's program
@@ -13,9 +13,6 @@ import { ClientThrottle } from './client-throttle';
  * given. See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent), v0.36.3.
  */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
-
-/** THROTTLES are the run's controller clients' rate limiters, by the API server they send to (one per run). */
-const THROTTLES = new WeakMap<ApiServer, ClientThrottle>();
 
 /**
  * ControllerClient sends one controller's requests, each after its client's rate limiter lets it (client-throttle.ts);
@@ -25,9 +22,7 @@ export class ControllerClient {
   private readonly throttle: ClientThrottle;
 
   constructor(private readonly api: ApiServer, readonly serviceAccount: string, private readonly phase: PhaseName) {
-    let throttle = THROTTLES.get(api);
-    if (!throttle) THROTTLES.set(api, (throttle = new ClientThrottle(() => api.now())));
-    this.throttle = throttle;
+    this.throttle = throttleOf(api);
   }
 
   private base(obj: KubeObject, name?: string) {

@@ -6,6 +6,7 @@ import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
+import { limitEventWrites } from './client-throttle';
 import { syncDaemonSet } from './daemonset';
 import { syncDeployment } from './deployment';
 import { DisruptionController } from './disruption-queue';
@@ -156,6 +157,7 @@ export class Controllers {
     this.services = this.workQueue('endpointslice-controller');
     this.gc = this.workQueue('garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
+    limitEventWrites(api, ctx.recorder);
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */

@@ -118,6 +118,16 @@ export class Recorder {
     return this.kept.onChange(listener);
   }
 
+  /**
+   * onEventWrite calls `listener` with the source of each Event write a component's broadcaster sends (a create, or the
+   * patch that counts one up; not one the spam filter drops): the writes go through the component's client.
+   */
+  onEventWrite(listener: (source: string) => void): void {
+    this.eventWriteListeners.push(listener);
+  }
+
+  private readonly eventWriteListeners: ((source: string) => void)[] = [];
+
   /** spillTo hands every entry from here on to `sink` instead of keeping it; drain hands over the last ones. */
   spillTo(sink: TraceSink): void {
     this.sink = sink;
@@ -230,6 +240,7 @@ export class Recorder {
     const logged = correlator.observe(key);
     // getSpamKey: the involved object (without its fieldPath) and the type.
     if (!correlator.tryAccept(keyOf([input.object, input.type]), now)) return undefined;
+    for (const l of this.eventWriteListeners) l(input.source);
     // The event key is a map lookup, O(1) per event, as the correlator's LRU cache is.
     const same = logged.event;
     if (same) {

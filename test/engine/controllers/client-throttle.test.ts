@@ -1,5 +1,6 @@
 // kube-controller-manager's client-side rate limit (--kube-api-qps 20, --kube-api-burst 30, one token bucket per
-// controller's clientset: client-go kubernetes/clientset.go and rest/request.go at v0.36.3, golang.org/x/time/rate),
+// controller's clientset, its Events' broadcaster included: client-go kubernetes/clientset.go, rest/request.go and
+// tools/record at v0.36.3, golang.org/x/time/rate),
 // and the work queue that never syncs one key twice at once (client-go util/workqueue queue.go, processing and dirty).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,10 +45,14 @@ function run(replicas: number): Simulation {
   return sim;
 }
 
-// The ReplicaSet's pods: when each create was sent (its persist), and what the controller recorded of its waits.
+// The ReplicaSet's pods: when each create was sent (its persist), and what the controller recorded of its waits. Each
+// SuccessfulCreate Event its broadcaster sends takes a token of the same bucket, up to the spam filter's 25 for one
+// object: 15 creates and their Events spend the burst, then a create waits every 100 ms (an Event between two), and
+// after the 25th Event one every 50 ms.
 const runCases: { name: string; replicas: number; firstAt: number[]; lastAt: number; waits: number }[] = [
-  { name: '30 replicas: the whole burst at once, no wait', replicas: 30, firstAt: Array<number>(30).fill(0), lastAt: 0, waits: 0 },
-  { name: '100 replicas: 30 at once, then one every 50 ms', replicas: 100, firstAt: [...Array<number>(30).fill(0), 0.05, 0.1], lastAt: 3.5, waits: 70 },
+  { name: '10 replicas: creates and Events within the burst, no wait', replicas: 10, firstAt: Array<number>(10).fill(0), lastAt: 0, waits: 0 },
+  { name: '30 replicas: 15 at once, then the burst is spent', replicas: 30, firstAt: [...Array<number>(15).fill(0), 0.05, 0.15], lastAt: 1.25, waits: 15 },
+  { name: '100 replicas: 15 at once, ten Events later one every 50 ms', replicas: 100, firstAt: [...Array<number>(15).fill(0), 0.05, 0.15], lastAt: 4.75, waits: 85 },
 ];
 for (const c of runCases) {
   test(`replicaset controller: ${c.name}`, () => {
@@ -69,8 +74,8 @@ test('work queue: a ReplicaSet is never synced twice at once: its status is writ
   const sim = run(100);
   const rsEntries = sim.trace.filter((e) => e.phase === 'controllers.replicaset' && e.object?.startsWith('ReplicaSet/'));
   const firstStatus = rsEntries.find((e) => /^status: /.test(e.result));
-  // The status PUT takes its token after the 70 waiting creates: 3.5 s, then waits 50 ms itself.
-  assert.equal(firstStatus?.at, 3.55);
+  // The status PUT takes its token after the 85 waiting creates: 4.75 s, then waits 50 ms itself.
+  assert.equal(firstStatus?.at, 4.8);
   assert.match(firstStatus?.result ?? '', /^status: 100 replicas/);
   assert.equal(rsEntries.filter((e) => /^\d+ of \d+ pods exist: creating/.test(e.result)).length, 1);
 });
