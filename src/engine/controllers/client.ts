@@ -2,6 +2,8 @@
 // (kube-controller-manager runs with --use-service-account-credentials), so it is authenticated, authorized and admitted.
 import type { KubeObject } from '../api/types';
 import type { DeleteOptions } from '../apiserver/delete';
+import type { ApiRequest } from '../apiserver/request';
+import type { UpdateOptions } from '../apiserver/update';
 import { type ApiOutcome, type ApiServer, mappingFor, requestPath } from '../apiserver/server';
 import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
@@ -42,30 +44,30 @@ export class ControllerClient {
     };
   }
 
+  /** send is every request of the controller's: it waits for its client's rate limiter, then the API server serves it. */
+  private *send(req: ApiRequest, ref?: string, deleteOptions?: DeleteOptions, updateOptions?: UpdateOptions): Steps<ApiOutcome> {
+    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, req.method, req.path);
+    return yield* this.api.serve(req, ref, deleteOptions, updateOptions);
+  }
+
   /** create POSTs a new object (named or by generateName). */
   *create(obj: KubeObject, ref?: string): Steps<ApiOutcome> {
     const b = this.base(obj, obj.metadata?.name);
-    const path = requestPath(b.mapping, b.version, b.namespace);
-    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'POST', path);
-    return yield* this.api.serve({ ...b.req, verb: 'create', method: 'POST', path, object: obj }, ref);
+    return yield* this.send({ ...b.req, verb: 'create', method: 'POST', path: requestPath(b.mapping, b.version, b.namespace), object: obj }, ref);
   }
 
   /** update PUTs an object's new content. */
   *update(obj: KubeObject, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    const path = requestPath(b.mapping, b.version, b.namespace, name);
-    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'PUT', path);
-    return yield* this.api.serve({ ...b.req, verb: 'update', method: 'PUT', path, object: obj }, ref);
+    return yield* this.send({ ...b.req, verb: 'update', method: 'PUT', path: requestPath(b.mapping, b.version, b.namespace, name), object: obj }, ref);
   }
 
   /** patch PATCHes an object with a strategic merge patch. */
   *patch(obj: KubeObject, patch: Record<string, unknown>, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    const path = requestPath(b.mapping, b.version, b.namespace, name);
-    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'PATCH', path);
-    return yield* this.api.serve({ ...b.req, verb: 'patch', method: 'PATCH', path }, ref, {}, { patch });
+    return yield* this.send({ ...b.req, verb: 'patch', method: 'PATCH', path: requestPath(b.mapping, b.version, b.namespace, name) }, ref, {}, { patch });
   }
 
   /**
@@ -82,8 +84,6 @@ export class ControllerClient {
   *delete(obj: KubeObject, options: DeleteOptions = {}, ref?: string): Steps<ApiOutcome> {
     const name = obj.metadata?.name ?? '';
     const b = this.base(obj, name);
-    const path = requestPath(b.mapping, b.version, b.namespace, name);
-    yield* this.throttle.wait(this.serviceAccount, this.phase, ref, 'DELETE', path);
-    return yield* this.api.serve({ ...b.req, verb: 'delete', method: 'DELETE', path }, ref, options);
+    return yield* this.send({ ...b.req, verb: 'delete', method: 'DELETE', path: requestPath(b.mapping, b.version, b.namespace, name) }, ref, options);
   }
 }

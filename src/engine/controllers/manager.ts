@@ -58,11 +58,7 @@ export class WorkQueue {
    */
   add(key: string, sync: () => Steps<Millis | void>, after: Millis = 0): void {
     if (after <= 0) {
-      if (this.queued.has(key)) return;
-      if (this.processing.has(key)) {
-        this.dirty.set(key, sync);
-        return;
-      }
+      if (this.queued.has(key) || this.addedWhileSynced(key, sync)) return;
       this.queued.add(key);
       const self = this;
       this.ctx.schedule(0, `${this.name}: sync ${key}`, function* () {
@@ -80,13 +76,16 @@ export class WorkQueue {
       // A time the key no longer waits for: it was moved sooner, or it came and went.
       if (self.waiting.get(key) !== at) return;
       self.waiting.delete(key);
-      if (self.queued.has(key)) return;
-      if (self.processing.has(key)) {
-        self.dirty.set(key, sync);
-        return;
-      }
+      if (self.queued.has(key) || self.addedWhileSynced(key, sync)) return;
       yield* self.run(key, sync);
     });
+  }
+
+  /** addedWhileSynced keeps a key added while it is being synced, to sync again once done (queue.go Add); true when it was. */
+  private addedWhileSynced(key: string, sync: () => Steps<Millis | void>): boolean {
+    if (!this.processing.has(key)) return false;
+    this.dirty.set(key, sync);
+    return true;
   }
 
   /** run syncs a key (processNextWorkItem), then Done: a key added while it ran is queued again. */
