@@ -32,11 +32,11 @@ export function exitCodeOf(result: SimulationResult, deleting: boolean): number 
 }
 
 /** BUDGET_FLAGS name the flag that raises each budget. */
-const BUDGET_FLAGS = { steps: '--max-steps', objects: '--max-objects' } as const;
+const BUDGET_FLAGS = { steps: '--max-steps N', objects: '--max-objects N', time: '--for DURATION' } as const;
 
 /** budgetNote says that the run stopped at its budget, and how to raise it. */
 function budgetNote(stop: BudgetStop): string {
-  return `stopped: ${budgetReached(stop)}; raise it with ${BUDGET_FLAGS[stop.budget]} N\n`;
+  return `stopped: ${budgetReached(stop)}; ${stop.budget === 'time' ? 'give it longer' : 'raise it'} with ${BUDGET_FLAGS[stop.budget]}\n`;
 }
 
 /**

@@ -54,7 +54,8 @@ export function endLines(result: SimulationResult, deleting: boolean): ConsoleLi
 function budgetLine(result: SimulationResult): string {
   const stop = result.stopped!;
   const reached = budgetReached(stop);
-  return `${reached[0]!.toUpperCase()}${reached.slice(1)}: raise "${stop.budget === 'steps' ? 'maxSteps' : 'maxObjects'}" in the launch configuration.\n`;
+  const how = stop.budget === 'time' ? 'give it longer with "for"' : `raise "${stop.budget === 'steps' ? 'maxSteps' : 'maxObjects'}"`;
+  return `${reached[0]!.toUpperCase()}${reached.slice(1)}: ${how} in the launch configuration.\n`;
 }
 
 /** reportLines is the CLI's human report (kubectl lines, timeline, events, outcome), for a run without debugging. */

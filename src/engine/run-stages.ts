@@ -10,7 +10,7 @@ import { computeOutcome, type Rejection } from './outcome';
 import type { EventQueue, VirtualClock } from './runtime/clock';
 import type { RunDeletes } from './run-deletes';
 import { workloadSettled } from './settled';
-import { DEFAULT_MAX_MS, type SimulationOptions } from './simulation-options';
+import { type BudgetStop, DEFAULT_MAX_MS, type SimulationOptions } from './simulation-options';
 import type { InformerDelivery } from './watch/delivery';
 
 /** Stage is where a run is. */
@@ -30,6 +30,8 @@ export interface StageDeps {
   kubeProxy: KubeProxy;
   /** controllersSettling: a controller has work to come that may still change the workload (a claim's binding). */
   controllersSettling: () => boolean;
+  /** controllersAtWork names the controllers with a sync under way or queued. */
+  controllersAtWork: () => string[];
   kubelets: ReadonlyMap<string, Kubelet>;
   deletes: RunDeletes;
   informers: InformerDelivery | undefined;
@@ -41,6 +43,8 @@ export interface StageDeps {
 /** RunStages moves a run through its stages. */
 export class RunStages {
   stage: Stage = 'create';
+  /** timeStop is set when the create stage ran into its time limit while controllers were still at work. */
+  timeStop: BudgetStop | undefined;
   /** startedAt is when the current stage started (virtual milliseconds). */
   startedAt = 0;
 
@@ -72,6 +76,10 @@ export class RunStages {
         this.d.deletes.first(at);
       } else {
         this.stage = 'done';
+        // Cut by the limit while the controllers were still making the workload (a big ReplicaSet at its client's pace):
+        // the run says it stopped short, not that the workload is Pending for a reason of its own.
+        const busy = timeUp && !settled && this.d.options.forMs === undefined ? this.d.controllersAtWork() : [];
+        if (busy.length > 0) this.timeStop = { budget: 'time', limit: limit / 1000, busy };
         // The run lasted as long as it was given: --for, or the limit it ran into.
         if (timeUp || this.d.options.forMs !== undefined) this.d.clock.now = Math.max(this.d.clock.now, stageStart + limit);
       }

@@ -113,15 +113,28 @@ export interface RunBudget {
  */
 export const DEFAULT_BUDGET: Readonly<RunBudget> = { steps: 1_000_000, objects: 20_000 };
 
-/** BudgetStop says which budget stopped the run, and at what limit. */
-export interface BudgetStop {
-  budget: 'steps' | 'objects';
-  limit: number;
-}
+/**
+ * BudgetStop says which budget stopped the run, and at what limit: steps, stored objects, or time (the limit in seconds
+ * of virtual time, 600 without --for) reached while controllers were still at work — `busy` names them, as their
+ * work queues are named (`replicaset-controller`: a ReplicaSet of 20,000 replicas takes its client's rate limit about
+ * 17 minutes to create).
+ */
+export type BudgetStop = { budget: 'steps' | 'objects'; limit: number } | { budget: 'time'; limit: number; busy: string[] };
 
 /** budgetReached says, for every front, which budget a run reached: `its budget of 1000 steps (trace entries)`. */
 export function budgetReached(stop: BudgetStop): string {
+  if (stop.budget === 'time') {
+    return `the run reached its time limit of ${durationText(stop.limit)} of virtual time before the workload settled: ${stop.busy.join(', ')} still at work`;
+  }
   return `the run reached its budget of ${stop.budget === 'steps' ? `${stop.limit} steps (trace entries)` : `${stop.limit} stored objects`} before the workload settled`;
+}
+
+/** durationText writes whole seconds as people say them: `10 minutes`, `90 seconds`, `1 hour`. */
+function durationText(seconds: number): string {
+  const unit = (n: number, name: string): string => `${n} ${name}${n === 1 ? '' : 's'}`;
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
 }
 
 /**
@@ -150,7 +163,10 @@ export interface SimulationResult {
   commands?: KubectlCommandRun[];
   /** workloads says what became of each workload the manifest applied, and why for one the engine did not run. */
   workloads?: WorkloadOutcome[];
-  /** stopped is set when the run ended at its budget, not because the workload settled or the time ran out. */
+  /**
+   * stopped is set when the run ended at its budget (steps, objects), or at its time limit while controllers were still
+   * at work; not when the workload settled, nor when a time given (--for) ran out.
+   */
   stopped?: BudgetStop;
   objects: KubeObject[];
   events: (Omit<KubeEvent, 'count' | 'host'> & { count?: number })[];

@@ -108,7 +108,7 @@ export class Simulation {
     this.credentials = credentialsFor(inputs.identity);
     this.stages = new RunStages({
       options, clock: this.clock, queue: this.queue, store: this.store, behavior: inputs.behavior, applied: this.applied, rejection: () => this.rejection,
-      kubectlPending: () => this.kubectl.pending, kubeProxy: this.kubeProxy, controllersSettling: () => components.controllers.settling, kubelets: this.kubelets, deletes: this.deletes, informers,
+      kubectlPending: () => this.kubectl.pending, kubeProxy: this.kubeProxy, controllersSettling: () => components.controllers.settling, controllersAtWork: () => components.controllers.atWork, kubelets: this.kubelets, deletes: this.deletes, informers,
       finishedJobs: this.finishedJobs, workloadPodUids: this.workloadPodUids, pods: () => this.pods(),
     });
     // The manifest's documents are known by kubectl's reference before the server stores them.
@@ -329,7 +329,7 @@ export class Simulation {
       ...(this.commands.length ? { commands: this.commands.map((c) => ({ ...c })) } : {}),
       // One workload that ran speaks by the outcome alone.
       ...(workloads.length > 1 || workloads.some((w) => w.note) ? { workloads } : {}),
-      ...(this.stopped ? { stopped: this.stopped } : {}),
+      ...(this.stopped ?? this.stages.timeStop ? { stopped: (this.stopped ?? this.stages.timeStop)! } : {}),
       objects: this.store.all(),
       events: this.recorder.events.map(({ host: _h, count, ...e }) => ({ ...e, ...(count > 1 ? { count } : {}) })),
       trace: this.recorder.trace,
@@ -341,8 +341,9 @@ export class Simulation {
 
   /** checkBudget ends the run once it has taken its budget of steps or the store its budget of objects. */
   private checkBudget(steps: number): void {
-    this.stopped = budgetStop(this.options, steps, this.store.size);
-    if (!this.stopped) return;
+    const stop = budgetStop(this.options, steps, this.store.size);
+    if (!stop) return;
+    this.stopped = stop;
     this.running = undefined;
     this.stages.stage = 'done';
   }

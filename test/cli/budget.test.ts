@@ -1,5 +1,6 @@
-// Runaway runs are bounded: a run stops at its budget of steps or stored objects, says which and how to raise it,
-// exits 1 (it stopped short) and, with --json, reports `stopped` in a valid report.
+// Runaway runs are bounded: a run stops at its budget of steps or stored objects, or at its time limit while a
+// controller is still at work, says which and how to raise it, exits 1 (it stopped short) and, with --json, reports
+// `stopped` in a valid report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,9 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const cases: { name: string; args: string[]; stopped: { budget: string; limit: number }; message: string }[] = [
+const W = 'test/fixtures/webhooks';
+
+const cases: { name: string; args: string[]; stopped: { budget: string; limit: number; busy?: string[] }; message: string }[] = [
   {
     name: 'a Deployment of 100,000 replicas, at a budget of steps', args: ['run', 'test/fixtures/budget/replicas-100000.yaml', '--max-steps', '20000'],
     stopped: { budget: 'steps', limit: 20000 }, message: 'stopped: the run reached its budget of 20000 steps (trace entries) before the workload settled; raise it with --max-steps N',
@@ -27,6 +30,12 @@ const cases: { name: string; args: string[]; stopped: { budget: string; limit: n
   {
     name: 'a crash loop run for eleven thousand years', args: ['run', 'test/fixtures/kubelet/crash-loop.yaml', '--for', '99999999h', '--max-steps', '5000'],
     stopped: { budget: 'steps', limit: 5000 }, message: 'stopped: the run reached its budget of 5000 steps (trace entries) before the workload settled; raise it with --max-steps N',
+  },
+  {
+    name: 'a ReplicaSet still creating pods at the 10-minute limit',
+    args: ['run', 'test/fixtures/budget/replicas-200-slow-webhook.yaml', '--cluster', `${W}/nodes.yaml`, '--cluster', `${W}/webhook-service.yaml`, '--cluster', `${W}/timeout-ignore.yaml`],
+    stopped: { budget: 'time', limit: 600, busy: ['replicaset-controller'] },
+    message: 'stopped: the run reached its time limit of 10 minutes of virtual time before the workload settled: replicaset-controller still at work; give it longer with --for DURATION',
   },
 ];
 

@@ -44,7 +44,7 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Map<string, () => Steps<Millis | void>>();
 
-  constructor(private readonly ctx: EngineContext, private readonly name: string) {}
+  constructor(private readonly ctx: EngineContext, readonly name: string) {}
 
   /** busy tells whether a key is being synced or queued to be, now. */
   get busy(): boolean {
@@ -210,6 +210,11 @@ export class Controllers {
    */
   get settling(): boolean {
     return this.persistentVolumes.resyncDue || this.queues.some((q) => q.busy);
+  }
+
+  /** atWork names the controllers with a sync under way or queued, by their work queues' names. */
+  get atWork(): string[] {
+    return this.queues.filter((q) => q.busy).map((q) => q.name);
   }
 
   /** workQueue makes one of the controllers' work queues, kept to tell whether any is busy. */

@@ -8,7 +8,7 @@ import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
 import { KUBE_API_BURST, KUBE_API_QPS, TokenBucket } from '../../../src/engine/controllers/client-throttle';
-import { Simulation } from '../../../src/engine/simulation';
+import { budgetReached, Simulation, type SimulationOptions } from '../../../src/engine/simulation';
 
 // Each case takes tokens at the given times (ms) and wants each request's wait (ms).
 const bucketCases: { name: string; qps: number; burst: number; at: number[]; want: number[] }[] = [
@@ -36,11 +36,11 @@ function deployment(replicas: number): string {
   ].join('\n');
 }
 
-function run(replicas: number): Simulation {
+function run(replicas: number, options: SimulationOptions = { forMs: 10_000 }): Simulation {
   const inputs = loadInputs({ manifest: { file: 'm.yaml', text: deployment(replicas) }, clusters: [], identity: { kind: 'default' } });
   inputs.cluster.objects.unshift(...embeddedCluster());
   inputs.cluster.profile = defaultProfile();
-  const sim = new Simulation(inputs, { forMs: 10_000 });
+  const sim = new Simulation(inputs, options);
   sim.run();
   return sim;
 }
@@ -78,4 +78,27 @@ test('work queue: a ReplicaSet is never synced twice at once: its status is writ
   assert.equal(firstStatus?.at, 4.8);
   assert.match(firstStatus?.result ?? '', /^status: 100 replicas/);
   assert.equal(rsEntries.filter((e) => /^\d+ of \d+ pods exist: creating/.test(e.result)).length, 1);
+});
+
+// A run without --for goes until the workload settles, at most its time limit (10 minutes; a shorter maxMs here): one
+// cut while the ReplicaSet's creates still wait for their client says it stopped short, and which controller was at
+// work, rather than leaving the workload Pending for no reason of its own.
+const limitCases: { name: string; replicas: number; options: SimulationOptions; outcome: string; stopped?: unknown }[] = [
+  { name: 'cut at 2 s, 100 replicas still being created', replicas: 100, options: { maxMs: 2_000 }, outcome: 'Pending', stopped: { budget: 'time', limit: 2, busy: ['replicaset-controller'] } },
+  { name: 'settled well before its limit', replicas: 100, options: {}, outcome: 'Running' },
+  { name: '--for 2s: the time given ran out, nothing stopped short', replicas: 100, options: { forMs: 2_000 }, outcome: 'Pending' },
+];
+for (const c of limitCases) {
+  test(`time limit: ${c.name}`, () => {
+    const result = run(c.replicas, c.options).result();
+    assert.equal(result.outcome, c.outcome);
+    assert.deepEqual(result.stopped, c.stopped);
+  });
+}
+
+test('time limit: every front says it the same way', () => {
+  assert.equal(budgetReached({ budget: 'time', limit: 600, busy: ['replicaset-controller'] }),
+    'the run reached its time limit of 10 minutes of virtual time before the workload settled: replicaset-controller still at work');
+  assert.equal(budgetReached({ budget: 'time', limit: 90, busy: ['replicaset-controller', 'job-controller'] }),
+    'the run reached its time limit of 90 seconds of virtual time before the workload settled: replicaset-controller, job-controller still at work');
 });
