@@ -1,6 +1,6 @@
 // The oracle's cases: the rejection fixtures of test/cli/rejections-*.test.ts, accepted fixtures, and generated
 // manifests written under GEN (.cache/oracle/gen). Each case is `{ manifest, cluster?, id?, watchPods?, settle?,
-// engineArgs?, podsRun?, thenApply?: { after, file }, drain?: { after, node, timeout } }`: podsRun puts it on a reference
+// engineArgs?, podsRun?, pace?, thenApply?: { after, file }, drain?: { after, node, timeout } }`: podsRun puts it on a reference
 // cluster started with --pods-run (its stand-in kubelet), thenApply and drain are a later apply or kubectl drain, that
 // many seconds after the first apply, on both sides.
 import { GEN } from './common.mjs';
@@ -115,6 +115,8 @@ export const CASES = [
   // Accepted manifests on the embedded cluster: stored objects, scheduling, controllers.
   { manifest: 'examples/pod.yaml' },
   { manifest: 'examples/deployment.yaml' },
+  // The ReplicaSet controller's pace: its client's rate limiter (kube-controller-manager's --kube-api-qps 20, --kube-api-burst 30).
+  { manifest: 'test/fixtures/apps/deployment-100.yaml', pace: true, settle: { ms: 20_000, until: 'replicas created' } },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.

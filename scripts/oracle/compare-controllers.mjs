@@ -161,3 +161,21 @@ export function compareCronJobs({ ref, engine, objects, wanted, theirEvents, dif
   if (onlyMine.length || onlyTheirs.length) out.push({ field: 'cronjob events', engine: onlyMine, reference: onlyTheirs });
   else if (!a.length) out.push({ field: 'cronjob events', engine: '(none)', reference: '(none)' });
 }
+
+/**
+ * comparePace compares how fast the ReplicaSet controller made a case's pods: the seconds from the first pod's
+ * creationTimestamp to the last, agreeing within a second (both sides write whole seconds). kube-controller-manager's
+ * clients send a burst of 30 requests and then 20 a second (--kube-api-burst, --kube-api-qps), the Events their
+ * broadcasters send included; without that limit every pod would be created within the same second or two.
+ */
+export function comparePace({ ref, objects, diffs }) {
+  const out = diffs('pace');
+  const spread = (pods) => {
+    const times = pods.map((p) => Date.parse(p.metadata.creationTimestamp)).sort((a, b) => a - b);
+    return times.length ? (times.at(-1) - times[0]) / 1000 : undefined;
+  };
+  const mine = spread(objects.filter((o) => o.kind === 'Pod' && (o.metadata?.namespace ?? 'default') === 'default'));
+  const theirs = spread(refList(ref, 'pods').filter((p) => p.metadata.namespace === 'default'));
+  process.stderr.write(`    pace: ${mine} s from the first pod created to the last in the engine, ${theirs} s in the reference\n`);
+  if (mine === undefined || theirs === undefined || Math.abs(mine - theirs) > 1) out.push({ field: 'seconds from the first pod created to the last', engine: mine, reference: theirs });
+}

@@ -2,7 +2,7 @@
 // with the same manifest, component by component (apiserver, scheduler, controllers, and those of compare-controllers.mjs
 // and, for the cases whose pods run, compare-ready.mjs).
 import { CLI, OWN_GROUP, ROOT, SCHEDULED, comparable, diffValues, docsOf, fate, isClusterScoped, nodeClass, normalize, run, sleep } from './common.mjs';
-import { compareCronJobs, compareEndpointSlices, compareGarbage, compareNodeLifecycle, comparePodGC } from './compare-controllers.mjs';
+import { compareCronJobs, compareEndpointSlices, compareGarbage, compareNodeLifecycle, comparePace, comparePodGC } from './compare-controllers.mjs';
 import { READY_SETTLED, compareAutoscaler, compareDisruption, compareEviction, compareRollout } from './compare-ready.mjs';
 import { refApply, refDrain, refGet, refList, refThenApply } from './refcluster.mjs';
 
@@ -45,6 +45,12 @@ export const SETTLED = {
   'claims bound': (ref, c) => {
     const claims = docsOf(c.manifest).filter((d) => d.kind === 'PersistentVolumeClaim');
     return claims.every((d) => refList(ref, 'persistentvolumeclaims').some((p) => p.metadata.name === d.metadata?.name && p.status?.phase === 'Bound'));
+  },
+  // The manifest's Deployments have all their replicas' pods, each scheduled (a paced ReplicaSet takes seconds).
+  'replicas created': (ref, c) => {
+    const want = docsOf(c.manifest).filter((d) => d.kind === 'Deployment').reduce((n, d) => n + (d.spec?.replicas ?? 1), 0);
+    const pods = refList(ref, 'pods').filter((p) => p.metadata.namespace === 'default');
+    return pods.length >= want && pods.every((p) => (p.status?.conditions ?? []).some((x) => x.type === 'PodScheduled'));
   },
   // Every pod on a node whose kubelet is down has been deleted (taint eviction; nothing finishes the deletion).
   'down-node pods deleting': (ref, c) => {
@@ -183,6 +189,7 @@ export async function compareCase(ref, c, engine, result) {
   if (c.watchPods) comparePodGC(sides, seen);
   if (downs.length) compareNodeLifecycle(sides, downs.map((d) => d.node));
   if (SCHEDULED.names.length) compareCronJobs(sides);
+  if (c.pace) comparePace(sides);
   if (c.thenApply) compareRollout(sides);
   if (c.podsRun) { compareDisruption(sides); compareAutoscaler(sides); }
   if (drained) compareEviction(sides, drained);
