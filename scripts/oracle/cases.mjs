@@ -117,6 +117,8 @@ export const CASES = [
   { manifest: 'examples/deployment.yaml' },
   // The ReplicaSet controller's pace: its client's rate limiter (kube-controller-manager's --kube-api-qps 20, --kube-api-burst 30).
   { manifest: 'test/fixtures/apps/deployment-100.yaml', pace: true, settle: { ms: 20_000, until: 'replicas created' } },
+  // ... and with a big cluster's limit (a ClusterProfile's controllerManager: --kube-api-qps 100, --kube-api-burst 200).
+  { manifest: 'test/fixtures/apps/deployment-100.yaml', cluster: [`${W}/nodes.yaml`, 'test/fixtures/apps/controller-manager-fast.yaml'], pace: true, settle: { ms: 20_000, until: 'replicas created' } },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.

@@ -55,6 +55,11 @@ type profile struct {
 		Enable  []string `json:"enable"`
 		Disable []string `json:"disable"`
 	} `json:"admission"`
+	// ControllerManager is kube-controller-manager's --kube-api-qps and --kube-api-burst (its defaults when unset).
+	ControllerManager struct {
+		KubeAPIQPS   *float64 `json:"kubeAPIQPS"`
+		KubeAPIBurst *int64   `json:"kubeAPIBurst"`
+	} `json:"controllerManager"`
 }
 
 type staticToken struct {
@@ -134,7 +139,7 @@ func (c *cluster) sort(d map[string]any, own *[]*unstructured.Unstructured, prof
 	switch {
 	case apiVersion == ownAPIVersion && kind == "ClusterProfile":
 		// Later documents win, section by section and key by key (own-kinds.ts mergeProfile).
-		for _, section := range []string{"authentication", "authorization", "admission"} {
+		for _, section := range []string{"authentication", "authorization", "admission", "controllerManager"} {
 			if m, ok := d[section].(map[string]any); ok {
 				if profileDoc[section] == nil {
 					profileDoc[section] = map[string]any{}

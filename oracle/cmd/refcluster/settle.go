@@ -92,6 +92,12 @@ func populate(ctx context.Context, masters *rest.Config, p *pki, c *cluster, dir
 	}
 	f := &runFiles{saKey: pathIn(dir, "sa.key")}
 	kcmArgs := controllerManagerFlags(f, p.CAFile, pathIn(dir, "ca.key"), files["controller-manager"])
+	if q := c.Profile.ControllerManager.KubeAPIQPS; q != nil {
+		kcmArgs = append(kcmArgs, fmt.Sprintf("--kube-api-qps=%g", *q))
+	}
+	if b := c.Profile.ControllerManager.KubeAPIBurst; b != nil {
+		kcmArgs = append(kcmArgs, fmt.Sprintf("--kube-api-burst=%d", *b))
+	}
 	if !contains(c.Profile.Authorization.Modes, "RBAC") {
 		// Without RBAC the controllers' service accounts may do nothing: they act as the controller manager.
 		kcmArgs = append(kcmArgs, "--use-service-account-credentials=false")

@@ -85,6 +85,12 @@ export class Checker {
     return typeof value === 'boolean' ? value : this.expect(path, 'a boolean', value);
   }
 
+  /** number checks an optional number (any sign). */
+  number(path: string, value: unknown): number | undefined {
+    if (value === null || value === undefined) return undefined;
+    return typeof value === 'number' && Number.isFinite(value) ? value : this.expect(path, 'a number', value);
+  }
+
   /** seconds checks an optional non-negative number of seconds. */
   seconds(path: string, value: unknown): number | undefined {
     if (value === null || value === undefined) return undefined;

@@ -186,7 +186,20 @@ export interface ClusterProfile {
   authentication: { anonymous: boolean; tokens: StaticToken[]; clientCA?: string };
   authorization: { modes: string[]; abac: unknown[]; webhook: AuthzWebhookRule[] };
   admission: { enable: string[]; disable: string[] };
+  /** controllerManager is kube-controller-manager's flags; unset, its defaults (CONTROLLER_MANAGER_DEFAULTS). */
+  controllerManager?: ControllerManagerFlags;
 }
+
+/** ControllerManagerFlags are kube-controller-manager's flags a profile may set: its clients' rate limit. */
+export interface ControllerManagerFlags {
+  /** kubeAPIQPS is --kube-api-qps: requests a second of each controller's client (0: client-go's 5 per API group; below 0: no limit). */
+  kubeAPIQPS: number;
+  /** kubeAPIBurst is --kube-api-burst: the requests each client may send at once (0: client-go's 10 where the QPS is 0). */
+  kubeAPIBurst: number;
+}
+
+/** CONTROLLER_MANAGER_DEFAULTS are kube-controller-manager's defaults (cmd/kube-controller-manager/app/options, v1.36.3). */
+export const CONTROLLER_MANAGER_DEFAULTS: Readonly<ControllerManagerFlags> = { kubeAPIQPS: 20, kubeAPIBurst: 30 };
 
 /** Identity is who sends the requests, as kubectl would present it. */
 export type Identity =

@@ -3,8 +3,8 @@
 import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
 import { isObject } from '../api/types';
-import { INFORMER_COMPONENTS, InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
+import { CONTROLLER_MANAGER_DEFAULTS, INFORMER_COMPONENTS, InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
+import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ControllerManagerFlags, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
 import { Checker, compact, type Fields } from './checker';
 import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetrics } from './behavior-metrics';
 
@@ -19,7 +19,7 @@ const CONTAINER_FIELDS = [
   'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds', 'probeResponseSeconds',
   'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds', 'logs',
 ];
-const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission'];
+const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission', 'controllerManager'];
 /** Why: the modes of pkg/kubeapiserver/authorizer/modes (AuthorizationModeChoices). */
 const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 const OBJECT_REF = /^[A-Za-z][A-Za-z0-9]*\/([^/\s]+\/)?[^/\s]+$/;
@@ -246,6 +246,7 @@ interface PartialProfile {
   authentication: Partial<ClusterProfile['authentication']>;
   authorization: Partial<ClusterProfile['authorization']>;
   admission: Partial<ClusterProfile['admission']>;
+  controllerManager: Partial<ControllerManagerFlags>;
 }
 
 /** readProfile checks one ClusterProfile document. */
@@ -260,7 +261,10 @@ function readProfile(c: Checker): PartialProfile {
   c.known('authentication', authn, ['anonymous', 'tokens', 'clientCA']);
   c.known('authorization', authz, ['modes', 'abac', 'webhook']);
   c.known('admission', admission, ['enable', 'disable']);
+  const manager = c.mapping('controllerManager', doc['controllerManager']) ?? {};
+  c.known('controllerManager', manager, ['kubeAPIQPS', 'kubeAPIBurst']);
   return {
+    controllerManager: compact({ kubeAPIQPS: c.number('controllerManager.kubeAPIQPS', manager['kubeAPIQPS']), kubeAPIBurst: readBurst(c, manager['kubeAPIBurst']) }),
     authentication: compact({
       anonymous: c.boolean('authentication.anonymous', authn['anonymous']),
       tokens: readTokens(c, authn['tokens']),
@@ -347,7 +351,17 @@ function mergeProfile(base: ClusterProfile, part: PartialProfile): ClusterProfil
     authentication: { ...base.authentication, ...part.authentication },
     authorization: { ...base.authorization, ...part.authorization },
     admission: { ...base.admission, ...part.admission },
+    ...(base.controllerManager || part.controllerManager?.kubeAPIQPS !== undefined || part.controllerManager?.kubeAPIBurst !== undefined
+      ? { controllerManager: { ...CONTROLLER_MANAGER_DEFAULTS, ...base.controllerManager, ...part.controllerManager } }
+      : {}),
   };
+}
+
+/** readBurst checks --kube-api-burst: an int32. */
+function readBurst(c: Checker, value: unknown): number | undefined {
+  const burst = c.number('controllerManager.kubeAPIBurst', value);
+  if (burst !== undefined && (!Number.isInteger(burst) || burst < -(2 ** 31) || burst >= 2 ** 31)) return c.expect('controllerManager.kubeAPIBurst', 'a whole number (int32)', value);
+  return burst;
 }
 
 /**
@@ -373,4 +387,15 @@ function checkProfile(c: Checker, profile: ClusterProfile): void {
   const { enable, disable } = profile.admission;
   const both = [...new Set(enable.filter((name) => disable.includes(name)))].sort();
   if (both.length > 0) c.fail('admission', `[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
+  // kube-controller-manager builds each controller's clientset with these: client-go refuses a QPS without a burst.
+  // Why: staging/src/k8s.io/client-go/kubernetes/clientset.go (NewForConfigAndClient), v0.36.3.
+  const manager = profile.controllerManager;
+  if (manager && manager.kubeAPIQPS > 0 && manager.kubeAPIBurst <= 0) {
+    c.fail('controllerManager.kubeAPIBurst', 'burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0');
+  }
+  // With a QPS of 0 each API group's client makes a limiter of client-go's 5 a second and this burst, which refuses every
+  // request when below 0 (golang.org/x/time/rate WaitN): the controllers could do nothing.
+  if (manager && manager.kubeAPIQPS === 0 && manager.kubeAPIBurst < 0) {
+    c.fail('controllerManager.kubeAPIBurst', `every request of the controllers' clients would fail: rate: Wait(n=1) exceeds limiter's burst ${manager.kubeAPIBurst}`);
+  }
 }

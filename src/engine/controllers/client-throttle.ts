@@ -2,16 +2,25 @@
 // --use-service-account-credentials, ClientBuilder.ClientOrDie(name)), and client-go gives each clientset one token
 // bucket (kubernetes/clientset.go NewForConfigAndClient: flowcontrol.NewTokenBucketRateLimiter(QPS, Burst), client-go
 // v0.36.3) at the manager's --kube-api-qps 20 and --kube-api-burst 30 (cmd/kube-controller-manager/app/options,
-// v1.36.3). A request that finds the bucket empty waits before it is sent (rest/request.go tryThrottleWithInfo): a
-// ReplicaSet of 1,000 replicas has its first 30 pods created at once and the others at 20 a second.
+// v1.36.3), or what a ClusterProfile's controllerManager sets. A request that finds the bucket empty waits before it is
+// sent (rest/request.go tryThrottleWithInfo): a ReplicaSet of 1,000 replicas has its first 15 pods (and their Events)
+// created at once and the others at 20 requests a second.
+import { CONTROLLER_MANAGER_DEFAULTS, type ControllerManagerFlags } from '../cluster/inputs';
 import type { Millis } from '../runtime/clock';
 import { goDuration } from '../runtime/durations';
 import type { PhaseName } from '../runtime/phases';
 import { sleep, type Steps } from '../runtime/step';
 
 /** KUBE_API_QPS and KUBE_API_BURST are kube-controller-manager's --kube-api-qps and --kube-api-burst defaults. */
-export const KUBE_API_QPS = 20;
-export const KUBE_API_BURST = 30;
+export const KUBE_API_QPS = CONTROLLER_MANAGER_DEFAULTS.kubeAPIQPS;
+export const KUBE_API_BURST = CONTROLLER_MANAGER_DEFAULTS.kubeAPIBurst;
+
+/**
+ * DEFAULT_QPS and DEFAULT_BURST are client-go's rest.DefaultQPS and DefaultBurst (rest/config.go, v0.36.3): with
+ * --kube-api-qps 0 the clientset has no limiter of its own, and each API group's client makes one of these.
+ */
+const DEFAULT_QPS = 5;
+const DEFAULT_BURST = 10;
 
 /** LONG_THROTTLE_MS is longThrottleLatency: a longer wait is logged (rest/request.go, client-go v0.36.3). */
 const LONG_THROTTLE_MS = 50;
@@ -43,24 +52,38 @@ export class TokenBucket {
   }
 }
 
-/** ClientThrottle holds each controller client's bucket for one run, by the controller's service account. */
+/**
+ * ClientThrottle holds each controller client's bucket for one run, by the controller's service account: one bucket
+ * per clientset (NewForConfigAndClient's shared limiter when the QPS is above 0); with a QPS of 0, one per API group's
+ * client at client-go's defaults (RESTClientForConfigAndClient); with a QPS below 0, none.
+ */
 export class ClientThrottle {
   private readonly buckets = new Map<string, TokenBucket>();
+  private readonly qps: number;
+  private readonly burst: number;
 
-  constructor(private readonly now: () => Millis, private readonly qps = KUBE_API_QPS, private readonly burst = KUBE_API_BURST) {}
+  constructor(private readonly now: () => Millis, private readonly flags: ControllerManagerFlags = CONTROLLER_MANAGER_DEFAULTS) {
+    const perGroup = flags.kubeAPIQPS === 0;
+    this.qps = perGroup ? DEFAULT_QPS : flags.kubeAPIQPS;
+    this.burst = perGroup && flags.kubeAPIBurst === 0 ? DEFAULT_BURST : flags.kubeAPIBurst;
+  }
 
-  private bucket(serviceAccount: string): TokenBucket {
-    let bucket = this.buckets.get(serviceAccount);
-    if (!bucket) this.buckets.set(serviceAccount, (bucket = new TokenBucket(this.qps, this.burst, this.now())));
+  /** bucket is the limiter a request to `path` goes through, or none. */
+  private bucket(serviceAccount: string, path: string): TokenBucket | undefined {
+    if (this.flags.kubeAPIQPS < 0) return undefined;
+    const key = this.flags.kubeAPIQPS === 0 ? `${serviceAccount} ${groupVersionOf(path)}` : serviceAccount;
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = new TokenBucket(this.qps, this.burst, this.now())));
     return bucket;
   }
 
   /**
    * spend takes a token for a request the controller does not wait for: an Event its broadcaster sends through the
-   * same client (record.EventSinkImpl over the controller's clientset), which its later requests then wait for.
+   * same client (record.EventSinkImpl over the controller's clientset, its core/v1 Events client), which its later
+   * requests then wait for.
    */
   spend(serviceAccount: string): void {
-    this.bucket(serviceAccount).reserve(this.now());
+    this.bucket(serviceAccount, '/api/v1/events')?.reserve(this.now());
   }
 
   /**
@@ -68,11 +91,14 @@ export class ClientThrottle {
    * to reserve one, say so and wait for it.
    */
   *wait(serviceAccount: string, phase: PhaseName, ref: string | undefined, verb: string, path: string): Steps<void> {
-    const delay = this.bucket(serviceAccount).reserve(this.now());
+    const delay = this.bucket(serviceAccount, path)?.reserve(this.now()) ?? 0;
     if (delay <= 0) return;
+    const why = this.flags.kubeAPIQPS === 0
+      ? `client-go's defaults for its ${groupVersionOf(path)} client, as --kube-api-qps is 0`
+      : '--kube-api-qps, --kube-api-burst';
     yield {
       phase, ...(ref ? { object: ref } : {}),
-      result: `${serviceAccount}'s client waits ${goDuration(delay)} before it sends ${verb} ${path}: its rate limiter allows ${this.qps} requests a second after a burst of ${this.burst} (--kube-api-qps, --kube-api-burst)`,
+      result: `${serviceAccount}'s client waits ${goDuration(delay)} before it sends ${verb} ${path}: its rate limiter allows ${this.qps} requests a second after a burst of ${this.burst} (${why})`,
       detail: {
         delay: goDuration(delay), reason: THROTTLE_REASON, verb, path, qps: this.qps, burst: this.burst,
         // client-go logs a wait longer than longThrottleLatency at V(3) (and one over a second at V(2), throttled).
@@ -82,6 +108,12 @@ export class ClientThrottle {
     };
     yield* sleep(delay);
   }
+}
+
+/** groupVersionOf is the API group and version a request's path is for: `v1` of /api/v1/..., `apps/v1` of /apis/apps/v1/... */
+function groupVersionOf(path: string): string {
+  const parts = path.split('?')[0]!.split('/');
+  return parts[1] === 'api' ? (parts[2] ?? '') : `${parts[2] ?? ''}/${parts[3] ?? ''}`;
 }
 
 /**
@@ -97,7 +129,7 @@ const EVENT_SOURCES: ReadonlyMap<string, string> = new Map([
 /** THROTTLES are the runs' controller client limiters, by the API server the clients send to (one per run). */
 const THROTTLES = new WeakMap<object, ClientThrottle>();
 
-/** throttleOf is the controller clients' limiter of the run whose API server this is. */
+/** throttleOf is the controller clients' limiter of the run whose API server this is (limitClients made it). */
 export function throttleOf(api: { now(): Millis }): ClientThrottle {
   let throttle = THROTTLES.get(api);
   if (!throttle) THROTTLES.set(api, (throttle = new ClientThrottle(() => api.now())));
@@ -105,11 +137,13 @@ export function throttleOf(api: { now(): Millis }): ClientThrottle {
 }
 
 /**
- * limitEventWrites has each controller's Event writes spend a token of its client's bucket, as kube-controller-manager
+ * limitClients sets the controllers' clients' limits from kube-controller-manager's flags, before any controller has
+ * sent a request, and has each controller's Event writes spend a token of its client's bucket, as kube-controller-manager
  * builds each controller's broadcaster over its own clientset.
  */
-export function limitEventWrites(api: { now(): Millis }, recorder: { onEventWrite(listener: (source: string) => void): void }): void {
-  const throttle = throttleOf(api);
+export function limitClients(api: { now(): Millis }, flags: ControllerManagerFlags | undefined, recorder: { onEventWrite(listener: (source: string) => void): void }): void {
+  const throttle = new ClientThrottle(() => api.now(), flags);
+  THROTTLES.set(api, throttle);
   recorder.onEventWrite((source) => {
     const account = EVENT_SOURCES.get(source);
     if (account !== undefined) throttle.spend(account);

@@ -6,7 +6,7 @@ import type { WatchEventType } from '../cluster/store';
 import type { EngineContext } from '../context';
 import type { Millis } from '../runtime/clock';
 import type { Steps } from '../runtime/step';
-import { limitEventWrites } from './client-throttle';
+import { limitClients } from './client-throttle';
 import { syncDaemonSet } from './daemonset';
 import { syncDeployment } from './deployment';
 import { DisruptionController } from './disruption-queue';
@@ -138,6 +138,7 @@ export class Controllers {
   private readonly queues: WorkQueue[] = [];
 
   constructor(private readonly ctx: EngineContext, private readonly api: ApiServer) {
+    limitClients(api, ctx.profile.controllerManager, ctx.recorder);
     this.deployments = this.workQueue('deployment-controller');
     this.replicaSets = new ReplicaSetQueue(ctx, api, this.workQueue('replicaset-controller'), REPLICA_SET, (pod) => selectingControllers(ctx, 'ReplicaSet', pod).map((rs) => rs.metadata?.name ?? ''));
     // replication_controller.go: the ReplicaSet controller again, its queue named "replicationmanager".
@@ -156,7 +157,6 @@ export class Controllers {
     this.services = this.workQueue('endpointslice-controller');
     this.gc = this.workQueue('garbagecollector');
     this.persistentVolumes = new PersistentVolumeController(ctx);
-    limitEventWrites(api, ctx.recorder);
   }
 
   /** onChange is the informers' event handler. It only queues work: controllers run as their own tasks. */

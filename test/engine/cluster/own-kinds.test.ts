@@ -29,6 +29,12 @@ const profileErrors: { name: string; body: string; want: string }[] = [
   { name: 'An ABAC line that is no JSON', body: 'authorization:\n  modes: [ABAC]\n  abac: ["{bad"]\n', want: 'p.yaml:5: authorization.abac[0]: expected a policy mapping or a JSON line, got string "{bad"' },
   { name: 'A plugin both enabled and disabled', body: 'admission:\n  enable: [B, A]\n  disable: [A, B]\n', want: 'p.yaml:4: admission: [A B] in enable-admission-plugins and disable-admission-plugins overlapped' },
   { name: 'A mapping where a list belongs', body: 'admission:\n  enable: {a: 1}\n', want: 'p.yaml:4: admission.enable: expected a sequence of strings, got a mapping' },
+  { name: 'A QPS that is no number', body: 'controllerManager:\n  kubeAPIQPS: fast\n', want: 'p.yaml:4: controllerManager.kubeAPIQPS: expected a number, got string "fast"' },
+  { name: 'A burst that is no int32', body: 'controllerManager:\n  kubeAPIBurst: 2.5\n', want: 'p.yaml:4: controllerManager.kubeAPIBurst: expected a whole number (int32), got number 2.5' },
+  { name: 'A misspelt flag', body: 'controllerManager:\n  kubeApiQps: 50\n', want: 'p.yaml:4: controllerManager: unknown field "kubeApiQps" (did you mean "kubeAPIQPS"?)' },
+  // client-go's clientset refuses a QPS without a burst; with a QPS of 0, a burst below 0 refuses every request.
+  { name: 'A QPS without a burst', body: 'controllerManager:\n  kubeAPIQPS: 50\n  kubeAPIBurst: 0\n', want: 'p.yaml:5: controllerManager.kubeAPIBurst: burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0' },
+  { name: 'A burst below 0 at QPS 0', body: 'controllerManager:\n  kubeAPIQPS: 0\n  kubeAPIBurst: -1\n', want: 'p.yaml:5: controllerManager.kubeAPIBurst: every request of the controllers\' clients would fail: rate: Wait(n=1) exceeds limiter\'s burst -1' },
 ];
 
 for (const { name, body, want } of profileErrors) {
@@ -40,6 +46,20 @@ test('ClusterProfile: ABAC lines may be mappings or JSON text', () => {
   const profile = parseClusterProfile(profileDoc(`authorization:\n  modes: [ABAC]\n  abac:\n    - {spec: {user: alice}}\n    - '${line}'\n`));
   assert.deepEqual(profile.authorization.abac, [{ spec: { user: 'alice' } }, JSON.parse(line)]);
 });
+
+const managerFlags: { name: string; bodies: string[]; want: unknown }[] = [
+  { name: 'unset: none in the profile (the engine uses the manager\'s defaults, 20 and 30)', bodies: ['admission: {enable: []}\n'], want: undefined },
+  { name: 'one flag set: the other is the default', bodies: ['controllerManager:\n  kubeAPIQPS: 100\n'], want: { kubeAPIQPS: 100, kubeAPIBurst: 30 } },
+  { name: 'a later document sets the other', bodies: ['controllerManager:\n  kubeAPIQPS: 100\n', 'controllerManager:\n  kubeAPIBurst: 200\n'], want: { kubeAPIQPS: 100, kubeAPIBurst: 200 } },
+  { name: 'below 0: no limit', bodies: ['controllerManager:\n  kubeAPIQPS: -1\n'], want: { kubeAPIQPS: -1, kubeAPIBurst: 30 } },
+];
+for (const c of managerFlags) {
+  test(`ClusterProfile: kube-controller-manager's flags, ${c.name}`, () => {
+    let profile = parseClusterProfile(profileDoc(c.bodies[0]!));
+    for (const body of c.bodies.slice(1)) profile = parseClusterProfile(profileDoc(body), profile);
+    assert.deepEqual(profile.controllerManager, c.want);
+  });
+}
 
 /** behaviorDocs parses Behavior bodies, one document each. */
 function behaviorDocs(...bodies: string[]): SourceDocument[] {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
-import { defaultProfile } from '../../../src/engine/cluster/inputs';
+import { type ControllerManagerFlags, defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
 import { KUBE_API_BURST, KUBE_API_QPS, TokenBucket } from '../../../src/engine/controllers/client-throttle';
 import { budgetReached, Simulation, type SimulationOptions } from '../../../src/engine/simulation';
@@ -36,10 +36,10 @@ function deployment(replicas: number): string {
   ].join('\n');
 }
 
-function run(replicas: number, options: SimulationOptions = { forMs: 10_000 }): Simulation {
+function run(replicas: number, options: SimulationOptions = { forMs: 10_000 }, controllerManager?: ControllerManagerFlags): Simulation {
   const inputs = loadInputs({ manifest: { file: 'm.yaml', text: deployment(replicas) }, clusters: [], identity: { kind: 'default' } });
   inputs.cluster.objects.unshift(...embeddedCluster());
-  inputs.cluster.profile = defaultProfile();
+  inputs.cluster.profile = { ...defaultProfile(), ...(controllerManager ? { controllerManager } : {}) };
   const sim = new Simulation(inputs, options);
   sim.run();
   return sim;
@@ -102,3 +102,27 @@ test('time limit: every front says it the same way', () => {
   assert.equal(budgetReached({ budget: 'time', limit: 90, busy: ['replicaset-controller', 'job-controller'] }),
     'the run reached its time limit of 90 seconds of virtual time before the workload settled: replicaset-controller, job-controller still at work');
 });
+
+// A ClusterProfile's controllerManager sets the manager's flags: a big cluster's raised limit, none (below 0), or 0,
+// with which each API group's client of a controller makes client-go's default limiter (5 a second, a burst of 10):
+// the pods' creates and their Events share the core/v1 client's (5 creates and 5 Events at once, then two tokens a pod
+// until the spam filter's 25th Event, one after: the 30th pod at 9 s).
+const flagCases: { name: string; flags: ControllerManagerFlags; replicas: number; lastAt: number; waits: number; firstWait?: string }[] = [
+  { name: '--kube-api-qps 100 --kube-api-burst 200: 100 replicas and their Events within the burst', flags: { kubeAPIQPS: 100, kubeAPIBurst: 200 }, replicas: 100, lastAt: 0, waits: 0 },
+  { name: '--kube-api-qps -1: no limit', flags: { kubeAPIQPS: -1, kubeAPIBurst: 30 }, replicas: 100, lastAt: 0, waits: 0 },
+  {
+    name: '--kube-api-qps 0: client-go\'s 5 a second after 10 for the core/v1 client', flags: { kubeAPIQPS: 0, kubeAPIBurst: 0 }, replicas: 30, lastAt: 9, waits: 25,
+    firstWait: 'replicaset-controller\'s client waits 200ms before it sends POST /api/v1/namespaces/default/pods: its rate limiter allows 5 requests a second after a burst of 10 (client-go\'s defaults for its v1 client, as --kube-api-qps is 0)',
+  },
+];
+for (const c of flagCases) {
+  test(`controller manager flags: ${c.name}`, () => {
+    const sim = run(c.replicas, { forMs: 30_000 }, c.flags);
+    const creates = sim.trace.filter((e) => e.phase === 'etcd.persist' && e.object?.startsWith('Pod/') && /^stored Pod/.test(e.result));
+    assert.equal(creates.length, c.replicas);
+    assert.equal(creates.at(-1)?.at, c.lastAt);
+    const waits = sim.trace.filter((e) => e.phase === 'controllers.replicaset' && e.outcome === 'waiting');
+    assert.equal(waits.length, c.waits);
+    if (c.firstWait) assert.equal(waits[0]?.result, c.firstWait);
+  });
+}
