@@ -119,6 +119,8 @@ export const CASES = [
   { manifest: 'test/fixtures/apps/deployment-100.yaml', pace: true, settle: { ms: 20_000, until: 'replicas created' } },
   // ... and with a big cluster's limit (a ClusterProfile's controllerManager: --kube-api-qps 100, --kube-api-burst 200).
   { manifest: 'test/fixtures/apps/deployment-100.yaml', cluster: [`${W}/nodes.yaml`, 'test/fixtures/apps/controller-manager-fast.yaml'], pace: true, settle: { ms: 20_000, until: 'replicas created' } },
+  // ... and behind a webhook that times out after 5 s: each slow-start batch waits for it once.
+  { manifest: 'test/fixtures/apps/deployment-20.yaml', cluster: WH('timeout-ignore'), pace: true, settle: { ms: 45_000, until: 'replicas created' } },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.

@@ -12,8 +12,6 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const W = 'test/fixtures/webhooks';
-
 const cases: { name: string; args: string[]; stopped: { budget: string; limit: number; busy?: string[] }; message: string }[] = [
   {
     name: 'a Deployment of 100,000 replicas, at a budget of steps', args: ['run', 'test/fixtures/budget/replicas-100000.yaml', '--max-steps', '20000'],
@@ -32,8 +30,8 @@ const cases: { name: string; args: string[]; stopped: { budget: string; limit: n
     stopped: { budget: 'steps', limit: 5000 }, message: 'stopped: the run reached its budget of 5000 steps (trace entries) before the workload settled; raise it with --max-steps N',
   },
   {
-    name: 'a ReplicaSet still creating pods at the 10-minute limit',
-    args: ['run', 'test/fixtures/budget/replicas-200-slow-webhook.yaml', '--cluster', `${W}/nodes.yaml`, '--cluster', `${W}/webhook-service.yaml`, '--cluster', `${W}/timeout-ignore.yaml`],
+    name: 'a ReplicaSet still creating pods at the 10-minute limit (its client limited to one request every 10 s)',
+    args: ['run', 'test/fixtures/apps/deployment-100.yaml', '--cluster', 'test/fixtures/webhooks/nodes.yaml', '--cluster', 'test/fixtures/budget/controller-manager-slow.yaml'],
     stopped: { budget: 'time', limit: 600, busy: ['replicaset-controller'] },
     message: 'stopped: the run reached its time limit of 10 minutes of virtual time before the workload settled: replicaset-controller still at work; give it longer with --for DURATION',
   },

@@ -26,8 +26,8 @@ test('a launch cut by its 10-minute limit while a controller is at work says so 
   await withSession(async (dc) => {
     const output = collectOutput(dc);
     const exited = dc.waitForEvent('exited');
-    const w = (file: string): string => join(root, 'test', 'fixtures', 'webhooks', file);
-    await startWith(dc, { manifest: join(root, 'test', 'fixtures', 'budget', 'replicas-200-slow-webhook.yaml'), cluster: [w('nodes.yaml'), w('webhook-service.yaml'), w('timeout-ignore.yaml')] }, {}, 'terminated');
+    const cluster = [join(root, 'test', 'fixtures', 'webhooks', 'nodes.yaml'), join(root, 'test', 'fixtures', 'budget', 'controller-manager-slow.yaml')];
+    await startWith(dc, { manifest: join(root, 'test', 'fixtures', 'apps', 'deployment-100.yaml'), cluster }, {}, 'terminated');
     assert.equal((await exited).body.exitCode, 1);
     const stderr = output.filter((o) => o.category === 'stderr').map((o) => o.output).join('');
     assert.match(stderr, /The run reached its time limit of 10 minutes of virtual time before the workload settled: replicaset-controller still at work: give it longer with "for" in the launch configuration\./);

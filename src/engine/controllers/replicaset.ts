@@ -7,6 +7,7 @@ import { jsonEqual } from '../api/json-equal';
 import { deepClone, type KubeObject, type Pod, podKey, type ReplicaSet } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
+import { parallel } from '../runtime/parallel';
 import { ControllerClient } from './client';
 import { claimObjects } from './controller-ref';
 import { controllerRef } from './owner';
@@ -60,25 +61,34 @@ export function* createPods(ctx: EngineContext, client: ControllerClient, owner:
   const ref = `${owner.kind}/${owner.metadata?.namespace}/${owner.metadata?.name}`;
   let successes = 0;
   let remaining = count;
-  for (let batch = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE); batch > 0; batch = Math.min(2 * batch, remaining)) {
-    let error: string | undefined;
-    for (let i = 0; i < batch; i++) {
-      const outcome = yield* client.create(make() as unknown as KubeObject);
-      if (outcome.ok) {
-        const podName = outcome.object?.metadata?.name ?? '';
-        successes++;
-        ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulCreate', object: ref, source, message: `Created pod: ${podName}` });
-        yield { phase, object: ref, step: { kind: 'object', name: podName }, result: `created pod ${podName} (batch of ${batch})`, detail: { pod: podName, batch } };
-      } else if (outcome.error.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)) {
-        // apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause): no event, and no failure of the batch.
-        successes++;
-        yield { phase, object: ref, result: `${outcome.error.message}: the namespace is being terminated, so no FailedCreate event and no failure (any creation will fail)`, detail: { status: outcome.error.status } };
-      } else {
-        error ??= outcome.error.message;
-        ctx.recorder.event({ type: 'Warning', reason: 'FailedCreate', object: ref, source, message: `Error creating: ${outcome.error.message}` });
-        yield { phase, object: ref, result: `Error creating: ${outcome.error.message}`, detail: { status: outcome.error.status }, outcome: 'failed' };
-      }
+  // One create, as each goroutine of a batch makes it: the pod, its create, the event (RealPodControl.createPods).
+  function* createOne(batch: number, errors: string[]): Steps<boolean> {
+    const outcome = yield* client.create(make() as unknown as KubeObject);
+    if (outcome.ok) {
+      const podName = outcome.object?.metadata?.name ?? '';
+      ctx.recorder.event({ type: 'Normal', reason: 'SuccessfulCreate', object: ref, source, message: `Created pod: ${podName}` });
+      yield { phase, object: ref, step: { kind: 'object', name: podName }, result: `created pod ${podName} (batch of ${batch})`, detail: { pod: podName, batch } };
+      return true;
     }
+    if (outcome.error.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)) {
+      // apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause): no event, and no failure of the batch.
+      yield { phase, object: ref, result: `${outcome.error.message}: the namespace is being terminated, so no FailedCreate event and no failure (any creation will fail)`, detail: { status: outcome.error.status } };
+      return true;
+    }
+    ctx.recorder.event({ type: 'Warning', reason: 'FailedCreate', object: ref, source, message: `Error creating: ${outcome.error.message}` });
+    // Sent on the batch's errCh as it happens: the sync returns the first one sent.
+    errors.push(outcome.error.message);
+    yield { phase, object: ref, result: `Error creating: ${outcome.error.message}`, detail: { status: outcome.error.status }, outcome: 'failed' };
+    return false;
+  }
+  for (let batch = Math.min(remaining, SLOW_START_INITIAL_BATCH_SIZE); batch > 0; batch = Math.min(2 * batch, remaining)) {
+    // The batch's creates go from as many goroutines at once, and the sync waits for them all (slowStartBatch): a
+    // create that waits (its client's rate limiter, a slow webhook) holds up the batch, not each create after it.
+    const size = batch;
+    const errors: string[] = [];
+    const counted = yield* parallel(Array.from({ length: size }, () => createOne(size, errors)), () => ctx.clock.now);
+    successes += counted.filter(Boolean).length;
+    const error = errors[0];
     remaining -= batch;
     if (error !== undefined) {
       if (remaining > 0) yield { phase, object: ref, result: `slow start: a create of this batch failed, so the ${remaining} left are skipped until the next sync`, detail: { skipped: remaining } };

@@ -47,12 +47,12 @@ function run(replicas: number, options: SimulationOptions = { forMs: 10_000 }, c
 
 // The ReplicaSet's pods: when each create was sent (its persist), and what the controller recorded of its waits. Each
 // SuccessfulCreate Event its broadcaster sends takes a token of the same bucket, up to the spam filter's 25 for one
-// object: 15 creates and their Events spend the burst, then a create waits every 100 ms (an Event between two), and
-// after the 25th Event one every 50 ms.
+// object: the batches of 1, 2, 4 and 8 and their Events spend the burst; then a batch's creates, sent at once, take the
+// next tokens 50 ms apart, and the Events of its pods the tokens after them, holding up the next batch.
 const runCases: { name: string; replicas: number; firstAt: number[]; lastAt: number; waits: number }[] = [
   { name: '10 replicas: creates and Events within the burst, no wait', replicas: 10, firstAt: Array<number>(10).fill(0), lastAt: 0, waits: 0 },
-  { name: '30 replicas: 15 at once, then the burst is spent', replicas: 30, firstAt: [...Array<number>(15).fill(0), 0.05, 0.15], lastAt: 1.25, waits: 15 },
-  { name: '100 replicas: 15 at once, ten Events later one every 50 ms', replicas: 100, firstAt: [...Array<number>(15).fill(0), 0.05, 0.15], lastAt: 4.75, waits: 85 },
+  { name: '30 replicas: 15 at once, then the batch of 15 one every 50 ms', replicas: 30, firstAt: [...Array<number>(15).fill(0), 0.05, 0.1], lastAt: 0.75, waits: 15 },
+  { name: '100 replicas: 15 at once, then one every 50 ms between the batches\' Events', replicas: 100, firstAt: [...Array<number>(15).fill(0), 0.05, 0.1], lastAt: 4.75, waits: 85 },
 ];
 for (const c of runCases) {
   test(`replicaset controller: ${c.name}`, () => {
@@ -105,13 +105,13 @@ test('time limit: every front says it the same way', () => {
 
 // A ClusterProfile's controllerManager sets the manager's flags: a big cluster's raised limit, none (below 0), or 0,
 // with which each API group's client of a controller makes client-go's default limiter (5 a second, a burst of 10):
-// the pods' creates and their Events share the core/v1 client's (5 creates and 5 Events at once, then two tokens a pod
-// until the spam filter's 25th Event, one after: the 30th pod at 9 s).
+// the pods' creates and their Events share the core/v1 client's (5 creates and 5 Events at once; then each batch's
+// creates 200 ms apart, the Events of its pods after them; the last batch's Events come after its last create, at 7 s).
 const flagCases: { name: string; flags: ControllerManagerFlags; replicas: number; lastAt: number; waits: number; firstWait?: string }[] = [
   { name: '--kube-api-qps 100 --kube-api-burst 200: 100 replicas and their Events within the burst', flags: { kubeAPIQPS: 100, kubeAPIBurst: 200 }, replicas: 100, lastAt: 0, waits: 0 },
   { name: '--kube-api-qps -1: no limit', flags: { kubeAPIQPS: -1, kubeAPIBurst: 30 }, replicas: 100, lastAt: 0, waits: 0 },
   {
-    name: '--kube-api-qps 0: client-go\'s 5 a second after 10 for the core/v1 client', flags: { kubeAPIQPS: 0, kubeAPIBurst: 0 }, replicas: 30, lastAt: 9, waits: 25,
+    name: '--kube-api-qps 0: client-go\'s 5 a second after 10 for the core/v1 client', flags: { kubeAPIQPS: 0, kubeAPIBurst: 0 }, replicas: 30, lastAt: 7, waits: 25,
     firstWait: 'replicaset-controller\'s client waits 200ms before it sends POST /api/v1/namespaces/default/pods: its rate limiter allows 5 requests a second after a burst of 10 (client-go\'s defaults for its v1 client, as --kube-api-qps is 0)',
   },
 ];

@@ -11,7 +11,7 @@ import type { ControllerClient } from '../../../src/engine/controllers/client';
 import { createPods } from '../../../src/engine/controllers/replicaset';
 import type { EngineContext } from '../../../src/engine/context';
 import { Recorder } from '../../../src/engine/runtime/recorder';
-import type { Steps } from '../../../src/engine/runtime/step';
+import { isSleep, sleep, type Steps } from '../../../src/engine/runtime/step';
 
 type Answer = 'ok' | 'quota' | 'terminating';
 
@@ -21,23 +21,30 @@ const TERMINATING = new StatusError({
   details: { name: 'web-x', kind: 'pods', causes: [{ reason: 'NamespaceTerminating', message: 'namespace dev is being terminated', field: 'metadata.namespace' }] },
 });
 
-/** run drives createPods with a client that answers the creates in order, and returns what it did. */
-function run(count: number, answers: Answer[]) {
-  const recorder = new Recorder(() => 0);
+/**
+ * run drives createPods with a client that answers the creates in order (each after `takesMs` of virtual time), and
+ * returns what it did and when each create was answered.
+ */
+function run(count: number, answers: Answer[], takesMs = 0) {
+  const clock = { now: 0 };
+  const recorder = new Recorder(() => clock.now);
   let calls = 0;
+  const answeredAt: number[] = [];
   const client = {
     *create(): Steps<ApiOutcome> {
       const answer = answers[calls++] ?? 'ok';
+      yield* sleep(takesMs);
+      answeredAt.push(clock.now);
       if (answer === 'ok') return { ok: true, code: 201, object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: `web-${calls}` } } };
       return { ok: false, error: answer === 'quota' ? QUOTA : TERMINATING, phase: 'apiserver.admit.validating' };
     },
   } as unknown as ControllerClient;
   const owner: KubeObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default' } };
-  const gen = createPods({ recorder } as unknown as EngineContext, client, owner, count, () => ({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' } }) as Pod, 'controllers.replicaset', 'replicaset-controller');
+  const gen = createPods({ recorder, clock } as unknown as EngineContext, client, owner, count, () => ({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' } }) as Pod, 'controllers.replicaset', 'replicaset-controller');
   let step = gen.next();
-  while (!step.done) step = gen.next();
+  for (; !step.done; step = gen.next()) if (isSleep(step.value)) clock.now += step.value.sleep;
   // Two refusals with one message are one Event counted twice: the occurrences are the counts.
-  return { result: step.value, calls, events: recorder.events.flatMap((e) => Array<string>(e.count).fill(`${e.reason} ${e.message}`)) };
+  return { result: step.value, calls, answeredAt, events: recorder.events.flatMap((e) => Array<string>(e.count).fill(`${e.reason} ${e.message}`)) };
 }
 
 const cases: { name: string; count: number; answers: Answer[]; calls: number; successes: number; error?: boolean; events: number }[] = [
@@ -57,5 +64,17 @@ for (const c of cases) {
     assert.equal(events.length, c.events);
     // RealPodControl.createPods: Eventf(object, Warning, FailedCreate, "Error creating: %v", err).
     if (c.error) assert.ok(events.includes(`FailedCreate Error creating: ${QUOTA.message}`));
+  });
+}
+
+// A batch's creates go from as many goroutines at once and the sync waits for them all (sync.WaitGroup): creates that
+// each take 5 s (a webhook past its timeout) hold up each batch once, not each create after them.
+const timed: { name: string; count: number; answers: Answer[]; answeredAt: number[] }[] = [
+  { name: 'batches of 1, 2 and 4 each wait once', count: 7, answers: [], answeredAt: [5000, 10_000, 10_000, 15_000, 15_000, 15_000, 15_000] },
+  { name: 'a failure in the batch of 2 is known once the batch is done: the rest are skipped', count: 7, answers: ['ok', 'ok', 'quota'], answeredAt: [5000, 10_000, 10_000] },
+];
+for (const c of timed) {
+  test(`slowStartBatch in parallel: ${c.name}`, () => {
+    assert.deepEqual(run(c.count, c.answers, 5000).answeredAt, c.answeredAt);
   });
 }

@@ -1,0 +1,42 @@
+// Goroutines of one task (runtime/parallel.ts): each runs until it waits, the one due soonest goes on (ties in the order
+// they were started), their entries in the order they happen, and the task waits for the one due next.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parallel } from '../../../src/engine/runtime/parallel';
+import { isSleep, sleep, type Steps } from '../../../src/engine/runtime/step';
+
+/** goroutine records `name@ms` at each of its waits' ends, then returns its name. */
+function* goroutine(name: string, waits: number[], clock: { now: number }): Steps<string> {
+  yield { phase: 'controllers.replicaset', result: `${name}@${clock.now}` };
+  for (const ms of waits) {
+    yield* sleep(ms);
+    yield { phase: 'controllers.replicaset', result: `${name}@${clock.now}` };
+  }
+  return name;
+}
+
+const cases: { name: string; waits: number[][]; entries: string[]; slept: number[] }[] = [
+  { name: 'none waits: one after another, at once', waits: [[], []], entries: ['a@0', 'b@0'], slept: [] },
+  { name: 'the one due soonest goes on', waits: [[300], [100, 100]], entries: ['a@0', 'b@0', 'b@100', 'b@200', 'a@300'], slept: [100, 100, 100] },
+  { name: 'due at the same time: in the order started', waits: [[100], [100]], entries: ['a@0', 'b@0', 'a@100', 'b@100'], slept: [100] },
+  { name: 'the task waits for the slowest', waits: [[50], [5000], []], entries: ['a@0', 'b@0', 'c@0', 'a@50', 'b@5000'], slept: [50, 4950] },
+];
+for (const c of cases) {
+  test(`parallel: ${c.name}`, () => {
+    const clock = { now: 0 };
+    const names = ['a', 'b', 'c'];
+    const gen = parallel(c.waits.map((w, i) => goroutine(names[i]!, w, clock)), () => clock.now);
+    const entries: string[] = [];
+    const slept: number[] = [];
+    let step = gen.next();
+    for (; !step.done; step = gen.next()) {
+      if (isSleep(step.value)) {
+        slept.push(step.value.sleep);
+        clock.now += step.value.sleep;
+      } else entries.push(step.value.result);
+    }
+    assert.deepEqual(entries, c.entries);
+    assert.deepEqual(slept, c.slept);
+    assert.deepEqual(step.value, names.slice(0, c.waits.length));
+  });
+}
