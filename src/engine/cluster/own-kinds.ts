@@ -351,7 +351,8 @@ function mergeProfile(base: ClusterProfile, part: PartialProfile): ClusterProfil
     authentication: { ...base.authentication, ...part.authentication },
     authorization: { ...base.authorization, ...part.authorization },
     admission: { ...base.admission, ...part.admission },
-    ...(base.controllerManager || part.controllerManager?.kubeAPIQPS !== undefined || part.controllerManager?.kubeAPIBurst !== undefined
+    // Flags no document sets stay unset: the manager's defaults, as when the profile says nothing of them.
+    ...(base.controllerManager || Object.keys(part.controllerManager).length > 0
       ? { controllerManager: { ...CONTROLLER_MANAGER_DEFAULTS, ...base.controllerManager, ...part.controllerManager } }
       : {}),
   };

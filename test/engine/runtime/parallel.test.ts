@@ -40,3 +40,30 @@ for (const c of cases) {
     assert.deepEqual(step.value, names.slice(0, c.waits.length));
   });
 }
+
+test('parallel: 1,000 goroutines with waits of every length go on by when each is due, then by the order started', () => {
+  const clock = { now: 0 };
+  const waits = Array.from({ length: 1000 }, (_, i) => [(i * 7919) % 97, (i * 104729) % 13]);
+  const gen = parallel(waits.map((w, i) => goroutine(String(i), w, clock)), () => clock.now);
+  const seen: { at: number; index: number }[] = [];
+  let step = gen.next();
+  for (; !step.done; step = gen.next()) {
+    if (isSleep(step.value)) clock.now += step.value.sleep;
+    else {
+      const [name, at] = step.value.result.split('@');
+      seen.push({ at: Number(at), index: Number(name) });
+    }
+  }
+  assert.equal(seen.length, 3000);
+  // Each goroutine's entries in its own order; across them, by time (a goroutine due again at the same instant as one
+  // started later goes on first only if it was started first).
+  assert.deepEqual(seen.map((s) => s.at), [...seen.map((s) => s.at)].sort((a, b) => a - b));
+  for (let i = 1; i < seen.length; i++) {
+    const [a, b] = [seen[i - 1]!, seen[i]!];
+    if (a.at === b.at && a.index > b.index) {
+      // Allowed only when a ran on without waiting (its wait was 0): the same goroutine's entries come together.
+      assert.fail(`at ${a.at}: goroutine ${a.index} went on before ${b.index}`);
+    }
+  }
+  assert.equal(step.value.length, 1000);
+});
