@@ -22,6 +22,8 @@ export interface SchedulerConfiguration {
   percentageOfNodesToScore: number;
   podInitialBackoffSeconds: number;
   podMaxBackoffSeconds: number;
+  /** clientConnection is the scheduler's client's rate limit (qps 50 and burst 100 by default). */
+  clientConnection: { qps: number; burst: number };
   /** source is the file the configuration came from; absent for the built-in default. */
   source?: string;
 }
@@ -211,9 +213,22 @@ function withDefaults(raw: Fields): SchedulerConfiguration {
     percentageOfNodesToScore: Number(raw['percentageOfNodesToScore'] ?? 0),
     podInitialBackoffSeconds: Number(raw['podInitialBackoffSeconds'] ?? DEFAULT_POD_INITIAL_BACKOFF_SECONDS),
     podMaxBackoffSeconds: Number(raw['podMaxBackoffSeconds'] ?? DEFAULT_POD_MAX_BACKOFF_SECONDS),
+    clientConnection: clientConnectionWithDefaults((raw['clientConnection'] as Fields | undefined) ?? {}),
     profiles: profiles.map((p) => profileWithDefaults(p ?? {}, profiles.length === 1)),
   };
 }
+
+/**
+ * clientConnectionWithDefaults is the scheduler's own opinion of its client's rate limit: a QPS of 0 is 50 and a burst
+ * of 0 is 100 (not client-go's 5 and 10). Why: pkg/scheduler/apis/config/v1/defaults.go (SetDefaults_KubeSchedulerConfiguration), v1.36.3.
+ */
+function clientConnectionWithDefaults(c: Fields): { qps: number; burst: number } {
+  return { qps: Number(c['qps'] ?? 0) || DEFAULT_CLIENT_QPS, burst: Number(c['burst'] ?? 0) || DEFAULT_CLIENT_BURST };
+}
+
+/** DEFAULT_CLIENT_QPS and DEFAULT_CLIENT_BURST are kube-scheduler's clientConnection defaults. */
+const DEFAULT_CLIENT_QPS = 50;
+const DEFAULT_CLIENT_BURST = 100;
 
 function profileWithDefaults(p: Fields, only: boolean): Profile {
   const plugins = (p['plugins'] as Fields | undefined) ?? {};

@@ -29,6 +29,10 @@ import { schedulerNameOf, type QueuedPodInfo, type QueueMove } from './queue/que
 import { SchedulingQueue } from './queue/scheduling-queue';
 import { moveEntry, notMineEntry } from './queue/trace';
 import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
+import { ClientLimiter } from '../runtime/client-rate-limit';
+
+/** CLIENT_NAME is the name the scheduler's client goes by (its user agent's program, as its waits are told). */
+const CLIENT_NAME = 'kube-scheduler';
 
 /** DEFAULT_SCHEDULER_NAME is the schedulerName of the default profile (re-exported where it always was). */
 export { DEFAULT_SCHEDULER_NAME };
@@ -48,10 +52,13 @@ export class KubeScheduler {
   private readonly committed: { pInfo: QueuedPodInfo; popped: QueueMove[] }[] = [];
   /** busy is true while a scheduling cycle runs: the scheduler takes no other pod meanwhile. */
   private busy = false;
+  /** client is the rate limiter of the scheduler's clientset (clientConnection's qps and burst): its bindings wait for it. */
+  private readonly client: ClientLimiter;
 
   /** The constructor reads the KubeSchedulerConfiguration (InputError when it is bad) and lists what the store holds. */
   constructor(private readonly ctx: EngineContext, readonly config: SourceDocument[]) {
     this.configuration = configurationOf(config);
+    this.client = new ClientLimiter(() => ctx.clock.now, { ...this.configuration.clientConnection, flags: 'clientConnection.qps, clientConnection.burst' });
     for (const profile of this.configuration.profiles) this.frameworks.set(profile.schedulerName, new Framework(IN_TREE_REGISTRY, profile));
     const first = [...this.frameworks.values()][0]!;
     this.preemption = new PreemptionExecutor(ctx, new ApiServer(ctx));
@@ -213,6 +220,7 @@ export class KubeScheduler {
     return {
       nominate: (pod, node) => void store.replace<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => ({ status: { ...p.status, nominatedNodeName: node } })),
       done: (pod) => this.queue.done(pod),
+      send: (verb, path) => this.client.wait(CLIENT_NAME, 'scheduler.bind', ref, verb, path),
       write: (w: ObjectWrite) => {
         const { kind, metadata } = w.object;
         if (w.subresource === 'status') store.replace<KubeObject>(String(kind), metadata?.namespace, metadata?.name ?? '', () => ({ status: w.object['status'] }));
@@ -256,6 +264,8 @@ export class KubeScheduler {
     const conditionChanged = !old || old.status !== 'False' || old.reason !== condition.reason || old.message !== message;
     const nnnChanged = nominatedNodeName !== undefined && (cached.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!conditionChanged && !nnnChanged) return;
+    // The status patch takes its token (not waited for here: the engine writes it at once).
+    this.client.spend(`/api/v1/namespaces/${ns ?? ''}/pods/${name}/status`);
     updateStatus<Pod>(ctx, STATUS_MANAGERS.scheduler, 'Pod', ns, name, (p) => {
       const conditions = conditionChanged ? upsertCondition(p.status?.conditions ?? [], old?.status === 'False' ? { ...condition, lastTransitionTime: old.lastTransitionTime } : condition) : p.status?.conditions;
       p.status = { ...p.status, ...(conditions ? { conditions } : {}) };

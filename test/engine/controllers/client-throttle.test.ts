@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { embeddedCluster } from '../../../src/engine/cluster/files';
 import { type ControllerManagerFlags, defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
-import { KUBE_API_BURST, KUBE_API_QPS, TokenBucket } from '../../../src/engine/controllers/client-throttle';
+import { KUBE_API_BURST, KUBE_API_QPS } from '../../../src/engine/controllers/client-throttle';
+import { TokenBucket } from '../../../src/engine/runtime/client-rate-limit';
 import { budgetReached, Simulation, type SimulationOptions } from '../../../src/engine/simulation';
 
 // Each case takes tokens at the given times (ms) and wants each request's wait (ms).

@@ -53,6 +53,7 @@ function host(log: string[]): BindingHost {
   return {
     nominate: (_p, node) => void log.push(`nominate ${node}`),
     done: () => void log.push('done'),
+    *send() {},
     write: (w) => void log.push(`write ${w.verb} ${w.object.kind}/${w.object.metadata?.name} by ${w.by}`),
     bind: (_p, node) => (log.push(`POST binding ${node}`), undefined),
   };

@@ -219,6 +219,8 @@ export interface BindingHost {
   done(pod: Pod): void;
   /** write makes one of the API writes a PreBind plugin stands for. */
   write(w: ObjectWrite): void;
+  /** send is what the scheduler's client does before it sends a request: wait for its rate limiter's token, if need be. */
+  send(verb: string, path: string): Steps<void>;
   /** bind posts the pods/binding subresource for the Bind plugin that bound (DefaultBinder's call); it returns the API error, if any. */
   bind(pod: Pod, nodeName: string): string | undefined;
 }
@@ -301,6 +303,7 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
     for (const [name, s] of bind.perPlugin) yield bindStep(ref, 'Bind', name, s);
     return bind.status;
   }
+  yield* host.send('POST', `/api/v1/namespaces/${pod.metadata?.namespace ?? ''}/pods/${pod.metadata?.name ?? ''}/binding`);
   const err = host.bind(pod, nodeName);
   if (err !== undefined) {
     const status = newStatus(Code.Error, `running Bind plugin "${binder}": ${err}`);
