@@ -207,7 +207,7 @@ export async function waitScheduled(ref, ms) {
 }
 
 /**
- * inOrder is a refusal's text as compared: for a case whose errors come from Go walking a map (`mapOrder`: a
+ * inOrder is a refusal's text as compared: for a case whose errors come from Go walking a map (`mapOrder`: a RuntimeClass overhead's resources, a
  * ConfigMap's keys), whose order differs from run to run in the reference, the errors sorted — the aggregate's
  * `[a, b]` list, each starting at a field path, and kubectl's `* field: ...` lines.
  */
