@@ -1,6 +1,6 @@
 // The oracle's cases: the rejection fixtures of test/cli/rejections-*.test.ts, accepted fixtures, and generated
 // manifests written under GEN (.cache/oracle/gen). Each case is `{ manifest, cluster?, id?, watchPods?, settle?,
-// engineArgs?, podsRun?, pace?, thenApply?: { after, file }, drain?: { after, node, timeout } }`: podsRun puts it on a reference
+// engineArgs?, podsRun?, pace?: true | 'unschedulable', thenApply?: { after, file }, drain?: { after, node, timeout } }`: podsRun puts it on a reference
 // cluster started with --pods-run (its stand-in kubelet), thenApply and drain are a later apply or kubectl drain, that
 // many seconds after the first apply, on both sides.
 import { GEN } from './common.mjs';
@@ -122,6 +122,9 @@ export const CASES = [
   { manifest: 'test/fixtures/apps/deployment-100.yaml', cluster: [`${W}/nodes.yaml`, 'test/fixtures/apps/controller-manager-fast.yaml'], pace: true, settle: { ms: 20_000, until: 'replicas created' } },
   // ... and behind a webhook that times out after 5 s: each slow-start batch waits for it once.
   { manifest: 'test/fixtures/apps/deployment-20.yaml', cluster: WH('timeout-ignore'), pace: true, settle: { ms: 45_000, until: 'replicas created' } },
+  // kube-scheduler's pace on pods no node fits: each PodScheduled condition is a PATCH through its client's limiter
+  // (clientConnection 50 and 100), and its scheduling loop waits with it.
+  { manifest: 'test/fixtures/apps/deployment-400-unschedulable.yaml', cluster: [`${W}/nodes.yaml`, 'test/fixtures/apps/controller-manager-unlimited.yaml'], pace: 'unschedulable', settle: { ms: 30_000, until: 'replicas created' } },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.

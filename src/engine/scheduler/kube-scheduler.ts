@@ -9,6 +9,7 @@ import type { WatchEventType } from '../cluster/store';
 import type { EngineContext, Task } from '../context';
 import type { ScheduledTask } from '../runtime/clock';
 import type { TraceInput } from '../runtime/recorder';
+import type { PhaseName } from '../runtime/phases';
 import type { Steps } from '../runtime/step';
 import { loadSchedulerConfiguration, type SchedulerConfiguration } from './config';
 import { CycleState } from './framework/cycle-state';
@@ -165,7 +166,8 @@ export class KubeScheduler {
     this.nextStartNodeIndex = result.nextStartNodeIndex;
     if (result.outcome !== ScheduleOutcome.Scheduled || !result.suggestedHost) {
       // Why: only a PostFilter result nominates (or clears); no PostFilter, or an error, clears the nomination.
-      this.failed(fw, pInfo, result, result.fitError && fw.postFilterPlugins.length > 0 ? result.nominatedNodeName : '');
+      const postFiltered = result.fitError !== undefined && fw.postFilterPlugins.length > 0;
+      yield* this.failed(fw, pInfo, result, postFiltered ? result.nominatedNodeName : '', postFiltered ? 'scheduler.postFilter' : 'scheduler.filter');
       const victims = result.postFilterDetail?.['victims'];
       if (result.nominatedNodeName && Array.isArray(victims) && victims.length > 0) this.preemption.start(fw, pod, result.nominatedNodeName, victims as Victim[], ref);
       return;
@@ -179,7 +181,7 @@ export class KubeScheduler {
     const { status, wait } = yield* reserveAndPermit(fw, state, assumed, ref, host);
     if (status) {
       this.cache.forgetPod(assumed);
-      return this.failed(fw, pInfo, failureOn(pod, host, status), '');
+      return yield* this.failed(fw, pInfo, failureOn(pod, host, status), '', 'scheduler.bind');
     }
     ctx.schedule(0, `kube-scheduler: bind ${ref}`, () => this.bindingTask(fw, state, pInfo, assumed, ref, host, wait));
   }
@@ -210,7 +212,7 @@ export class KubeScheduler {
     // Why: the forgotten pod freed what it held, like a deleted assigned pod; a rejected pod itself is not moved by it.
     const others = isRejected(status) ? (p: Pod): boolean => p.metadata?.uid !== assumed.metadata?.uid : undefined;
     this.queue.moveAllToActiveOrBackoffQueue(Events.AssignedPodDelete, assumed as KubeObject, undefined, others);
-    this.failed(fw, pInfo, failureOn(pInfo.pod, host, status), '');
+    yield* this.failed(fw, pInfo, failureOn(pInfo.pod, host, status), '', 'scheduler.bind');
     yield* this.drain();
     this.wake();
   }
@@ -241,9 +243,11 @@ export class KubeScheduler {
 
   /**
    * failed is handleSchedulingFailure: the rejecting plugins go with the pod back to the queue, a FailedScheduling event
-   * is recorded every time, and the PodScheduled condition (and nominatedNodeName) is written when it changes.
+   * is recorded every time, and the PodScheduled condition (and nominatedNodeName) is written when it changes: a PATCH
+   * that waits for the scheduler's client (updatePod in schedule_one.go, v1.36.3, with SchedulerAsyncAPICalls off as
+   * by default), so that the goroutine it runs in (the scheduling loop's, or a binding's) waits with it.
    */
-  private failed(fw: Framework, pInfo: QueuedPodInfo, result: Failure, nominatedNodeName: string | undefined): void {
+  private *failed(fw: Framework, pInfo: QueuedPodInfo, result: Failure, nominatedNodeName: string | undefined, phase: PhaseName): Steps<void> {
     const ctx = this.ctx;
     const pod = pInfo.pod;
     const ns = pod.metadata?.namespace;
@@ -257,15 +261,16 @@ export class KubeScheduler {
     if (!cached || cached.spec?.nodeName) this.queue.done(pod);
     else this.queue.addUnschedulableIfNotPresent(pInfo, cached);
     const message = result.message ?? '';
-    this.event(fw, refOf({ ...pod, kind: 'Pod' }), 'Warning', EventReason.FailedScheduling, truncateMessage(message));
+    const ref = refOf({ ...pod, kind: 'Pod' });
+    this.event(fw, ref, 'Warning', EventReason.FailedScheduling, truncateMessage(message));
     if (!cached) return;
     const condition: PodCondition = { type: 'PodScheduled', status: 'False', lastProbeTime: null as unknown as string, lastTransitionTime: ctx.clock.timestamp(), reason: result.reason ?? PodScheduledReason.Unschedulable, message };
     const old = cached.status?.conditions?.find((c) => c.type === 'PodScheduled');
     const conditionChanged = !old || old.status !== 'False' || old.reason !== condition.reason || old.message !== message;
     const nnnChanged = nominatedNodeName !== undefined && (cached.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!conditionChanged && !nnnChanged) return;
-    // The status patch takes its token (not waited for here: the engine writes it at once).
-    this.client.spend(`/api/v1/namespaces/${ns ?? ''}/pods/${name}/status`);
+    // The patch is made before the request waits (podutil.UpdatePodCondition stamps the transition then), sent after.
+    yield* this.client.wait(CLIENT_NAME, phase, ref, 'PATCH', `/api/v1/namespaces/${ns ?? ''}/pods/${name}/status`);
     updateStatus<Pod>(ctx, STATUS_MANAGERS.scheduler, 'Pod', ns, name, (p) => {
       const conditions = conditionChanged ? upsertCondition(p.status?.conditions ?? [], old?.status === 'False' ? { ...condition, lastTransitionTime: old.lastTransitionTime } : condition) : p.status?.conditions;
       p.status = { ...p.status, ...(conditions ? { conditions } : {}) };
