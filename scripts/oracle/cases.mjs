@@ -125,6 +125,8 @@ export const CASES = [
   // kube-scheduler's pace on pods no node fits: each PodScheduled condition is a PATCH through its client's limiter
   // (clientConnection 50 and 100), and its scheduling loop waits with it.
   { manifest: 'test/fixtures/apps/deployment-400-unschedulable.yaml', cluster: [`${W}/nodes.yaml`, 'test/fixtures/apps/controller-manager-unlimited.yaml'], pace: 'unschedulable', settle: { ms: 30_000, until: 'replicas created' } },
+  // A preemption's nomination holds the room it made: a pod of lower priority does not take it while the victim stops.
+  { manifest: 'test/fixtures/preemption/victim.yaml', thenApply: { after: 5, file: 'test/fixtures/preemption/nominated.yaml' }, engineArgs: ['--for', '60s'] },
   // Defaulting of the kinds besides workloads (Secret type, claim and volume modes, reclaim and binding policies, ...).
   { manifest: 'test/fixtures/defaults/many-kinds.yaml', settle: { ms: 40_000, until: 'claims bound' } },
   // A claim's dataSource and dataSourceRef as the claim strategy's PrepareForCreate leaves them.

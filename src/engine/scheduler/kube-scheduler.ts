@@ -70,7 +70,9 @@ export class KubeScheduler {
       podInitialBackoff: this.configuration.podInitialBackoffSeconds * 1000,
       podMaxBackoff: this.configuration.podMaxBackoffSeconds * 1000,
       extraGate: (pod) => this.preemption.gate(pod, this.frameworks.get(schedulerNameOf(pod))),
+      lister: (namespace, name) => ctx.store.get<Pod>('Pod', namespace, name),
     });
+    for (const fw of this.frameworks.values()) fw.nominatedPods = (nodeName) => this.queue.nominatedPodsForNode(nodeName);
     // The informers' first list: what the cluster already holds arrives as additions.
     for (const node of ctx.store.list<KubeObject>('Node')) this.onChange('ADDED', node);
     for (const pod of ctx.store.list<KubeObject>('Pod')) this.onChange('ADDED', pod);
@@ -177,6 +179,7 @@ export class KubeScheduler {
     // every part but the spec it changes.
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
     this.cache.assumePod(assumed);
+    this.queue.deleteNominatedPodIfExists(assumed);
     yield this.bindSummary(fw, assumed, ref, host);
     const { status, wait } = yield* reserveAndPermit(fw, state, assumed, ref, host);
     if (status) {
@@ -260,6 +263,8 @@ export class KubeScheduler {
     const cached = ctx.store.get<Pod>('Pod', ns, name);
     if (!cached || cached.spec?.nodeName) this.queue.done(pod);
     else this.queue.addUnschedulableIfNotPresent(pInfo, cached);
+    // PostFilter's nomination (or its clearing) goes to the nominator; none leaves the pod's own status to say.
+    this.queue.addNominatedPod(cached ?? pod, nominatedNodeName === undefined ? undefined : { mode: 'override', nodeName: nominatedNodeName });
     const message = result.message ?? '';
     const ref = refOf({ ...pod, kind: 'Pod' });
     this.event(fw, ref, 'Warning', EventReason.FailedScheduling, truncateMessage(message));

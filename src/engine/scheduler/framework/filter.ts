@@ -2,6 +2,7 @@
 // See pkg/scheduler/schedule_one.go (findNodesThatFitPod, evaluateNominatedNode, findNodesThatPassFilters, numFeasibleNodesToFind).
 import type { Pod } from '../../api/types';
 import type { CycleState } from './cycle-state';
+import type { CountedNominated } from './nominated';
 import { addPluginStatus, newDiagnosis, type Diagnosis } from './diagnosis';
 import type { Framework, PreFilterRun } from './framework';
 import type { NodeInfo } from './node-info';
@@ -44,6 +45,10 @@ export interface FilterPass {
   nextStartNodeIndex: number;
   /** error is set when a plugin failed (Error status): the cycle ends with a scheduler error. */
   error?: Status;
+  /** nominated lists, by node, the nominated pods a node was filtered with (namespace/name), when there were any. */
+  nominated?: Map<string, string[]>;
+  /** countNominated fills `nominated` (made once a pass, as the filters run on every node). */
+  countNominated?: CountedNominated;
 }
 
 /**
@@ -114,6 +119,7 @@ export function findNodesThatFitPod(fw: Framework, state: CycleState, pod: Pod, 
   for (const p of preFilter.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
   const verdicts = new Verdicts(opts.snapshot.plainNodeNames);
   const pass: FilterPass = { preFilter, feasible: [], diagnosis, verdicts, nextStartNodeIndex: opts.nextStartNodeIndex };
+  pass.countNominated = (node, pods) => void (pass.nominated ??= new Map()).set(node, pods.map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`));
   const s = preFilter.status;
   if (s !== null && s.code !== Code.Success) {
     if (!isRejected(s)) return { ...pass, error: s };
@@ -166,7 +172,7 @@ function passFilters(fw: Framework, state: CycleState, pod: Pod, nodes: readonly
 
 /** checkNode runs the filters on one node and records a rejection in the diagnosis, or the error in the pass. */
 function checkNode(fw: Framework, state: CycleState, pod: Pod, ni: NodeInfo, pass: FilterPass, nominated = false): PluginStatus {
-  const status = fw.runFilterPlugins(state, pod, ni);
+  const status = fw.runFilterPluginsWithNominatedPods(state, pod, ni, pass.countNominated);
   if (status === null) return null;
   if (status.code === Code.Error) {
     pass.error = status;

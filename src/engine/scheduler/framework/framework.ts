@@ -13,6 +13,7 @@ import {
   type PreFilterPlugin, type PreFilterResult, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin, type ScorePlugin,
 } from './interfaces';
 import type { NodeInfo } from './node-info';
+import { type CountedNominated, filterWithNominatedPods, type NominatedPods } from './nominated';
 import { DEFAULT_SCORE_WEIGHT, expandProfile, KUBERNETES_EXTENSION_POINTS, type Implements, type Profile } from './profile';
 import type { Snapshot } from './snapshot';
 import { Code, isRejected, isSkip, isSuccess, newStatus, Status, type PluginStatus } from './status';
@@ -97,6 +98,9 @@ export class Framework implements Handle {
   private runFilters: { skip: ReadonlySet<string>; plugins: FilterPlugin[] } | undefined;
   private currentRandom: Random | undefined;
   private currentListers: Listers = EMPTY_LISTERS;
+  /** nominatedPods reads the scheduling queue's nominator (WithPodNominator); a framework without a queue has none. */
+  nominatedPods: NominatedPods | undefined;
+  private readonly filterRunner = (state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus => this.runFilterPlugins(state, pod, nodeInfo);
 
   /**
    * The constructor is NewFramework: it builds the plugins the profile enables (each with its pluginConfig args) and
@@ -229,6 +233,11 @@ export class Framework implements Handle {
       return status.withPlugin(pl.name);
     }
     return null;
+  }
+
+  /** runFilterPluginsWithNominatedPods runs the Filter plugins with the node's nominated pods counted, then without. */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo, counted?: CountedNominated): PluginStatus {
+    return filterWithNominatedPods(this.filterRunner, this.nominatedPods, state, pod, nodeInfo, counted);
   }
 
   /**

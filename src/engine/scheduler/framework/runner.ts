@@ -113,7 +113,7 @@ export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult>
     numFeasibleNodesToFind: numFeasibleNodesToFind(percentage, snapshot.numNodes),
     nextStartNodeIndex: pass.nextStartNodeIndex,
     ...(pass.nominatedNode ? { nominatedNode: pass.nominatedNode } : {}),
-  });
+  }, pass.nominated);
   // The phase-level summary comes first, then one sub-step per plugin, so stepping in walks the plugins.
   yield* filterEntries(ctx);
   if (pass.feasible.length === 0) return yield* unschedulable(ctx, state, pass, counts);

@@ -4,7 +4,7 @@ import type { ObjectRef, Pod } from '../../api/types';
 import type { TraceInput } from '../../runtime/recorder';
 import type { Framework, PostFilterRun } from './framework';
 import { lazyProperty } from './lazy';
-import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin } from './interfaces';
+import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin, type PostFilterResult } from './interfaces';
 import { Code, viewOf, type PluginStatus } from './status';
 import {
   filterTally, NOT_RUN, numTableNodes, scoredNodes, type DecisionTables, type FilterCell, type FilterTally, type ScoreCell,
@@ -133,12 +133,23 @@ function filterResult(name: string, pre: { code: Code; reasons: string[] } | und
   return { result: `${name} rejected ${rejected} of ${ran} nodes: ${reasons.join(', ')}`, outcome: 'rejected' };
 }
 
-/** filterSummary is the phase-level scheduler.filter entry: which nodes fit. */
-export function filterSummary(ctx: TraceContext, feasible: readonly string[], detail: Record<string, unknown>): TraceInput {
+/**
+ * filterSummary is the phase-level scheduler.filter entry: which nodes fit, and the nodes filtered with the pods
+ * nominated to them (of the pod's priority or higher) counted as if they ran there.
+ */
+export function filterSummary(ctx: TraceContext, feasible: readonly string[], detail: Record<string, unknown>, nominated?: ReadonlyMap<string, readonly string[]>): TraceInput {
   const total = numTableNodes(ctx.tables);
-  const result = feasible.length === 0 ? `0 of ${total} nodes fit` : `${feasible.length} of ${total} nodes fit: ${listNames(feasible)}`;
+  let result = feasible.length === 0 ? `0 of ${total} nodes fit` : `${feasible.length} of ${total} nodes fit: ${listNames(feasible)}`;
+  if (nominated) {
+    const each = [...nominated].map(([node, pods]) => `${pods.join(', ')} on ${node}`);
+    result += `; counted as running there (nominated, with a priority as high or higher): ${listNames(each)}`;
+  }
   // Over the table limit the feasible nodes are cut as a summary cuts lists: the first ones, and how many more.
-  return { phase: 'scheduler.filter', object: ctx.ref, result, detail: { feasible: cutList(feasible, ctx.tableLimit), ...detail }, outcome: feasible.length === 0 ? 'rejected' : 'ok' };
+  return {
+    phase: 'scheduler.filter', object: ctx.ref, result,
+    detail: { feasible: cutList(feasible, ctx.tableLimit), ...detail, ...(nominated ? { nominatedPods: Object.fromEntries(nominated) } : {}) },
+    outcome: feasible.length === 0 ? 'rejected' : 'ok',
+  };
 }
 
 /** postFilterEntries makes one scheduler.postFilter entry per PostFilter plugin that ran. */
@@ -148,7 +159,7 @@ export function postFilterEntries(ctx: TraceContext, run: PostFilterRun): TraceI
     const plugin = ctx.fw.plugins.get(name);
     const view = viewOf(output.status);
     const result = view.code === Code.Success
-      ? `${name}: preemption could make room (choosing and evicting victims is not simulated yet)`
+      ? successfulPostFilter(name, output.result)
       : `${name}: ${view.reasons.join(', ')}`;
     const detail: Record<string, unknown> = { ...view, ...(output.result?.detail ?? {}) };
     if (output.result?.nominatedNodeName !== undefined) detail.nominatedNodeName = output.result.nominatedNodeName;
@@ -156,6 +167,15 @@ export function postFilterEntries(ctx: TraceContext, run: PostFilterRun): TraceI
     out.push(pluginEntry(ctx, plugin, ExtensionPoint.PostFilter, 'scheduler.postFilter', name, result, detail, outcome));
   }
   return out;
+}
+
+/** successfulPostFilter tells what a PostFilter plugin that made room did: the node it nominated and the victims it chose. */
+function successfulPostFilter(name: string, result: PostFilterResult | undefined): string {
+  const node = result?.nominatedNodeName;
+  const victims = result?.detail?.['victims'];
+  const names = Array.isArray(victims) ? victims.map((v: { namespace?: string; name?: string }) => `${v.namespace ?? ''}/${v.name ?? ''}`) : [];
+  if (!node) return `${name}: succeeded without nominating a node`;
+  return names.length > 0 ? `${name}: nominated ${node}, preempting ${listNames(names)}` : `${name}: nominated ${node}`;
 }
 
 /** unschedulableSummary is the phase-level scheduler.postFilter entry carrying the FailedScheduling message. */

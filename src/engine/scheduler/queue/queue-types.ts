@@ -54,6 +54,8 @@ export interface QueueOptions {
   podInitialBackoff: Millis;
   podMaxBackoff: Millis;
   podMaxInUnschedulablePods?: Millis;
+  /** lister reads a pod as the scheduler's informer has it (the nominator's check that it is still there, unbound). */
+  lister?: (namespace: string | undefined, name: string) => Pod | undefined;
   /** extraGate is a PreEnqueue check the component adds (DefaultPreemption's "preemption still running"). */
   extraGate?: (pod: Pod) => { plugin: string; message: string } | undefined;
 }

@@ -8,9 +8,16 @@ import type { ClusterEventWithHint, PreEnqueuePlugin } from '../framework/interf
 import { backoffCompletesAt, backoffExpiration, isBackingOff, POD_MAX_IN_UNSCHEDULABLE_PODS, UNSCHEDULABLE_FLUSH_PERIOD } from './backoff';
 import { ActionType, Events, eventLabel, isWildCard, matchAnyClusterEvent, matchClusterEvents, QueueLabel, type ClusterEvent } from './events';
 import { InFlight } from './in-flight';
+import { type NominatedRef, type NominatingInfo, Nominator } from './nominator';
 import { UnschedulablePods } from './unschedulable-pods';
 import { KeyedHeap } from './heap';
 import { schedulerNameOf, type QueuedPodInfo, type QueueMove, type QueueName, type QueueOptions } from './queue-types';
+
+/** ADD_LABEL and UPDATE_LABEL are the events on which a pod entering activeQ is nominated by its own status. */
+const ADD_LABEL = eventLabel(Events.UnscheduledPodAdd);
+const UPDATE_LABEL = eventLabel(Events.UnscheduledPodUpdate);
+
+const NO_PODS: readonly Pod[] = Object.freeze([]);
 
 type Strategy = 'skip' | 'afterBackoff' | 'immediately';
 interface Registration { plugin: string; event: ClusterEvent; hint?: ClusterEventWithHint['hint'] }
@@ -27,8 +34,11 @@ export class SchedulingQueue {
   private readonly registrations = new Map<string, Registration[]>();
   private readonly preEnqueue = new Map<string, readonly PreEnqueuePlugin[]>();
   private cause: string | undefined;
+  /** nominator keeps the pods nominated to each node (PriorityQueue's PodNominator). */
+  readonly nominator: Nominator;
 
   constructor(private readonly opts: QueueOptions) {
+    this.nominator = new Nominator(opts.lister);
     const key = (p: QueuedPodInfo): string => p.key;
     this.activeQ = new KeyedHeap(key, opts.less);
     const expiry = (p: QueuedPodInfo): number => this.expiration(p) ?? -Infinity;
@@ -121,12 +131,14 @@ export class SchedulingQueue {
       if (p) {
         p.pod = newPod;
         heap.addOrUpdate(p);
+        this.nominator.update(oldPod, newPod);
         return;
       }
     }
     const p = this.unschedulable.get(key);
     if (!p) return this.moveToActiveQ(this.newInfo(newPod), eventLabel(Events.UnscheduledPodUpdate), false);
     p.pod = newPod;
+    this.nominator.update(oldPod, newPod);
     this.cause = refOf(newPod);
     for (const event of events) {
       const strategy = this.worthRequeuing(p, { event, oldObj: oldPod as KubeObject, newObj: newPod as KubeObject });
@@ -137,12 +149,38 @@ export class SchedulingQueue {
     this.cause = undefined;
   }
 
-  /** delete forgets a pod wherever it is. */
+  /** delete forgets a pod wherever it is, and its nomination. */
   delete(pod: Pod): void {
+    this.nominator.delete(pod);
     const key = podKey(pod);
     const p = this.activeQ.delete(key) ?? this.backoffQ.delete(key) ?? this.errorBackoffQ.delete(key) ?? this.unschedulable.get(key);
     this.unschedulable.delete(key);
     if (p) this.log(p, 'removed', 'PodDelete');
+  }
+
+  /** addNominatedPod nominates a pod whose attempt failed as its PostFilter said (AddNominatedPod). */
+  addNominatedPod(pod: Pod, nominating: NominatingInfo): void {
+    this.nominator.add(pod, nominating);
+  }
+
+  /** deleteNominatedPodIfExists forgets the nomination of a pod the scheduler assumed on a node. */
+  deleteNominatedPodIfExists(pod: Pod): void {
+    this.nominator.delete(pod);
+  }
+
+  /**
+   * nominatedPodsForNode lists the pods nominated to a node, each as the queue holds it; one the queue does not hold (in
+   * flight) is its name and uid alone, as nominatedPodToInfo makes it.
+   */
+  nominatedPodsForNode(nodeName: string): readonly Pod[] {
+    const refs = this.nominator.podsForNode(nodeName);
+    if (refs.length === 0) return NO_PODS;
+    return refs.map((ref) => this.queued(ref)?.pod ?? { metadata: { namespace: ref.namespace, name: ref.name, uid: ref.uid } });
+  }
+
+  private queued(ref: NominatedRef): QueuedPodInfo | undefined {
+    const key = `${ref.namespace}/${ref.name}`;
+    return this.activeQ.get(key) ?? this.unschedulable.get(key) ?? this.backoffQ.get(key) ?? this.errorBackoffQ.get(key);
   }
 
   /** activate moves a pod from backoffQ or unschedulablePods to activeQ (Activate, event ForceActivate). */
@@ -259,6 +297,7 @@ export class SchedulingQueue {
     this.errorBackoffQ.delete(p.key);
     this.activeQ.addOrUpdate(p);
     this.log(p, 'activeQ', event);
+    if (event === ADD_LABEL || event === UPDATE_LABEL) this.nominator.add(p.pod, undefined);
   }
 
   /** moveToBackoffQ adds the pod to backoffQ after its PreEnqueue check; an error-only pod goes to the error backoffQ. */
