@@ -35,6 +35,28 @@ export function* parallel<R>(tasks: readonly Steps<R>[], now: () => Millis): Ste
   return results;
 }
 
+/**
+ * parallelizeUntil is workqueue.ParallelizeUntil with kube-scheduler's chunk size (parallelize.Parallelizer.Until,
+ * pkg/scheduler/framework/parallelize/parallelism.go, v1.36.3): the pieces cut in chunks of about their square root
+ * (at most pieces / parallelism + 1), as many workers as chunks up to `parallelism`, each taking the next chunk when
+ * done with one and doing its pieces in order.
+ */
+export function* parallelizeUntil(pieces: number, parallelism: number, work: (piece: number) => Steps<void>, now: () => Millis): Steps<void> {
+  if (pieces <= 0) return;
+  let chunkSize = Math.trunc(Math.sqrt(pieces));
+  const most = Math.trunc(pieces / parallelism) + 1;
+  if (chunkSize > most) chunkSize = most;
+  else if (chunkSize < 1) chunkSize = 1;
+  const chunks = Math.ceil(pieces / chunkSize);
+  let next = 0;
+  function* worker(): Steps<void> {
+    for (let chunk = next++; chunk < chunks; chunk = next++) {
+      for (let piece = chunk * chunkSize; piece < Math.min(pieces, (chunk + 1) * chunkSize); piece++) yield* work(piece);
+    }
+  }
+  yield* parallel(Array.from({ length: Math.min(parallelism, chunks) }, () => worker()), now);
+}
+
 /** DueHeap is a binary min-heap of tasks by when each is due, then by the order they were started. */
 class DueHeap {
   private readonly at: Millis[] = [];

@@ -24,6 +24,8 @@ export interface SchedulerConfiguration {
   podMaxBackoffSeconds: number;
   /** clientConnection is the scheduler's client's rate limit (qps 50 and burst 100 by default). */
   clientConnection: { qps: number; burst: number };
+  /** parallelism is how many goroutines the scheduler's Parallelizer runs at once (16 by default). */
+  parallelism: number;
   /** source is the file the configuration came from; absent for the built-in default. */
   source?: string;
 }
@@ -205,6 +207,9 @@ export function mergePluginSet(defaults: readonly ProfilePlugin[], custom: Plugi
   return { enabled, disabled: [...custom.disabled] };
 }
 
+/** DEFAULT_PARALLELISM is SetDefaults_KubeSchedulerConfiguration's parallelism (pkg/scheduler/apis/config/v1/defaults.go, v1.36.3). */
+const DEFAULT_PARALLELISM = 16;
+
 /** withDefaults applies SetDefaults_KubeSchedulerConfiguration and the profile and args defaults. */
 function withDefaults(raw: Fields): SchedulerConfiguration {
   let profiles = (raw['profiles'] as Fields[] | undefined) ?? [];
@@ -214,6 +219,7 @@ function withDefaults(raw: Fields): SchedulerConfiguration {
     podInitialBackoffSeconds: Number(raw['podInitialBackoffSeconds'] ?? DEFAULT_POD_INITIAL_BACKOFF_SECONDS),
     podMaxBackoffSeconds: Number(raw['podMaxBackoffSeconds'] ?? DEFAULT_POD_MAX_BACKOFF_SECONDS),
     clientConnection: clientConnectionWithDefaults((raw['clientConnection'] as Fields | undefined) ?? {}),
+    parallelism: Number(raw['parallelism'] ?? DEFAULT_PARALLELISM),
     profiles: profiles.map((p) => profileWithDefaults(p ?? {}, profiles.length === 1)),
   };
 }
@@ -291,8 +297,7 @@ function validate(config: SchedulerConfiguration, raw: Fields): FieldError[] {
   if ((le['leaderElect'] ?? true) && (le['resourceLock'] ?? 'leases') !== 'leases') add('leaderElection.resourceLock', invalid('leaderElection.resourceLock', goQuote(String(le['resourceLock'])), 'resourceLock value must be "leases"'));
   const burst = Number(((raw['clientConnection'] as Fields | undefined) ?? {})['burst'] ?? 100);
   if (burst < 0) add('clientConnection.burst', invalid('clientConnection.burst', String(burst), 'must be non-negative'));
-  const parallelism = Number(raw['parallelism'] ?? 16);
-  if (parallelism <= 0) add('parallelism', invalid('parallelism', String(parallelism), 'should be an integer value greater than zero'));
+  if (config.parallelism <= 0) add('parallelism', invalid('parallelism', String(config.parallelism), 'should be an integer value greater than zero'));
   const seen = new Map<string, number>();
   config.profiles.forEach((profile, i) => {
     const path = `profiles[${i}]`;

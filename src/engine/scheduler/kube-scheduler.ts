@@ -62,7 +62,11 @@ export class KubeScheduler {
     this.client = new ClientLimiter(() => ctx.clock.now, { ...this.configuration.clientConnection, flags: 'clientConnection.qps, clientConnection.burst' });
     for (const profile of this.configuration.profiles) this.frameworks.set(profile.schedulerName, new Framework(IN_TREE_REGISTRY, profile));
     const first = [...this.frameworks.values()][0]!;
-    this.preemption = new PreemptionExecutor(ctx, new ApiServer(ctx));
+    this.preemption = new PreemptionExecutor(ctx, new ApiServer(ctx), {
+      send: (verb, path, ref) => this.client.wait(CLIENT_NAME, 'scheduler.postFilter', ref, verb, path),
+      nominatedPods: (nodeName) => this.queue.nominatedPodsForNode(nodeName),
+      parallelism: this.configuration.parallelism,
+    });
     this.queue = new SchedulingQueue({
       now: () => ctx.clock.now,
       less: (a, b) => first.queueSortPlugins[0]!.less(a, b),
@@ -168,11 +172,11 @@ export class KubeScheduler {
     this.nextStartNodeIndex = result.nextStartNodeIndex;
     if (result.outcome !== ScheduleOutcome.Scheduled || !result.suggestedHost) {
       // Why: only a PostFilter result nominates (or clears); no PostFilter, or an error, clears the nomination.
-      const postFiltered = result.fitError !== undefined && fw.postFilterPlugins.length > 0;
-      yield* this.failed(fw, pInfo, result, postFiltered ? result.nominatedNodeName : '', postFiltered ? 'scheduler.postFilter' : 'scheduler.filter');
+      // PostFilter starts the preemption's goroutine (prepareCandidateAsync) before the failure is handled.
       const victims = result.postFilterDetail?.['victims'];
       if (result.nominatedNodeName && Array.isArray(victims) && victims.length > 0) this.preemption.start(fw, pod, result.nominatedNodeName, victims as Victim[], ref);
-      return;
+      const postFiltered = result.fitError !== undefined && fw.postFilterPlugins.length > 0;
+      return yield* this.failed(fw, pInfo, result, postFiltered ? result.nominatedNodeName : '', postFiltered ? 'scheduler.postFilter' : 'scheduler.filter');
     }
     const host = result.suggestedHost;
     // The scheduler deep-copies the pod it assumes (podInfo.DeepCopy); the stored pod is frozen, so the copy shares

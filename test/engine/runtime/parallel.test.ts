@@ -2,7 +2,7 @@
 // they were started), their entries in the order they happen, and the task waits for the one due next.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parallel } from '../../../src/engine/runtime/parallel';
+import { parallel, parallelizeUntil } from '../../../src/engine/runtime/parallel';
 import { isSleep, sleep, type Steps } from '../../../src/engine/runtime/step';
 
 /** goroutine records `name@ms` at each of its waits' ends, then returns its name. */
@@ -67,3 +67,26 @@ test('parallel: 1,000 goroutines with waits of every length go on by when each i
   }
   assert.equal(step.value.length, 1000);
 });
+
+// kube-scheduler's Parallelizer.Until (pkg/scheduler/framework/parallelize/parallelism.go, v1.36.3): pieces in chunks of
+// about their square root, at most pieces / parallelism + 1; one worker a chunk up to the parallelism; a worker takes the
+// next chunk once done with its own. Each piece here waits 10 ms: the total is the longest worker's pieces × 10 ms.
+const untilCases: { name: string; pieces: number; parallelism: number; ms: number; firstAt10: number[] }[] = [
+  { name: '10 pieces, 16 goroutines: chunks of 1, all at once', pieces: 10, parallelism: 16, ms: 10, firstAt10: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] },
+  { name: '100 pieces, 16 goroutines: 15 chunks of 7 (the last of 2), 15 workers', pieces: 100, parallelism: 16, ms: 70, firstAt10: [0, 7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 91, 98] },
+  { name: '20 pieces, 2 goroutines: 5 chunks of 4, each worker taking the next when done (3 for the first)', pieces: 20, parallelism: 2, ms: 120, firstAt10: [0, 4] },
+];
+for (const c of untilCases) {
+  test(`parallelizeUntil: ${c.name}`, () => {
+    const clock = { now: 0 };
+    const done: { piece: number; at: number }[] = [];
+    const gen = parallelizeUntil(c.pieces, c.parallelism, function* (piece) {
+      yield* sleep(10);
+      done.push({ piece, at: clock.now });
+    }, () => clock.now);
+    for (let step = gen.next(); !step.done; step = gen.next()) if (isSleep(step.value)) clock.now += step.value.sleep;
+    assert.equal(clock.now, c.ms);
+    assert.equal(done.length, c.pieces);
+    assert.deepEqual(done.filter((d) => d.at === 10).map((d) => d.piece), c.firstAt10);
+  });
+}
