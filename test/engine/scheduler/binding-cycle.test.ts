@@ -133,3 +133,27 @@ test('A profile without a bind plugin is refused as NewFramework refuses it', ()
   assert.throws(() => new Framework(registry, { schedulerName: 'x', multiPoint: [{ name: queuesort.Name }] }),
     (e: unknown) => e instanceof FrameworkError && e.message === 'at least one bind plugin is needed for profile with scheduler name "x"');
 });
+
+test('The binding cycle\'s requests go through the scheduler\'s client: the nomination, its own PreBind writes (not the controllers\' it waits for), the binding', () => {
+  const log: string[] = [];
+  const pv: KubeObject = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-1' } };
+  const writes: ObjectWrite[] = [
+    { verb: 'update', object: pv, by: 'kube-scheduler' },
+    { verb: 'update', object: pvc, by: 'kube-scheduler' },
+    { verb: 'update', object: pvc, subresource: 'status', by: 'persistentvolume-controller' },
+  ];
+  const fw = frameworkOf([['A', fake('A', log, { preFlight: null }, 0, writes)]]);
+  const state = new CycleState();
+  drive(reserveAndPermit(fw, state, pod, 'Pod/default/web', 'n1'));
+  const sending: BindingHost = { ...host(log), *send(verb, path) { log.push(`send ${verb} ${path}`); } };
+  drive(bindingCycle({ fw, state, pod, ref: 'Pod/default/web', nodeName: 'n1', host: sending }));
+  assert.deepEqual(log.filter((l) => l.startsWith('send') || l.startsWith('write')), [
+    'send PATCH /api/v1/namespaces/default/pods/web/status',
+    'send PUT /api/v1/persistentvolumes/pv-1',
+    'write update PersistentVolume/pv-1 by kube-scheduler',
+    'send PUT /api/v1/namespaces/default/persistentvolumeclaims/data',
+    'write update PersistentVolumeClaim/data by kube-scheduler',
+    'write update PersistentVolumeClaim/data by persistentvolume-controller',
+    'send POST /api/v1/namespaces/default/pods/web/binding',
+  ]);
+});

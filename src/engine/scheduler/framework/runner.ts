@@ -2,6 +2,7 @@
 // Permit and the binding cycle. See pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod, prioritizeNodes,
 // bindingCycle) and runtime/framework.go.
 import { objectRef, type ObjectRef, type Pod } from '../../api/types';
+import { RESOURCES } from '../../cluster/storage-keys';
 import type { Random } from '../../runtime/random';
 import type { TraceInput } from '../../runtime/recorder';
 import { sleep, type Steps } from '../../runtime/step';
@@ -275,6 +276,8 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
   const preFlight = fw.runPreBindPreFlights(state, pod, nodeName);
   if (preFlight.status && (preFlight.status.code === Code.Error || isRejectedCode(preFlight.status.code))) return preFlight.status;
   if (preFlight.status === null || b.permitWait) {
+    // The nomination is a status PATCH through the scheduler's client (updatePod), which waits for its limiter.
+    yield* host.send('PATCH', `/api/v1/namespaces/${pod.metadata?.namespace ?? ''}/pods/${pod.metadata?.name ?? ''}/status`);
     host.nominate(pod, nodeName);
     yield { phase: 'scheduler.bind', object: ref, field: 'status.nominatedNodeName', step: { kind: 'plugin', name: 'PreBindPreFlight' }, result: `nominatedNodeName set to ${nodeName}: PreBind has work to do before the binding`, detail: { nominatedNodeName: nodeName, preFlight: Object.fromEntries(preFlight.perPlugin.map(([n, s]) => [n, viewOf(s)])) } };
   }
@@ -291,6 +294,8 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
     const plugin = fw.preBindPlugins.find((p) => p.name === name);
     if (s !== null || !plugin?.preBindWrites) continue;
     for (const w of plugin.preBindWrites(state, pod, nodeName)) {
+      // The scheduler's own writes go through its client; those it waits for are the controllers'.
+      if (w.by === SCHEDULER_WRITER) yield* host.send(w.verb === 'create' ? 'POST' : 'PUT', writePath(w));
       host.write(w);
       const target = objectRef(String(w.object.kind), w.object.metadata?.namespace, w.object.metadata?.name ?? '');
       yield bindStep(ref, 'PreBind', name, null, `PreBind ${name}: ${w.by} ${w.verb}s ${target}${w.subresource ? `/${w.subresource}` : ''}`, { write: { verb: w.verb, object: target, by: w.by } });
@@ -314,6 +319,18 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
   yield bindStep(ref, 'Bind', binder, null, `Bind ${binder}: POST pods/${name}/binding to ${nodeName}`, { node: nodeName });
   for (const plugin of fw.runPostBindPlugins(state, pod, nodeName)) yield bindStep(ref, 'PostBind', plugin, null);
   return null;
+}
+
+/** SCHEDULER_WRITER is the writer of the PreBind writes kube-scheduler makes itself (through its client). */
+const SCHEDULER_WRITER = 'kube-scheduler';
+
+/** writePath is the request path of a PreBind write: the collection for a create, the object (or its status) else. */
+function writePath(w: ObjectWrite): string {
+  const kind = String(w.object.kind);
+  const info = RESOURCES[kind];
+  const apiVersion = String(w.object.apiVersion ?? 'v1');
+  const base = `${info?.group ? `/apis/${apiVersion}` : '/api/v1'}${info?.namespaced ? `/namespaces/${w.object.metadata?.namespace ?? ''}` : ''}/${info?.resource ?? kind.toLowerCase()}`;
+  return w.verb === 'create' ? base : `${base}/${w.object.metadata?.name ?? ''}${w.subresource ? `/${w.subresource}` : ''}`;
 }
 
 function isRejectedCode(code: string): boolean {
