@@ -56,6 +56,10 @@ test('preemption: the pods of lower priority nominated to the node lose their no
     'preempting default/second on worker-1: DisruptionTarget condition, then a graceful delete',
   ]);
   assert.equal(report.events.filter((e) => e.reason === 'Preempted').map((e) => e.object).join(' '), 'Pod/default/victim Pod/default/second');
+  // urgent is bound once the second pod is gone: the binding clears its nomination (ClearingNominatedNodeNameAfterBinding).
+  const urgent = report.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'urgent');
+  assert.equal(urgent?.spec?.nodeName, 'worker-1');
+  assert.equal(urgent?.status?.nominatedNodeName, undefined);
 });
 
 test('preemption: evicting 105 victims sends 210 requests through the scheduler\'s client, 50 a second after its burst of 100', () => {

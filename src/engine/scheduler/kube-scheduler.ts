@@ -236,10 +236,15 @@ export class KubeScheduler {
         else store.put(w.object);
       },
       bind: (pod, node) => {
-        const bound = store.replace<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => ({
-          spec: { ...p.spec!, nodeName: node },
-          status: { ...p.status, conditions: upsertCondition(p.status?.conditions ?? [], { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.timestamp() }) },
-        }));
+        // The binding subresource clears the nomination (ClearingNominatedNodeNameAfterBinding, on in 1.36:
+        // pkg/registry/core/pod/storage/storage.go setPodNodeAndMetadata, v1.36.3).
+        const bound = store.replace<Pod>('Pod', pod.metadata?.namespace, pod.metadata?.name ?? '', (p) => {
+          const { nominatedNodeName: _cleared, ...status } = p.status ?? {};
+          return {
+            spec: { ...p.spec!, nodeName: node },
+            status: { ...status, conditions: upsertCondition(p.status?.conditions ?? [], { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.timestamp() }) },
+          };
+        });
         if (!bound) return `pods "${pod.metadata?.name ?? ''}" not found`;
         // See schedule_one.go (finishBinding): "Successfully assigned %v/%v to %v".
         this.event(fw, ref, 'Normal', EventReason.Scheduled, scheduledMessage(pod, node));
