@@ -15,6 +15,8 @@ export interface SchedulingAttempt extends DecisionTables {
   tied: string[];
   /** message is the FailedScheduling message when no node was chosen. */
   message?: string;
+  /** nominated lists, by node, the nominated pods the filters counted as running there (namespace/name). */
+  nominated?: Record<string, string[]>;
 }
 
 /** PodSchedulingTrace is what the trace says of one pod's way through the scheduler. */
@@ -39,6 +41,8 @@ function newAttempt(seq: number, detail: Detail): SchedulingAttempt {
     feasible: asStrings(detail.feasible), tied: [],
   };
   if (typeof detail.message === 'string') a.message = detail.message;
+  const nominated = Object.entries(asRecord<unknown>(detail.nominatedPods)).map(([node, pods]) => [node, asStrings(pods)] as const);
+  if (nominated.length > 0) a.nominated = Object.fromEntries(nominated);
   return a;
 }
 

@@ -83,7 +83,18 @@ function resourceOf(ctx: AdviceContext): string {
 function insufficientNote(n: NodeFacts, ctx: AdviceContext): string {
   const r = resourceOf(ctx);
   const f = (v: number): string => formatAmount(r, v);
-  return `${f(Math.max(0, free(n, r)))} of ${f(n.allocatable[r] ?? 0)} ${r} free, ${f(ctx.facts.pod.requests[r] ?? 0)} requested`;
+  const held = heldFor(ctx.attempt, ctx.nodes[0] ?? '');
+  return `${f(Math.max(0, free(n, r)))} of ${f(n.allocatable[r] ?? 0)} ${r} free, ${f(ctx.facts.pod.requests[r] ?? 0)} requested${held ? `; ${held}` : ''}`;
+}
+
+/**
+ * heldFor says which nominated pods the filters counted on a node as if they ran there (RunFilterPluginsWithNominatedPods:
+ * those of the pod's priority or higher), or undefined when none were.
+ */
+function heldFor(attempt: SchedulingAttempt, node: string): string | undefined {
+  const pods = attempt.nominated?.[node];
+  if (!pods?.length) return undefined;
+  return `${pods.join(', ')} ${pods.length === 1 ? 'is' : 'are'} nominated to it with a priority as high or higher and counted as running there`;
 }
 
 /** adviseInsufficient names the request, the most free on a rejected node, and the two ways out. */
@@ -97,6 +108,12 @@ function adviseInsufficient(ctx: AdviceContext): string {
     if (node && (!best || free(node, r) > free(best.node, r))) best = { name, node };
   }
   const asks = `the pod requests ${f(want)} ${r} (${ctx.facts.pod.requestsField})`;
+  // Room a preemption made is held for the pods nominated to it until they are bound: lowering the request may not help.
+  const held = ctx.nodes.filter((name) => ctx.attempt.nominated?.[name]?.length);
+  if (held.length > 0) {
+    const pods = [...new Set(held.flatMap((name) => ctx.attempt.nominated![name]!))];
+    return `${asks}; the room on ${held.join(', ')} is held for ${pods.join(', ')}, nominated there (after a preemption) with a priority as high or higher: it counts as running there until it is bound. Wait for it, give this pod a higher priority, or add a node with ${f(want)} ${r} free`;
+  }
   if (!best) return `${asks}: lower the request, or add a node with ${f(want)} ${r} free`;
   const most = Math.max(0, free(best.node, r));
   const where = `${best.name} (${f(best.node.allocatable[r] ?? 0)} allocatable, ${f(best.node.requested[r] ?? 0)} requested)`;

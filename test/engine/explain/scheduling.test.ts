@@ -165,3 +165,19 @@ for (const c of lookups) {
 test('Every row of the reason table names the Kubernetes source that writes its reason', () => {
   for (const rule of REASON_RULES) assert.match(rule.source, /^pkg\/scheduler\/.+\.go$/, String(rule.reason));
 });
+
+test('Room held for a nominated pod is named on its node, and the advice is not to lower the request', () => {
+  // The insufficient-cpu attempt, as if worker-1 had been filtered with a preemptor nominated to it (the filters count
+  // it there: RunFilterPluginsWithNominatedPods).
+  const { attempt, facts } = fixture('insufficient-cpu');
+  attempt.nominated = { 'worker-1': ['default/preemptor'] };
+  const got = explainAttempt(attempt, 1, facts);
+  assert.equal(got.whyNot['worker-1'], 'NodeResourcesFit: Insufficient cpu (3500m of 4 cpu free, 64 requested; default/preemptor is nominated to it with a priority as high or higher and counted as running there)');
+  assert.equal(got.whyNot['worker-2'], 'NodeResourcesFit: Insufficient cpu (3750m of 4 cpu free, 64 requested)');
+  assert.deepEqual(got.advice.find((a) => a.reason === 'Insufficient cpu'), {
+    reason: 'Insufficient cpu', nodes: ['worker-1', 'worker-2'], source: FIT,
+    text: 'the pod requests 64 cpu (spec.containers[0].resources.requests); the room on worker-1 is held for default/preemptor, nominated there '
+      + '(after a preemption) with a priority as high or higher: it counts as running there until it is bound. Wait for it, give this pod a '
+      + 'higher priority, or add a node with 64 cpu free',
+  });
+});
