@@ -1,6 +1,6 @@
 // The kubelet of one node: it takes the pods bound to its node, runs them through its pod worker and reports their status.
 import { isDeepStrictEqual } from 'node:util';
-import type { Node, Pod } from '../api/types';
+import type { Node, Pod, PodStatus } from '../api/types';
 import type { EngineContext } from '../context';
 import { refOf } from '../api/types';
 import type { Steps } from '../runtime/step';
@@ -16,12 +16,14 @@ import { syncPod } from './sync';
 import { killPod } from './terminate';
 import { podRemovedWhileTerminating, podUpdatedWhileTerminating } from './terminating-updates';
 import { replaceStatus, STATUS_MANAGERS } from '../apiserver/status-write';
+import { deletePodAsKubelet } from '../apiserver/delete';
+import { KUBE_API_BURST, KUBE_API_QPS, kubeletView, StatusManager, type StatusSender } from './status-manager';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
 
 /** Kubelet simulates one node's kubelet and container runtime. */
-export class Kubelet {
+export class Kubelet implements StatusSender {
   readonly pods = new Map<string, PodRuntimeState>();
   /**
    * finished holds the uids of pods the pod worker is done with: an update of one (a pod its finalizers keep) does not
@@ -32,8 +34,11 @@ export class Kubelet {
   readonly ipam: HostLocalIpam;
   readonly images: NodeImages;
   readonly hostIP: string;
+  /** statusManager sends the pods' statuses and final deletes through the kubelet's client. */
+  readonly statusManager: StatusManager;
 
   constructor(private readonly ctx: EngineContext, readonly node: Node) {
+    this.statusManager = new StatusManager(ctx, node.metadata?.name ?? '', this);
     this.ipam = new HostLocalIpam(node.spec?.podCIDR ?? '10.244.0.0/24');
     this.images = { present: new Set((node.status?.images ?? []).flatMap((i) => (i.names ?? []).map(normalizeImage))), pullerFreeAt: 0 };
     this.hostIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
@@ -117,10 +122,11 @@ export class Kubelet {
   }
 
   /**
-   * writeStatus sends the pod's status to the API server (phase kubelet.status). Each entry carries
-   * what `kubectl get pods` would print then (READY, STATUS, RESTARTS). `terminal` says the pod worker
-   * has finished the pod: its phase is computed as for a pod whose containers will not run again. `whenChanged` sends
-   * nothing when the status is the one stored, as the status manager does (status_manager.go updateStatusInternal,
+   * writeStatus sends the pod's status to the API server (phase kubelet.status) through the status manager: at once
+   * while the kubelet's client has tokens for it, else once it has (status-manager.ts). Each entry carries what
+   * `kubectl get pods` would print then (READY, STATUS, RESTARTS). `terminal` says the pod worker has finished the
+   * pod: its phase is computed as for a pod whose containers will not run again. `whenChanged` sends nothing when the
+   * status is the one stored, as the status manager does (status_manager.go updateStatusInternal,
    * isPodStatusByKubeletEqual; v1.36.3).
    */
   *writeStatus(state: PodRuntimeState, why: string, terminal = false, whenChanged = false): Steps<void> {
@@ -130,18 +136,58 @@ export class Kubelet {
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
-    if (whenChanged && isDeepStrictEqual(status, stored.status)) return;
+    if (whenChanged && isDeepStrictEqual(status, this.statusManager.holds(state) ? state.pod.status : stored.status)) return;
+    const path = `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`;
+    if (this.statusManager.sendsNow(2, path)) yield* this.sendStatus(state, status, why, terminal, false);
+    else {
+      const ahead = this.statusManager.ahead;
+      // The kubelet goes on with the status it generated (the manager's cache); the API server gets it later.
+      state.pod = kubeletView(stored, status);
+      this.statusManager.queueStatus(state, status, why, terminal);
+      yield {
+        phase: 'kubelet.status', object: state.ref, field: 'status',
+        result: `${why}: phase ${status.phase}; the status manager sends it once the kubelet's client allows (${KUBE_API_QPS} requests a second after a burst of ${KUBE_API_BURST}: kubeAPIQPS, kubeAPIBurst), ${ahead === 0 ? 'first in line' : `behind ${ahead} other pod(s)`}`,
+        detail: { phase: status.phase, waiting: { ahead, qps: KUBE_API_QPS, burst: KUBE_API_BURST } }, outcome: 'waiting',
+      };
+    }
+    // Filling in a status runs the readiness probe of a started container that is not ready yet (UpdatePodStatus).
+    if (!terminal) triggerReadiness(this.ctx, this, state);
+  }
+
+  /** sendStatus writes a status the manager sends: the kubelet.status step; `late` when it waited for the client. */
+  *sendStatus(state: PodRuntimeState, status: PodStatus, why: string, _terminal: boolean, late: boolean): Steps<void> {
+    const meta = state.pod.metadata ?? {};
+    const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
+    if (!stored || stored.metadata?.uid !== state.uid) return;
     const updated = replaceStatus<Pod>(this.ctx, STATUS_MANAGERS.kubelet, 'Pod', meta.namespace, meta.name ?? '', () => status);
     if (updated) state.pod = updated;
     const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
     yield {
       phase: 'kubelet.status', object: state.ref, field: 'status',
-      result: `${why}: phase ${status.phase}, Ready ${ready ?? 'unknown'}${status.podIP ? `, podIP ${status.podIP}` : ''}; kubectl get pods: READY ${kubectl.ready}, STATUS ${kubectl.status}, RESTARTS ${kubectl.restarts}`,
+      result: `${late ? `sent once the kubelet's client allowed: ${why}` : why}: phase ${status.phase}, Ready ${ready ?? 'unknown'}${status.podIP ? `, podIP ${status.podIP}` : ''}; kubectl get pods: READY ${kubectl.ready}, STATUS ${kubectl.status}, RESTARTS ${kubectl.restarts}`,
       detail: { phase: status.phase, ...(status.reason ? { reason: status.reason, message: status.message } : {}), conditions: status.conditions, initContainerStatuses: status.initContainerStatuses, containerStatuses: status.containerStatuses, kubectl },
     };
-    // Filling in a status runs the readiness probe of a started container that is not ready yet (UpdatePodStatus).
-    if (!terminal) triggerReadiness(this.ctx, this, state);
+  }
+
+  /**
+   * deletePod is the status manager's final delete of a pod whose containers stopped and whose volumes are gone
+   * (canBeDeleted): at once while the client allows, else after the pod's status still waiting; the pod worker is
+   * done with the pod once it is sent.
+   */
+  *deletePod(state: PodRuntimeState): Steps<void> {
+    const meta = state.pod.metadata ?? {};
+    if (!this.statusManager.holds(state) && this.statusManager.sendsNow(1, `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`)) {
+      yield* this.sendDelete(state);
+      return;
+    }
+    this.statusManager.queueDelete(state);
+  }
+
+  /** sendDelete sends the final delete (grace 0, the pod's uid as precondition) and forgets the pod. */
+  *sendDelete(state: PodRuntimeState): Steps<void> {
+    yield* deletePodAsKubelet(this.ctx, state.pod, state.ref);
+    this.finish(state);
   }
 
   /**

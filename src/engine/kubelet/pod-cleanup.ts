@@ -3,7 +3,6 @@
 // See pkg/kubelet/kuberuntime/kuberuntime_manager.go (killPodWithSyncResult), pkg/kubelet/kubelet.go
 // (SyncTerminatingPod, SyncTerminatedPod), pkg/kubelet/volumemanager/volume_manager.go (WaitForUnmount) and
 // pkg/kubelet/status/status_manager.go (syncPod, canBeDeleted).
-import { deletePodAsKubelet } from '../apiserver/delete';
 import type { EngineContext } from '../context';
 import { sleep, type Steps } from '../runtime/step';
 import type { Kubelet } from './kubelet';
@@ -35,8 +34,7 @@ export function* cleanupPod(ctx: EngineContext, kubelet: Kubelet, state: PodRunt
   if (!(yield* unmountVolumes(ctx, state))) return;
   // The status manager deletes the pod with a grace period of 0 once it is terminal and its volumes are gone.
   state.finalDelete = true;
-  yield* deletePodAsKubelet(ctx, state.pod, state.ref);
-  kubelet.finish(state);
+  yield* kubelet.deletePod(state);
 }
 
 /**

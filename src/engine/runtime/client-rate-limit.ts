@@ -32,6 +32,12 @@ export class TokenBucket {
     this.last = now;
   }
 
+  /** available is how many whole tokens the bucket holds at `now`, without taking any. */
+  available(now: Millis): number {
+    const tokens = now > this.last ? Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000) : this.tokens;
+    return Math.floor(tokens + 1e-9);
+  }
+
   /** reserve takes a token at `now` and returns how long the request waits for it (0 when one was there). */
   reserve(now: Millis): Millis {
     if (now > this.last) {
@@ -70,6 +76,12 @@ export class ClientLimiter {
     let bucket = this.buckets.get(key);
     if (!bucket) this.buckets.set(key, (bucket = new TokenBucket(this.qps, this.burst, this.now())));
     return bucket;
+  }
+
+  /** canSend tells whether `n` requests to `path` would go at once, none of them waiting. */
+  canSend(n: number, path: string): boolean {
+    const bucket = this.bucket(path);
+    return !bucket || bucket.available(this.now()) >= n;
   }
 
   /** spend takes a token for a request its sender does not wait for (an Event a broadcaster sends): later ones wait for it. */
