@@ -17,8 +17,12 @@ interface Report {
 const NODES = 'test/fixtures/webhooks/nodes.yaml';
 const FAST_MANAGER = 'test/fixtures/apps/controller-manager-unlimited.yaml';
 
+function spawn(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, 'run', 'test/fixtures/kubelet/dense-nodes.yaml', '--cluster', NODES, ...args, '--json', '--trace', 'full'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
+}
+
 function run(...args: string[]): Report {
-  const r = spawnSync(process.execPath, [CLI, 'run', 'test/fixtures/kubelet/dense-nodes.yaml', '--cluster', NODES, ...args, '--json', '--trace', 'full'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawn(...args);
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Report;
 }
@@ -30,6 +34,8 @@ const cases: { name: string; args: string[]; deferred: number; lastSentAt?: numb
   { name: 'fifty pods starting at once on a node: the later statuses wait and go a second later', args: ['--cluster', FAST_MANAGER], deferred: 100, lastSentAt: 1.04 },
   // At the controller manager's default 20 creates a second the pods come too slowly to outrun the burst.
   { name: 'pods that come 20 a second never outrun the burst', args: [], deferred: 0 },
+  // A ClusterProfile's kubelet section raises the limit, as big nodes do.
+  { name: 'a ClusterProfile raising the kubelets\' limit to 500 and 1000 sends every status at once', args: ['--cluster', FAST_MANAGER, '--cluster', 'test/fixtures/kubelet/kubelet-fast.yaml'], deferred: 0 },
 ];
 for (const c of cases) {
   test(`kubelet client: ${c.name}`, () => {
@@ -55,4 +61,10 @@ test('kubelet client: the final deletes of a hundred pods wait behind their stat
   assert.ok(waitsOf(r, 'DELETE').length > 0, 'some deletes wait for the client');
   // The deletion starts at 2 s; the last pod goes two seconds later, not at once.
   assert.deepEqual([Math.min(...removed), Math.round(Math.max(...removed) * 100) / 100], [2.04, 4.04]);
+});
+
+test('kubelet client: a negative limit is refused in the kubelet\'s words, at its line', () => {
+  const r = spawn('--cluster', 'test/fixtures/kubelet/kubelet-negative-qps.yaml');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr.trim(), 'error: test/fixtures/kubelet/kubelet-negative-qps.yaml:5: kubelet.kubeAPIQPS: invalid configuration: kubeAPIQPS (--kube-api-qps) -5 must not be a negative number');
 });

@@ -134,3 +134,13 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
   return `${typeof value} ${String(value)}`;
 }
+
+/** guard turns anything unexpected thrown while reading a document into an InputError at its start. */
+export function guard<T>(doc: SourceDocument, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(doc.file, doc.range.start.line + 1, err instanceof Error ? err.message : String(err));
+  }
+}

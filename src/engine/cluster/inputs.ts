@@ -188,7 +188,20 @@ export interface ClusterProfile {
   admission: { enable: string[]; disable: string[] };
   /** controllerManager is kube-controller-manager's flags; unset, its defaults (CONTROLLER_MANAGER_DEFAULTS). */
   controllerManager?: ControllerManagerFlags;
+  /** kubelet is every kubelet's KubeletConfiguration a profile may set; unset, its defaults (KUBELET_DEFAULTS). */
+  kubelet?: KubeletFlags;
 }
+
+/** KubeletFlags are the KubeletConfiguration fields a profile may set: its client's rate limit. */
+export interface KubeletFlags {
+  /** kubeAPIQPS is kubeAPIQPS (--kube-api-qps): requests a second of the kubelet's client (0: client-go's 5 per API group). */
+  kubeAPIQPS: number;
+  /** kubeAPIBurst is kubeAPIBurst (--kube-api-burst): the requests it may send at once (0: the default, 100). */
+  kubeAPIBurst: number;
+}
+
+/** KUBELET_DEFAULTS are KubeletConfiguration's defaults (pkg/kubelet/apis/config/v1beta1/defaults.go, v1.36.3). */
+export const KUBELET_DEFAULTS: Readonly<KubeletFlags> = { kubeAPIQPS: 50, kubeAPIBurst: 100 };
 
 /** ControllerManagerFlags are kube-controller-manager's flags a profile may set: its clients' rate limit. */
 export interface ControllerManagerFlags {

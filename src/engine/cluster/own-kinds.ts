@@ -1,27 +1,23 @@
-// The kinds that are not API objects: which documents are ours or component config, and the schema checks
-// of our own ClusterProfile and Behavior (field types, unknown fields with the nearest valid name, merging).
+// The kinds that are not API objects: which documents are ours or component config, and the schema checks of our own
+// Behavior (field types, unknown fields with the nearest valid name, merging); the ClusterProfile's are profile-doc.ts.
 import { appendFieldPath } from '../api/fieldpath';
 import { parseQuantity } from '../api/quantity';
-import { isObject } from '../api/types';
-import { CONTROLLER_MANAGER_DEFAULTS, INFORMER_COMPONENTS, InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
-import type { AuthzWebhookRule, Behavior, ClusterProfile, ContainerBehavior, ControllerManagerFlags, ImageBehavior, LogLine, SourceDocument, StaticToken, WebhookBehavior } from './inputs';
-import { Checker, compact, type Fields } from './checker';
+import { INFORMER_COMPONENTS, OWN_API_VERSION, defaultBehavior } from './inputs';
+import type { Behavior, ContainerBehavior, ImageBehavior, LogLine, SourceDocument, WebhookBehavior } from './inputs';
+import { Checker, compact, guard, type Fields } from './checker';
 import { POD_METRICS_FIELDS, readCustomMetrics, readExternalMetrics, readPodMetrics } from './behavior-metrics';
 
 export { describeValue } from './checker';
-
+export { parseClusterProfile } from './profile-doc';
 
 const BEHAVIOR_FIELDS = ['apiVersion', 'kind', 'metadata', 'images', 'containers', 'nodes', 'volumes', 'finalizers', 'webhooks', 'metrics', 'metricsServer', 'customMetrics', 'externalMetrics', 'informers'];
 const WEBHOOK_FIELDS = ['allowed', 'code', 'message', 'patch', 'warnings', 'delaySeconds', 'unreachable'];
-const AUTHZ_WEBHOOK_FIELDS = ['user', 'group', 'verb', 'resource', 'namespace', 'decision', 'reason'];
 const IMAGE_FIELDS = ['size', 'pullSeconds', 'exists', 'pullSecret'];
 const CONTAINER_FIELDS = [
   'startSeconds', 'exitAfterSeconds', 'exitCode', 'readyAfterSeconds', 'livenessFailsAfterSeconds', 'probeResponseSeconds',
   'postStartSeconds', 'postStartFails', 'preStopSeconds', 'preStopFails', 'sigtermSeconds', 'logs',
 ];
-const PROFILE_FIELDS = ['apiVersion', 'kind', 'metadata', 'authentication', 'authorization', 'admission', 'controllerManager'];
 /** Why: the modes of pkg/kubeapiserver/authorizer/modes (AuthorizationModeChoices). */
-const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 const OBJECT_REF = /^[A-Za-z][A-Za-z0-9]*\/([^/\s]+\/)?[^/\s]+$/;
 const OWN_GROUP = OWN_API_VERSION.split('/')[0] ?? '';
 
@@ -64,34 +60,12 @@ export function sortDocument(doc: SourceDocument): DocumentSort {
   return group?.endsWith('.config.k8s.io') ? 'config' : 'object';
 }
 
-
 /** parseBehavior checks and merges Behavior documents (later wins; finalizers accumulate); defaults stay unfilled. */
 export function parseBehavior(docs: SourceDocument[]): Behavior {
   const behavior = defaultBehavior();
   for (const doc of docs) guard(doc, () => mergeBehavior(behavior, readBehavior(new Checker(doc))));
   return behavior;
 }
-
-/** parseClusterProfile checks a ClusterProfile document and merges it over `base` (the defaults unless given). */
-export function parseClusterProfile(doc: SourceDocument, base: ClusterProfile = defaultProfile()): ClusterProfile {
-  return guard(doc, () => {
-    const c = new Checker(doc);
-    const profile = mergeProfile(structuredClone(base), readProfile(c));
-    checkProfile(c, profile);
-    return profile;
-  });
-}
-
-/** guard turns anything unexpected thrown while reading a document into an InputError at its start. */
-function guard<T>(doc: SourceDocument, read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(doc.file, doc.range.start.line + 1, err instanceof Error ? err.message : String(err));
-  }
-}
-
 
 /** readBehavior checks one Behavior document. */
 function readBehavior(c: Checker): Behavior {
@@ -239,164 +213,4 @@ function mergeBehavior(into: Behavior, from: Behavior): void {
   }
   for (const ref of from.finalizers) if (!into.finalizers.includes(ref)) into.finalizers.push(ref);
   if (from.metricsServer !== undefined) into.metricsServer = from.metricsServer;
-}
-
-/** PartialProfile is what one ClusterProfile document sets. */
-interface PartialProfile {
-  authentication: Partial<ClusterProfile['authentication']>;
-  authorization: Partial<ClusterProfile['authorization']>;
-  admission: Partial<ClusterProfile['admission']>;
-  controllerManager: Partial<ControllerManagerFlags>;
-}
-
-/** readProfile checks one ClusterProfile document. */
-function readProfile(c: Checker): PartialProfile {
-  const doc = c.doc.object as Fields;
-  c.kind('ClusterProfile');
-  c.known('', doc, PROFILE_FIELDS);
-  c.mapping('metadata', doc['metadata']);
-  const authn = c.mapping('authentication', doc['authentication']) ?? {};
-  const authz = c.mapping('authorization', doc['authorization']) ?? {};
-  const admission = c.mapping('admission', doc['admission']) ?? {};
-  c.known('authentication', authn, ['anonymous', 'tokens', 'clientCA']);
-  c.known('authorization', authz, ['modes', 'abac', 'webhook']);
-  c.known('admission', admission, ['enable', 'disable']);
-  const manager = c.mapping('controllerManager', doc['controllerManager']) ?? {};
-  c.known('controllerManager', manager, ['kubeAPIQPS', 'kubeAPIBurst']);
-  return {
-    controllerManager: compact({ kubeAPIQPS: c.number('controllerManager.kubeAPIQPS', manager['kubeAPIQPS']), kubeAPIBurst: readBurst(c, manager['kubeAPIBurst']) }),
-    authentication: compact({
-      anonymous: c.boolean('authentication.anonymous', authn['anonymous']),
-      tokens: readTokens(c, authn['tokens']),
-      clientCA: readClientCA(c, authn['clientCA']),
-    }),
-    authorization: compact({ modes: c.strings('authorization.modes', authz['modes']), abac: readAbac(c, authz['abac']), webhook: readAuthzWebhook(c, authz['webhook']) }),
-    admission: compact({
-      enable: c.strings('admission.enable', admission['enable']),
-      disable: c.strings('admission.disable', admission['disable']),
-    }),
-  };
-}
-
-/** readTokens checks the lines of the static token file: token and user are required. */
-function readTokens(c: Checker, value: unknown): StaticToken[] | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (!Array.isArray(value)) return c.expect('authentication.tokens', 'a sequence', value);
-  return value.map((raw: unknown, i) => {
-    const path = appendFieldPath('authentication.tokens', i);
-    const entry = isObject(raw) ? raw : c.expect(path, 'a mapping', raw);
-    c.known(path, entry, ['token', 'user', 'uid', 'groups']);
-    const required = (name: string): string => {
-      return c.string(appendFieldPath(path, name), entry[name]) || c.fail(appendFieldPath(path, name), 'Required value');
-    };
-    return compact({
-      token: required('token'),
-      user: required('user'),
-      uid: c.string(appendFieldPath(path, 'uid'), entry['uid']),
-      groups: c.strings(appendFieldPath(path, 'groups'), entry['groups']),
-    });
-  });
-}
-
-/** readClientCA checks that the client CA holds a PEM certificate (the authn plugin parses it further). */
-function readClientCA(c: Checker, value: unknown): string | undefined {
-  const pem = c.string('authentication.clientCA', value);
-  // Why: staging/src/k8s.io/client-go/util/cert ParseCertsPEM's error for a file with no certificate.
-  if (pem !== undefined && !pem.includes('-----BEGIN CERTIFICATE-----')) {
-    c.fail('authentication.clientCA', 'data does not contain any valid RSA or ECDSA certificates');
-  }
-  return pem;
-}
-
-/** readAuthzWebhook checks the authorization webhook's answers, each with its decision. */
-function readAuthzWebhook(c: Checker, value: unknown): AuthzWebhookRule[] | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (!Array.isArray(value)) return c.expect('authorization.webhook', 'a sequence', value);
-  return value.map((raw: unknown, i) => {
-    const path = appendFieldPath('authorization.webhook', i);
-    const entry = isObject(raw) ? raw : c.expect(path, 'a mapping', raw);
-    c.known(path, entry, AUTHZ_WEBHOOK_FIELDS);
-    const at = (name: string): string => appendFieldPath(path, name);
-    const decision = c.oneOf(at('decision'), entry['decision'], ['allow', 'deny', 'noOpinion'] as const) ?? c.fail(at('decision'), 'Required value');
-    return compact({
-      user: c.string(at('user'), entry['user']), group: c.string(at('group'), entry['group']), verb: c.string(at('verb'), entry['verb']),
-      resource: c.string(at('resource'), entry['resource']), namespace: c.string(at('namespace'), entry['namespace']),
-      decision, reason: c.string(at('reason'), entry['reason']),
-    });
-  });
-}
-
-/** readAbac checks ABAC policy lines: each a policy mapping, or a JSON line holding one. */
-function readAbac(c: Checker, value: unknown): unknown[] | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (!Array.isArray(value)) return c.expect('authorization.abac', 'a sequence', value);
-  return value.map((line: unknown, i) => {
-    const policy = typeof line === 'string' ? parseJson(line) : line;
-    return isObject(policy) ? policy : c.expect(appendFieldPath('authorization.abac', i), 'a policy mapping or a JSON line', line);
-  });
-}
-
-/** parseJson reads JSON text, giving undefined when it is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** mergeProfile lays the fields one document sets over the profile so far. */
-function mergeProfile(base: ClusterProfile, part: PartialProfile): ClusterProfile {
-  return {
-    authentication: { ...base.authentication, ...part.authentication },
-    authorization: { ...base.authorization, ...part.authorization },
-    admission: { ...base.admission, ...part.admission },
-    // Flags no document sets stay unset: the manager's defaults, as when the profile says nothing of them.
-    ...(base.controllerManager || Object.keys(part.controllerManager).length > 0
-      ? { controllerManager: { ...CONTROLLER_MANAGER_DEFAULTS, ...base.controllerManager, ...part.controllerManager } }
-      : {}),
-  };
-}
-
-/** readBurst checks --kube-api-burst: an int32. */
-function readBurst(c: Checker, value: unknown): number | undefined {
-  const burst = c.number('controllerManager.kubeAPIBurst', value);
-  if (burst !== undefined && (!Number.isInteger(burst) || burst < -(2 ** 31) || burst >= 2 ** 31)) return c.expect('controllerManager.kubeAPIBurst', 'a whole number (int32)', value);
-  return burst;
-}
-
-/**
- * checkProfile refuses what kube-apiserver refuses to start with.
- * Why: pkg/kubeapiserver/options/authorization.go Validate and
- * staging/src/k8s.io/apiserver/pkg/server/options/admission.go Validate, with their wording.
- */
-function checkProfile(c: Checker, profile: ClusterProfile): void {
-  const modes = profile.authorization.modes;
-  if (modes.length === 0) c.fail('authorization.modes', 'at least one authorization-mode must be passed');
-  modes.forEach((mode, i) => {
-    if (AUTHORIZATION_MODES.includes(mode)) return;
-    c.fail(appendFieldPath('authorization.modes', i), `authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
-  });
-  // The profile's webhook answers stand in for the webhook's config file.
-  if (modes.includes('Webhook') && profile.authorization.webhook.length === 0) c.fail('authorization.modes', "authorization-mode Webhook's authorization config file not passed");
-  if (new Set(modes).size !== modes.length) {
-    c.fail('authorization.modes', `authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
-  }
-  if (profile.authorization.abac.length > 0 && !modes.includes('ABAC')) {
-    c.fail('authorization.abac', 'cannot specify --authorization-policy-file without mode ABAC');
-  }
-  const { enable, disable } = profile.admission;
-  const both = [...new Set(enable.filter((name) => disable.includes(name)))].sort();
-  if (both.length > 0) c.fail('admission', `[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
-  // kube-controller-manager builds each controller's clientset with these: client-go refuses a QPS without a burst.
-  // Why: staging/src/k8s.io/client-go/kubernetes/clientset.go (NewForConfigAndClient), v0.36.3.
-  const manager = profile.controllerManager;
-  if (manager && manager.kubeAPIQPS > 0 && manager.kubeAPIBurst <= 0) {
-    c.fail('controllerManager.kubeAPIBurst', 'burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0');
-  }
-  // With a QPS of 0 each API group's client makes a limiter of client-go's 5 a second and this burst, which refuses every
-  // request when below 0 (golang.org/x/time/rate WaitN): the controllers could do nothing.
-  if (manager && manager.kubeAPIQPS === 0 && manager.kubeAPIBurst < 0) {
-    c.fail('controllerManager.kubeAPIBurst', `every request of the controllers' clients would fail: rate: Wait(n=1) exceeds limiter's burst ${manager.kubeAPIBurst}`);
-  }
 }

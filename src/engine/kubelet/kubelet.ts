@@ -17,7 +17,7 @@ import { killPod } from './terminate';
 import { podRemovedWhileTerminating, podUpdatedWhileTerminating } from './terminating-updates';
 import { replaceStatus, STATUS_MANAGERS } from '../apiserver/status-write';
 import { deletePodAsKubelet } from '../apiserver/delete';
-import { KUBE_API_BURST, KUBE_API_QPS, kubeletView, StatusManager, type StatusSender } from './status-manager';
+import { kubeletView, StatusManager, type StatusSender } from './status-manager';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
@@ -140,14 +140,14 @@ export class Kubelet implements StatusSender {
     const path = `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`;
     if (this.statusManager.sendsNow(2, path)) yield* this.sendStatus(state, status, why, terminal, false);
     else {
-      const ahead = this.statusManager.ahead;
+      const { ahead, limit } = this.statusManager;
       // The kubelet goes on with the status it generated (the manager's cache); the API server gets it later.
       state.pod = kubeletView(stored, status);
       this.statusManager.queueStatus(state, status, why, terminal);
       yield {
         phase: 'kubelet.status', object: state.ref, field: 'status',
-        result: `${why}: phase ${status.phase}; the status manager sends it once the kubelet's client allows (${KUBE_API_QPS} requests a second after a burst of ${KUBE_API_BURST}: kubeAPIQPS, kubeAPIBurst), ${ahead === 0 ? 'first in line' : `behind ${ahead} other pod(s)`}`,
-        detail: { phase: status.phase, waiting: { ahead, qps: KUBE_API_QPS, burst: KUBE_API_BURST } }, outcome: 'waiting',
+        result: `${why}: phase ${status.phase}; the status manager sends it once the kubelet's client allows (${limit.qps} requests a second after a burst of ${limit.burst}: kubeAPIQPS, kubeAPIBurst), ${ahead === 0 ? 'first in line' : `behind ${ahead} other pod(s)`}`,
+        detail: { phase: status.phase, waiting: { ahead, ...limit } }, outcome: 'waiting',
       };
     }
     // Filling in a status runs the readiness probe of a started container that is not ready yet (UpdatePodStatus).

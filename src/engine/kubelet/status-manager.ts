@@ -1,7 +1,7 @@
 // The kubelet's status manager, as far as its client limits it. Each status the pod worker generates goes to the API
 // server as a GET and a PATCH (syncPod in pkg/kubelet/status/status_manager.go, v1.36.3), and the pod's final delete
 // as a DELETE, through the kubelet's client: client-go's rate limiter at KubeletConfiguration's kubeAPIQPS 50 and
-// kubeAPIBurst 100 (pkg/kubelet/apis/config/v1beta1/defaults.go). While the client has the tokens, a status goes at
+// kubeAPIBurst 100 (pkg/kubelet/apis/config/v1beta1/defaults.go; a ClusterProfile's `kubelet` sets them). While the client has the tokens, a status goes at
 // once. A node that starts many pods at once runs out of them: the statuses then wait, each pod's latest replacing the
 // one of it still waiting (the manager keeps only the latest), sent in the order they first waited, each after its
 // tokens; a final delete waits behind its pod's status. The kubelet goes on with its own view of each status
@@ -9,14 +9,12 @@
 // status and lease updates go through the kubelet's heartbeat client, which has no limit, and Events through a
 // client of their own: not here.
 import type { Pod, PodStatus } from '../api/types';
+import { KUBELET_DEFAULTS } from '../cluster/inputs';
 import type { EngineContext } from '../context';
 import { ClientLimiter } from '../runtime/client-rate-limit';
 import type { Steps } from '../runtime/step';
 import type { PodRuntimeState } from './pod-state';
 
-/** KUBE_API_QPS and KUBE_API_BURST are the KubeletConfiguration defaults of the kubelet's client (v1beta1 defaults.go). */
-export const KUBE_API_QPS = 50;
-export const KUBE_API_BURST = 100;
 
 /** Waiting is what the manager holds of one pod: its latest status to send, and whether its final delete follows. */
 interface Waiting {
@@ -38,9 +36,13 @@ export class StatusManager {
   private readonly client: ClientLimiter;
   private readonly waiting = new Map<string, Waiting>();
   private draining = false;
+  /** limit is the client's rate limit: the profile's KubeletConfiguration, a burst of 0 being its default of 100. */
+  readonly limit: { qps: number; burst: number };
 
   constructor(private readonly ctx: EngineContext, private readonly node: string, private readonly sender: StatusSender) {
-    this.client = new ClientLimiter(() => ctx.clock.now, { qps: KUBE_API_QPS, burst: KUBE_API_BURST, flags: 'kubeAPIQPS, kubeAPIBurst' });
+    const flags = ctx.profile.kubelet ?? KUBELET_DEFAULTS;
+    this.limit = { qps: flags.kubeAPIQPS, burst: flags.kubeAPIBurst === 0 ? KUBELET_DEFAULTS.kubeAPIBurst : flags.kubeAPIBurst };
+    this.client = new ClientLimiter(() => ctx.clock.now, { ...this.limit, flags: 'kubeAPIQPS, kubeAPIBurst' });
   }
 
   /**
