@@ -17,6 +17,7 @@ import type { AdmissionAttributes } from './admission/plugin';
 import { deleteObject, type DeleteOptions } from './delete';
 import { type ApiRequest, badRequest, forbidden, invalid, notFound, type Status, StatusError, type UserInfo } from './request';
 import type { ApiOutcome } from './server';
+import { podPath } from '../cluster/storage-keys';
 
 /** MAX_DISRUPTED_POD_SIZE is MaxDisruptedPodSize: a budget with more unconfirmed evictions refuses more. */
 export const MAX_DISRUPTED_POD_SIZE = 2000;
@@ -206,7 +207,7 @@ function* addConditionAndDelete(e: Evicting, pod: Pod): Steps<ApiOutcome> {
     ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy as NonNullable<DeleteOptions['propagationPolicy']> } : {}),
   };
   // The registry deletes through its own storage: no second authorization or admission.
-  const req: ApiRequest = { verb: 'delete', method: 'DELETE', path: `/api/v1/namespaces/${e.namespace}/pods/${e.name}`, apiVersion: 'v1', kind: 'Pod', group: '', resource: 'pods', namespace: e.namespace, name: e.name, credentials: {} };
+  const req: ApiRequest = { verb: 'delete', method: 'DELETE', path: podPath(e.namespace, e.name), apiVersion: 'v1', kind: 'Pod', group: '', resource: 'pods', namespace: e.namespace, name: e.name, credentials: {} };
   const deleted = yield* deleteObject(e.ctx, req, e.ref, options);
   if (!deleted.ok) return deleted;
   return { ok: true, code: 201, object: EVICTION_SUCCESS };

@@ -66,3 +66,19 @@ export function storageKey(kind: string, namespace: string | undefined, name: st
 export function keyOf(obj: Meta): string {
   return storageKey(obj.kind ?? 'Unknown', obj.metadata?.namespace, obj.metadata?.name ?? '');
 }
+
+/**
+ * objectPath is the request path of a kind's collection, or of one object and its subresource:
+ * `/api/v1/namespaces/default/pods/web/status`, `/api/v1/persistentvolumes/pv-1`,
+ * `/apis/apps/v1/namespaces/default/deployments`.
+ */
+export function objectPath(kind: string, apiVersion: string, namespace: string | undefined, name?: string, subresource?: string): string {
+  const r = RESOURCES[kind];
+  const collection = `${r?.group ? '/apis' : '/api'}/${apiVersion}${r?.namespaced ? `/namespaces/${namespace ?? ''}` : ''}/${r?.resource ?? kind.toLowerCase()}`;
+  return name === undefined ? collection : `${collection}/${name}${subresource ? `/${subresource}` : ''}`;
+}
+
+/** podPath is the request path of a pod, or of one of its subresources (`status`, `binding`, `eviction`). */
+export function podPath(namespace: string | undefined, name: string, subresource?: string): string {
+  return objectPath('Pod', 'v1', namespace, name, subresource);
+}

@@ -4,6 +4,7 @@
 // and one poll of them all (`pod/NAME deleted`). See staging/src/k8s.io/kubectl/pkg/drain/drain.go (EvictPod,
 // evictPods, deletePods, waitForDelete) and pkg/cmd/drain/drain.go (onPodDeletionOrEvictionFinished) at v0.36.3.
 import type { Pod } from '../api/types';
+import { podPath } from '../cluster/storage-keys';
 import type { StatusError } from '../apiserver/request';
 import { NAMESPACE_TERMINATING_CAUSE } from '../apiserver/admission/namespace-lifecycle';
 import type { Millis } from '../runtime/clock';
@@ -117,7 +118,7 @@ function* evictOne(k: KubectlRun, pod: Pod, flags: DrainFlags, deadline: Millis 
   const ns = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   const ref = `Pod/${ns}/${name}`;
-  const path = `/api/v1/namespaces/${ns}/pods/${name}/eviction`;
+  const path = podPath(ns, name, 'eviction');
   const eviction = { kind: 'Eviction', apiVersion: 'policy/v1', metadata: { name, namespace: ns }, deleteOptions: deleteOptions(flags) };
   let active = pod;
   for (;;) {
@@ -167,7 +168,7 @@ export function* deletePods(k: KubectlRun, pods: readonly Pod[], flags: DrainFla
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     const ref = `Pod/${ns}/${name}`;
-    const path = `/api/v1/namespaces/${ns}/pods/${name}`;
+    const path = podPath(ns, name);
     yield* sent(k, ref, { verb: 'DELETE', path, accept: ACCEPT.json, body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', ...options }) }, 'delete the pod (--disable-eviction: no disruption budget is asked)');
     const out = yield* k.api.serve({ verb: 'delete', method: 'DELETE', path, apiVersion: 'v1', kind: 'Pod', group: '', resource: 'pods', namespace: ns, name, credentials: k.credentials }, ref, options);
     if (!out.ok && out.error.code !== 404) return { single: out.error };

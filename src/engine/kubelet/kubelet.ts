@@ -17,7 +17,8 @@ import { killPod } from './terminate';
 import { podRemovedWhileTerminating, podUpdatedWhileTerminating } from './terminating-updates';
 import { replaceStatus, STATUS_MANAGERS } from '../apiserver/status-write';
 import { deletePodAsKubelet } from '../apiserver/delete';
-import { kubeletView, StatusManager, type StatusSender } from './status-manager';
+import { StatusManager, type StatusSender } from './status-manager';
+import { podPath } from '../cluster/storage-keys';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
@@ -35,7 +36,7 @@ export class Kubelet implements StatusSender {
   readonly images: NodeImages;
   readonly hostIP: string;
   /** statusManager sends the pods' statuses and final deletes through the kubelet's client. */
-  readonly statusManager: StatusManager;
+  private readonly statusManager: StatusManager;
 
   constructor(private readonly ctx: EngineContext, readonly node: Node) {
     this.statusManager = new StatusManager(ctx, node.metadata?.name ?? '', this);
@@ -137,13 +138,12 @@ export class Kubelet implements StatusSender {
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const status = buildPodStatus(state, stored, this.ctx.clock, { hostIP: this.hostIP, terminal });
     if (whenChanged && isDeepStrictEqual(status, this.statusManager.holds(state) ? state.pod.status : stored.status)) return;
-    const path = `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`;
-    if (this.statusManager.sendsNow(2, path)) yield* this.sendStatus(state, status, why, terminal, false);
+    if (this.statusManager.sendsNow(2, podPath(meta.namespace, meta.name ?? ''))) yield* this.sendStatus(state, status, why, false);
     else {
       const { ahead, limit } = this.statusManager;
       // The kubelet goes on with the status it generated (the manager's cache); the API server gets it later.
-      state.pod = kubeletView(stored, status);
-      this.statusManager.queueStatus(state, status, why, terminal);
+      state.pod = { ...stored, status };
+      this.statusManager.queueStatus(state, status, why);
       yield {
         phase: 'kubelet.status', object: state.ref, field: 'status',
         result: `${why}: phase ${status.phase}; the status manager sends it once the kubelet's client allows (${limit.qps} requests a second after a burst of ${limit.burst}: kubeAPIQPS, kubeAPIBurst), ${ahead === 0 ? 'first in line' : `behind ${ahead} other pod(s)`}`,
@@ -155,7 +155,7 @@ export class Kubelet implements StatusSender {
   }
 
   /** sendStatus writes a status the manager sends: the kubelet.status step; `late` when it waited for the client. */
-  *sendStatus(state: PodRuntimeState, status: PodStatus, why: string, _terminal: boolean, late: boolean): Steps<void> {
+  *sendStatus(state: PodRuntimeState, status: PodStatus, why: string, late: boolean): Steps<void> {
     const meta = state.pod.metadata ?? {};
     const stored = this.ctx.store.get<Pod>('Pod', meta.namespace, meta.name ?? '');
     if (!stored || stored.metadata?.uid !== state.uid) return;
@@ -177,7 +177,7 @@ export class Kubelet implements StatusSender {
    */
   *deletePod(state: PodRuntimeState): Steps<void> {
     const meta = state.pod.metadata ?? {};
-    if (!this.statusManager.holds(state) && this.statusManager.sendsNow(1, `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`)) {
+    if (!this.statusManager.holds(state) && this.statusManager.sendsNow(1, podPath(meta.namespace, meta.name ?? ''))) {
       yield* this.sendDelete(state);
       return;
     }

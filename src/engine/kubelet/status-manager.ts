@@ -1,31 +1,31 @@
 // The kubelet's status manager, as far as its client limits it. Each status the pod worker generates goes to the API
 // server as a GET and a PATCH (syncPod in pkg/kubelet/status/status_manager.go, v1.36.3), and the pod's final delete
 // as a DELETE, through the kubelet's client: client-go's rate limiter at KubeletConfiguration's kubeAPIQPS 50 and
-// kubeAPIBurst 100 (pkg/kubelet/apis/config/v1beta1/defaults.go; a ClusterProfile's `kubelet` sets them). While the client has the tokens, a status goes at
-// once. A node that starts many pods at once runs out of them: the statuses then wait, each pod's latest replacing the
+// kubeAPIBurst 100 (pkg/kubelet/apis/config/v1beta1/defaults.go; a ClusterProfile's `kubelet` sets them). While the
+// client has the tokens, a status goes at once. A node that starts many pods at once runs out of them: the statuses then wait, each pod's latest replacing the
 // one of it still waiting (the manager keeps only the latest), sent in the order they first waited, each after its
 // tokens; a final delete waits behind its pod's status. The kubelet goes on with its own view of each status
 // meanwhile (the manager's cache); the API server, and whatever watches it, sees the status when it is sent. Node
 // status and lease updates go through the kubelet's heartbeat client, which has no limit, and Events through a
 // client of their own: not here.
-import type { Pod, PodStatus } from '../api/types';
+import type { PodStatus } from '../api/types';
 import { KUBELET_DEFAULTS } from '../cluster/inputs';
+import { podPath } from '../cluster/storage-keys';
 import type { EngineContext } from '../context';
 import { ClientLimiter } from '../runtime/client-rate-limit';
 import type { Steps } from '../runtime/step';
 import type { PodRuntimeState } from './pod-state';
 
-
 /** Waiting is what the manager holds of one pod: its latest status to send, and whether its final delete follows. */
 interface Waiting {
   state: PodRuntimeState;
-  status?: { status: PodStatus; why: string; terminal: boolean };
+  status?: { status: PodStatus; why: string };
   deleteAfter?: boolean;
 }
 
 /** StatusSender writes a status (the kubelet.status step) and sends the final delete; the manager decides when. */
 export interface StatusSender {
-  sendStatus(state: PodRuntimeState, status: PodStatus, why: string, terminal: boolean, late: boolean): Steps<void>;
+  sendStatus(state: PodRuntimeState, status: PodStatus, why: string, late: boolean): Steps<void>;
   sendDelete(state: PodRuntimeState): Steps<void>;
   /** down tells whether the kubelet stopped: a stopped kubelet sends nothing more. */
   readonly down: boolean;
@@ -66,9 +66,9 @@ export class StatusManager {
   }
 
   /** queueStatus keeps a status to send once the client allows, replacing the pod's earlier one still waiting. */
-  queueStatus(state: PodRuntimeState, status: PodStatus, why: string, terminal: boolean): void {
+  queueStatus(state: PodRuntimeState, status: PodStatus, why: string): void {
     const w = this.waiting.get(state.uid) ?? { state };
-    w.status = { status, why, terminal };
+    w.status = { status, why };
     this.waiting.set(state.uid, w);
     this.drain();
   }
@@ -98,14 +98,14 @@ export class StatusManager {
   private *run(): Steps<void> {
     for (let next = this.first(); next && !this.sender.down; next = this.first()) {
       const meta = next.state.pod.metadata ?? {};
-      const path = `/api/v1/namespaces/${meta.namespace ?? ''}/pods/${meta.name ?? ''}`;
+      const path = podPath(meta.namespace, meta.name ?? '');
       if (next.status) {
         yield* this.client.wait('kubelet', 'kubelet.status', next.state.ref, 'GET', path);
-        yield* this.client.wait('kubelet', 'kubelet.status', next.state.ref, 'PATCH', `${path}/status`);
+        yield* this.client.wait('kubelet', 'kubelet.status', next.state.ref, 'PATCH', podPath(meta.namespace, meta.name ?? '', 'status'));
         // What was generated while the requests waited goes in this PATCH: the latest status.
-        const { status, why, terminal } = next.status;
+        const { status, why } = next.status;
         delete next.status;
-        yield* this.sender.sendStatus(next.state, status, why, terminal, true);
+        yield* this.sender.sendStatus(next.state, status, why, true);
         if (next.status) continue;
       }
       if (next.deleteAfter) {
@@ -121,9 +121,4 @@ export class StatusManager {
   private first(): Waiting | undefined {
     return this.waiting.values().next().value;
   }
-}
-
-/** kubeletView is the pod as the kubelet sees it with a status not sent yet: the status manager's cached status. */
-export function kubeletView(stored: Pod, status: PodStatus): Pod {
-  return { ...stored, status };
 }

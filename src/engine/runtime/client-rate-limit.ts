@@ -34,19 +34,23 @@ export class TokenBucket {
 
   /** available is how many whole tokens the bucket holds at `now`, without taking any. */
   available(now: Millis): number {
-    const tokens = now > this.last ? Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000) : this.tokens;
-    return Math.floor(tokens + 1e-9);
+    this.refill(now);
+    return Math.floor(this.tokens + 1e-9);
   }
 
   /** reserve takes a token at `now` and returns how long the request waits for it (0 when one was there). */
   reserve(now: Millis): Millis {
-    if (now > this.last) {
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000);
-      this.last = now;
-    }
+    this.refill(now);
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.qps;
   }
+  /** refill adds the tokens earned since the last request, up to the burst. */
+  private refill(now: Millis): void {
+    if (now <= this.last) return;
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000);
+    this.last = now;
+  }
+
 }
 
 /** ClientSettings are a clientset's rate limit as its component's configuration gives it, and the names it gives them. */

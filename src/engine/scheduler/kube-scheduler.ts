@@ -31,6 +31,7 @@ import { SchedulingQueue } from './queue/scheduling-queue';
 import { moveEntry, notMineEntry } from './queue/trace';
 import { STATUS_MANAGERS, updateStatus } from '../apiserver/status-write';
 import { ClientLimiter } from '../runtime/client-rate-limit';
+import { podPath } from '../cluster/storage-keys';
 
 /** CLIENT_NAME is the name the scheduler's client goes by (its user agent's program, as its waits are told). */
 const CLIENT_NAME = 'kube-scheduler';
@@ -62,9 +63,11 @@ export class KubeScheduler {
     this.client = new ClientLimiter(() => ctx.clock.now, { ...this.configuration.clientConnection, flags: 'clientConnection.qps, clientConnection.burst' });
     for (const profile of this.configuration.profiles) this.frameworks.set(profile.schedulerName, new Framework(IN_TREE_REGISTRY, profile));
     const first = [...this.frameworks.values()][0]!;
+    // The queue's nominator, as the frameworks (WithPodNominator) and the preemption executor read it.
+    const nominatedPods = (nodeName: string): readonly Pod[] => this.queue.nominatedPodsForNode(nodeName);
     this.preemption = new PreemptionExecutor(ctx, new ApiServer(ctx), {
       send: (verb, path, ref) => this.client.wait(CLIENT_NAME, 'scheduler.postFilter', ref, verb, path),
-      nominatedPods: (nodeName) => this.queue.nominatedPodsForNode(nodeName),
+      nominatedPods,
       parallelism: this.configuration.parallelism,
     });
     this.queue = new SchedulingQueue({
@@ -76,7 +79,7 @@ export class KubeScheduler {
       extraGate: (pod) => this.preemption.gate(pod, this.frameworks.get(schedulerNameOf(pod))),
       lister: (namespace, name) => ctx.store.get<Pod>('Pod', namespace, name),
     });
-    for (const fw of this.frameworks.values()) fw.nominatedPods = (nodeName) => this.queue.nominatedPodsForNode(nodeName);
+    for (const fw of this.frameworks.values()) fw.nominatedPods = nominatedPods;
     // The informers' first list: what the cluster already holds arrives as additions.
     for (const node of ctx.store.list<KubeObject>('Node')) this.onChange('ADDED', node);
     for (const pod of ctx.store.list<KubeObject>('Pod')) this.onChange('ADDED', pod);
@@ -284,7 +287,7 @@ export class KubeScheduler {
     const nnnChanged = nominatedNodeName !== undefined && (cached.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!conditionChanged && !nnnChanged) return;
     // The patch is made before the request waits (podutil.UpdatePodCondition stamps the transition then), sent after.
-    yield* this.client.wait(CLIENT_NAME, phase, ref, 'PATCH', `/api/v1/namespaces/${ns ?? ''}/pods/${name}/status`);
+    yield* this.client.wait(CLIENT_NAME, phase, ref, 'PATCH', podPath(ns, name, 'status'));
     updateStatus<Pod>(ctx, STATUS_MANAGERS.scheduler, 'Pod', ns, name, (p) => {
       const conditions = conditionChanged ? upsertCondition(p.status?.conditions ?? [], old?.status === 'False' ? { ...condition, lastTransitionTime: old.lastTransitionTime } : condition) : p.status?.conditions;
       p.status = { ...p.status, ...(conditions ? { conditions } : {}) };

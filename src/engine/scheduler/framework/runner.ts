@@ -2,7 +2,7 @@
 // Permit and the binding cycle. See pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod, prioritizeNodes,
 // bindingCycle) and runtime/framework.go.
 import { objectRef, type ObjectRef, type Pod } from '../../api/types';
-import { RESOURCES } from '../../cluster/storage-keys';
+import { objectPath, podPath } from '../../cluster/storage-keys';
 import type { Random } from '../../runtime/random';
 import type { TraceInput } from '../../runtime/recorder';
 import { sleep, type Steps } from '../../runtime/step';
@@ -277,7 +277,7 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
   if (preFlight.status && (preFlight.status.code === Code.Error || isRejectedCode(preFlight.status.code))) return preFlight.status;
   if (preFlight.status === null || b.permitWait) {
     // The nomination is a status PATCH through the scheduler's client (updatePod), which waits for its limiter.
-    yield* host.send('PATCH', `/api/v1/namespaces/${pod.metadata?.namespace ?? ''}/pods/${pod.metadata?.name ?? ''}/status`);
+    yield* host.send('PATCH', podPath(pod.metadata?.namespace, pod.metadata?.name ?? '', 'status'));
     host.nominate(pod, nodeName);
     yield { phase: 'scheduler.bind', object: ref, field: 'status.nominatedNodeName', step: { kind: 'plugin', name: 'PreBindPreFlight' }, result: `nominatedNodeName set to ${nodeName}: PreBind has work to do before the binding`, detail: { nominatedNodeName: nodeName, preFlight: Object.fromEntries(preFlight.perPlugin.map(([n, s]) => [n, viewOf(s)])) } };
   }
@@ -308,7 +308,7 @@ export function* bindingCycle(b: BindingInput): Steps<PluginStatus> {
     for (const [name, s] of bind.perPlugin) yield bindStep(ref, 'Bind', name, s);
     return bind.status;
   }
-  yield* host.send('POST', `/api/v1/namespaces/${pod.metadata?.namespace ?? ''}/pods/${pod.metadata?.name ?? ''}/binding`);
+  yield* host.send('POST', podPath(pod.metadata?.namespace, pod.metadata?.name ?? '', 'binding'));
   const err = host.bind(pod, nodeName);
   if (err !== undefined) {
     const status = newStatus(Code.Error, `running Bind plugin "${binder}": ${err}`);
@@ -326,11 +326,8 @@ const SCHEDULER_WRITER = 'kube-scheduler';
 
 /** writePath is the request path of a PreBind write: the collection for a create, the object (or its status) else. */
 function writePath(w: ObjectWrite): string {
-  const kind = String(w.object.kind);
-  const info = RESOURCES[kind];
-  const apiVersion = String(w.object.apiVersion ?? 'v1');
-  const base = `${info?.group ? `/apis/${apiVersion}` : '/api/v1'}${info?.namespaced ? `/namespaces/${w.object.metadata?.namespace ?? ''}` : ''}/${info?.resource ?? kind.toLowerCase()}`;
-  return w.verb === 'create' ? base : `${base}/${w.object.metadata?.name ?? ''}${w.subresource ? `/${w.subresource}` : ''}`;
+  const { kind, apiVersion, metadata } = w.object;
+  return objectPath(String(kind), String(apiVersion ?? 'v1'), metadata?.namespace, w.verb === 'create' ? undefined : (metadata?.name ?? ''), w.subresource);
 }
 
 function isRejectedCode(code: string): boolean {

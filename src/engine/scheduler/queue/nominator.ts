@@ -25,11 +25,6 @@ export class Nominator {
   /** `lister` reads the pod as the scheduler's informer has it (undefined when it is gone); without one, no check. */
   constructor(private readonly lister?: (namespace: string | undefined, name: string) => Pod | undefined) {}
 
-  /** size is how many pods are nominated. */
-  get size(): number {
-    return this.nodeOf.size;
-  }
-
   /**
    * add nominates a pod (addNominatedPodUnlocked): always forgetting its nomination first; not when the informer no
    * longer has it or it is already bound.
@@ -44,8 +39,8 @@ export class Nominator {
     }
     const uid = pod.metadata?.uid ?? '';
     this.nodeOf.set(uid, nodeName);
+    // Never twice: its nomination was forgotten above.
     const list = this.byNode.get(nodeName) ?? [];
-    if (list.some((r) => r.uid === uid)) return;
     list.push({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', uid });
     this.byNode.set(nodeName, list);
   }

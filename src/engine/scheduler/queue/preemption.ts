@@ -6,6 +6,7 @@
 // getLowerPriorityNominatedPods, IsPodRunningPreemption), v1.36.3.
 import type { Pod, PodCondition } from '../../api/types';
 import { DEFAULT_CREDENTIALS } from '../../apiserver/authn/x509';
+import { podPath } from '../../cluster/storage-keys';
 import type { ApiServer } from '../../apiserver/server';
 import type { EngineContext } from '../../context';
 import { parallelizeUntil } from '../../runtime/parallel';
@@ -89,7 +90,7 @@ export class PreemptionExecutor {
       const ns = p.metadata?.namespace;
       const name = p.metadata?.name ?? '';
       const podRef = `Pod/${ns ?? ''}/${name}`;
-      yield* this.client.send('PATCH', `/api/v1/namespaces/${ns ?? ''}/pods/${name}/status`, ref);
+      yield* this.client.send('PATCH', podPath(ns, name, 'status'), ref);
       const cleared = this.ctx.store.update<Pod>('Pod', ns, name, (q) => {
         if (q.status) delete q.status.nominatedNodeName;
       });
@@ -118,15 +119,15 @@ export class PreemptionExecutor {
       type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', lastTransitionTime: this.ctx.clock.timestamp(),
       message: `${schedulerName}: preempting to accommodate a higher priority pod`,
     };
-    yield* this.client.send('PATCH', `/api/v1/namespaces/${v.namespace}/pods/${v.name}/status`, ref);
+    yield* this.client.send('PATCH', podPath(v.namespace, v.name, 'status'), ref);
     const patched = store.update<Pod>('Pod', v.namespace, v.name, (p) => {
       p.status = { ...p.status, conditions: [...(p.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition] };
     });
     if (!patched) return;
-    yield* this.client.send('DELETE', `/api/v1/namespaces/${v.namespace}/pods/${v.name}`, ref);
+    yield* this.client.send('DELETE', podPath(v.namespace, v.name), ref);
     // Why: kube-scheduler deletes as itself; the simulated API server knows it as the admin impersonating system:kube-scheduler.
     const out = yield* this.api.serve({
-      verb: 'delete', method: 'DELETE', path: `/api/v1/namespaces/${v.namespace}/pods/${v.name}`, apiVersion: 'v1', kind: 'Pod', group: '',
+      verb: 'delete', method: 'DELETE', path: podPath(v.namespace, v.name), apiVersion: 'v1', kind: 'Pod', group: '',
       resource: 'pods', namespace: v.namespace, name: v.name, credentials: { certificatePem: DEFAULT_CREDENTIALS, impersonate: { user: SCHEDULER_USER, groups: [] } },
     }, victimRef);
     if (!out.ok) return;

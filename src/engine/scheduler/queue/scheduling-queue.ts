@@ -13,7 +13,7 @@ import { UnschedulablePods } from './unschedulable-pods';
 import { KeyedHeap } from './heap';
 import { schedulerNameOf, type QueuedPodInfo, type QueueMove, type QueueName, type QueueOptions } from './queue-types';
 
-/** ADD_LABEL and UPDATE_LABEL are the events on which a pod entering activeQ is nominated by its own status. */
+/** ADD_LABEL and UPDATE_LABEL are an unscheduled pod's add and update: entering activeQ on one, it is nominated by its own status. */
 const ADD_LABEL = eventLabel(Events.UnscheduledPodAdd);
 const UPDATE_LABEL = eventLabel(Events.UnscheduledPodUpdate);
 
@@ -35,7 +35,7 @@ export class SchedulingQueue {
   private readonly preEnqueue = new Map<string, readonly PreEnqueuePlugin[]>();
   private cause: string | undefined;
   /** nominator keeps the pods nominated to each node (PriorityQueue's PodNominator). */
-  readonly nominator: Nominator;
+  private readonly nominator: Nominator;
 
   constructor(private readonly opts: QueueOptions) {
     this.nominator = new Nominator(opts.lister);
@@ -66,7 +66,7 @@ export class SchedulingQueue {
 
   /** add enqueues a new unscheduled pod (Add). */
   add(pod: Pod): void {
-    this.moveToActiveQ(this.newInfo(pod), eventLabel(Events.UnscheduledPodAdd), false);
+    this.moveToActiveQ(this.newInfo(pod), ADD_LABEL, false);
   }
 
   /** pop takes the head of activeQ or, when it is empty, of backoffQ (PopFromBackoffQ); the pod is then in flight. */
@@ -136,7 +136,7 @@ export class SchedulingQueue {
       }
     }
     const p = this.unschedulable.get(key);
-    if (!p) return this.moveToActiveQ(this.newInfo(newPod), eventLabel(Events.UnscheduledPodUpdate), false);
+    if (!p) return this.moveToActiveQ(this.newInfo(newPod), UPDATE_LABEL, false);
     p.pod = newPod;
     this.nominator.update(oldPod, newPod);
     this.cause = refOf(newPod);
