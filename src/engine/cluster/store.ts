@@ -52,19 +52,28 @@ export type IndexName = keyof typeof INDEXERS | 'uid';
 /** INDEXED are the indexes kept in buckets; the uid index is a map of its own. */
 const INDEXED = Object.keys(INDEXERS) as (keyof typeof INDEXERS)[];
 
-/** Bucket is one set of objects by key that lists in key order; the order is sorted again only after a key came or went. */
+/**
+ * Bucket is one set of objects by key that lists in key order; the order is sorted again only after a key came or went.
+ * A copy shares its objects with the bucket it was copied from until either of them is written (copy on write): a
+ * store restored from an image files nothing again and copies only the buckets its run changes.
+ */
 class Bucket {
   private sorted: string[] | undefined;
+  /** owned is false while the objects are shared with a copy: the next write copies them first. */
+  private owned = true;
 
-  constructor(readonly objects = new Map<string, KubeObject>()) {}
+  constructor(private objects = new Map<string, KubeObject>()) {}
 
   set(key: string, obj: KubeObject): void {
     if (!this.objects.has(key)) this.sorted = undefined;
-    this.objects.set(key, obj);
+    this.own().set(key, obj);
   }
 
   delete(key: string): void {
-    if (this.objects.delete(key)) this.sorted = undefined;
+    if (this.objects.has(key)) {
+      this.sorted = undefined;
+      this.own().delete(key);
+    }
   }
 
   list<T>(): T[] {
@@ -74,9 +83,19 @@ class Bucket {
 
   /** copy is a bucket of the same objects that changes on its own (the key order is never changed in place: shared). */
   copy(): Bucket {
-    const bucket = new Bucket(new Map(this.objects));
+    const bucket = new Bucket(this.objects);
     bucket.sorted = this.sorted;
+    bucket.owned = false;
+    this.owned = false;
     return bucket;
+  }
+
+  private own(): Map<string, KubeObject> {
+    if (!this.owned) {
+      this.objects = new Map(this.objects);
+      this.owned = true;
+    }
+    return this.objects;
   }
 }
 
@@ -113,27 +132,37 @@ interface Checkpoint {
  * so keeping every moment of a run costs what changed, not the store's size at every step.
  */
 export class Store {
+  /** objects are the stored objects by key; after restore, those written since (the image's are in `base`). */
   private objects = new Map<string, KubeObject>();
+  /**
+   * base is the image a store was restored from, shared with it and never written: a read falls through to it, and a
+   * write goes to `objects`, so a store started from an image copies nothing until a front reads it whole (merged).
+   */
+  private base: ReadonlyMap<string, KubeObject> | undefined;
+  /** removed are the keys of base removed since (one stored again is in `objects`, which a read looks in first). */
+  private removed = new Set<string>();
+  /** count is how many objects are stored. */
+  private count = 0;
   /** keys are the keys in order, kept until a key is added or removed (lists are read far more often than that). */
   private keys: string[] | undefined;
   private readonly kinds = new Map<string, Bucket>();
   private readonly namespaces = new Map<string, Bucket>();
   private readonly indexes = new Map<IndexName, Map<string, Bucket>>();
   /** uids are the keys of the objects by uid. */
-  private readonly uids = new Map<string, string>();
+  private uids = new Map<string, string>();
   private listeners: WatchListener[] = [];
   /** resourceVersion is etcd's revision: it grows by one with every write. */
   resourceVersion = 1000;
   private history: Change[] | undefined;
   private readonly checkpoints: Checkpoint[] = [];
   /** secrets keep the Secrets' values by key; the stored Secrets show notes instead. */
-  private readonly secrets = new Map<string, SecretValues>();
+  private secrets = new Map<string, SecretValues>();
   /** parts are the equal parts stored pods share. */
   private readonly parts = new SharedParts();
 
   /** size is how many objects are stored. */
   get size(): number {
-    return this.objects.size;
+    return this.count;
   }
 
   /** secretValues are a stored Secret's values, for the engine alone (bootstrap token authentication). */
@@ -143,12 +172,12 @@ export class Store {
 
   /** get returns the stored object of a kind, namespace and name. */
   get<T = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
-    return this.objects.get(storageKey(kind, namespace, name)) as T | undefined;
+    return this.lookup(storageKey(kind, namespace, name)) as T | undefined;
   }
 
   /** getByKey returns the object stored under an etcd key. */
   getByKey<T = KubeObject>(key: string): T | undefined {
-    return this.objects.get(key) as T | undefined;
+    return this.lookup(key) as T | undefined;
   }
 
   /** list returns the stored objects of a kind, in key order, optionally in one namespace. */
@@ -164,7 +193,7 @@ export class Store {
   byIndex<T = KubeObject>(index: IndexName, value: string, kind?: string): T[] {
     if (index === 'uid') {
       const key = this.uids.get(value);
-      const obj = key === undefined ? undefined : this.objects.get(key);
+      const obj = key === undefined ? undefined : this.lookup(key);
       return obj && (kind === undefined || obj.kind === kind) ? [obj as T] : [];
     }
     const all = this.indexes.get(index)?.get(value)?.list<KubeObject>() ?? [];
@@ -179,7 +208,7 @@ export class Store {
   /** put stores an object (create or replace), gives it the next resourceVersion and tells the watchers. */
   put<T extends Meta>(given: T): T {
     const key = keyOf(given);
-    const old = this.objects.get(key);
+    const old = this.lookup(key);
     let obj: Meta = given;
     // A Secret's values stay here; the stored object carries notes of their sizes (secret-values.ts).
     if (given.kind === 'Secret') {
@@ -191,7 +220,10 @@ export class Store {
     if (given.kind === 'Pod') obj = this.parts.pod(obj);
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as unknown as KubeObject;
-    if (!old) this.keys = undefined;
+    if (!old) {
+      this.keys = undefined;
+      this.count++;
+    }
     this.objects.set(key, stored);
     this.reindex(key, old, stored);
     this.log(key, stored);
@@ -221,9 +253,11 @@ export class Store {
   /** remove deletes an object and tells the watchers. */
   remove(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const key = storageKey(kind, namespace, name);
-    const old = this.objects.get(key);
+    const old = this.lookup(key);
     if (!old) return undefined;
     this.objects.delete(key);
+    if (this.base?.has(key)) this.removed.add(key);
+    this.count--;
     this.secrets.delete(key);
     this.keys = undefined;
     this.resourceVersion++;
@@ -245,7 +279,7 @@ export class Store {
 
   /** snapshot captures the store's content now. */
   snapshot(): StoreSnapshot {
-    return { objects: new Map(this.objects), resourceVersion: this.resourceVersion };
+    return { objects: new Map(this.merged()), resourceVersion: this.resourceVersion };
   }
 
   /**
@@ -254,7 +288,7 @@ export class Store {
    */
   image(): StoreImage {
     return {
-      objects: new Map(this.objects), resourceVersion: this.resourceVersion, secrets: new Map(this.secrets),
+      objects: new Map(this.merged()), resourceVersion: this.resourceVersion, secrets: new Map(this.secrets),
       // The indexes come along, so that a store restored from the image need not file every object again.
       [INDEXES]: { kinds: copyBuckets(this.kinds), namespaces: copyBuckets(this.namespaces), indexes: new Map([...this.indexes].map(([name, values]) => [name, copyBuckets(values)])), uids: new Map(this.uids) },
     };
@@ -262,14 +296,15 @@ export class Store {
 
   /** restore fills an empty store with an image's content, without telling the watchers (none listen yet). */
   restore(image: StoreImage): void {
-    if (this.objects.size > 0) throw new Error('restore: the store is not empty');
-    for (const [key, obj] of image.objects) this.objects.set(key, obj);
+    if (this.count > 0) throw new Error('restore: the store is not empty');
+    this.base = image.objects;
+    this.count = image.objects.size;
     const filed = image[INDEXES];
     for (const [key, bucket] of filed.kinds) this.kinds.set(key, bucket.copy());
     for (const [key, bucket] of filed.namespaces) this.namespaces.set(key, bucket.copy());
     for (const [name, values] of filed.indexes) this.indexes.set(name, copyBuckets(values));
-    for (const [uid, key] of filed.uids) this.uids.set(uid, key);
-    for (const [key, values] of image.secrets) this.secrets.set(key, values);
+    this.uids = new Map(filed.uids);
+    this.secrets = new Map(image.secrets);
     this.keys = undefined;
     this.resourceVersion = image.resourceVersion;
   }
@@ -278,7 +313,7 @@ export class Store {
   keepHistory(): void {
     if (this.history) return;
     this.history = [];
-    this.checkpoints.push({ at: 0, objects: new Map(this.objects), resourceVersion: this.resourceVersion });
+    this.checkpoints.push({ at: 0, objects: new Map(this.merged()), resourceVersion: this.resourceVersion });
   }
 
   /** mark is the current place in the history: a snapshot taken now is snapshotAt(mark()). */
@@ -310,8 +345,8 @@ export class Store {
     if (!history) return;
     history.push({ key, obj, resourceVersion: this.resourceVersion });
     const last = this.checkpoints[this.checkpoints.length - 1]!;
-    if (history.length - last.at >= Math.max(CHECKPOINT_MIN_CHANGES, this.objects.size)) {
-      this.checkpoints.push({ at: history.length, objects: new Map(this.objects), resourceVersion: this.resourceVersion });
+    if (history.length - last.at >= Math.max(CHECKPOINT_MIN_CHANGES, this.count)) {
+      this.checkpoints.push({ at: history.length, objects: new Map(this.merged()), resourceVersion: this.resourceVersion });
     }
   }
 
@@ -344,8 +379,30 @@ export class Store {
   }
 
   private sorted(): KubeObject[] {
-    this.keys ??= [...this.objects.keys()].sort(compareKeys);
-    return this.keys.map((k) => this.objects.get(k) as KubeObject);
+    const objects = this.merged();
+    this.keys ??= [...objects.keys()].sort(compareKeys);
+    return this.keys.map((k) => objects.get(k) as KubeObject);
+  }
+
+  /** lookup reads one key: written since the restore, or else the image's unless removed since. */
+  private lookup(key: string): KubeObject | undefined {
+    const obj = this.objects.get(key);
+    if (obj !== undefined || this.base === undefined) return obj;
+    return this.removed.has(key) ? undefined : this.base.get(key);
+  }
+
+  /** merged is every stored object by key: the image's are folded into `objects` the first time it is read whole. */
+  private merged(): Map<string, KubeObject> {
+    const base = this.base;
+    if (base) {
+      const objects = new Map<string, KubeObject>();
+      for (const [key, obj] of base) if (!this.removed.has(key)) objects.set(key, obj);
+      for (const [key, obj] of this.objects) objects.set(key, obj);
+      this.objects = objects;
+      this.base = undefined;
+      this.removed.clear();
+    }
+    return this.objects;
   }
 }
 

@@ -41,7 +41,7 @@ export function* collectDependents(ctx: EngineContext, api: ApiServer, owner: Ku
   for (const dep of dependentsOf(ctx, owner)) {
     const live = ctx.store.get(String(dep.kind), dep.metadata?.namespace, dep.metadata?.name ?? '');
     if (!live || live.metadata?.deletionTimestamp) continue;
-    const solid = (live.metadata?.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata?.uid && ctx.store.all().some((o) => o.metadata?.uid === r.uid));
+    const solid = (live.metadata?.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata?.uid && ctx.store.byIndex('uid', r.uid).length > 0);
     if (solid.length > 0) {
       yield { phase: 'controllers.garbagecollector', object: ref(live), field: 'metadata.ownerReferences', result: `owner ${ref(owner)} is gone but ${solid.map((s) => `${s.kind}/${s.name}`).join(', ')} still owns it: removing the dangling reference`, detail: { owner: ref(owner) } };
       yield* client.patch(live, { metadata: { ownerReferences: [{ $patch: 'delete', uid: owner.metadata?.uid }], uid: live.metadata?.uid } });

@@ -35,3 +35,57 @@ test('a snapshot keeps the objects of its moment while the store moves on', () =
   assert.equal(snap.objects.size, 1);
   assert.equal(store.all().length, 0);
 });
+
+/** Write is one change made to a store: an object put, or one removed by kind, namespace and name. */
+type Write = { put: KubeObject } | { remove: [string, string | undefined, string] };
+
+const cm = (name: string, labels?: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', uid: `uid-${name}`, ...(labels ? { labels } : {}) } });
+const pod = (name: string, node?: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}` }, spec: { ...(node ? { nodeName: node } : {}), containers: [{ name: 'c', image: 'i' }] } });
+
+/** view is all a store tells of its content, in the order it tells it. */
+function view(store: Store): unknown {
+  return {
+    size: store.size, all: store.all().map((o) => [o.kind, o.metadata?.name, o.metadata?.resourceVersion, o.metadata?.labels]),
+    configMaps: store.list('ConfigMap', 'default').map((o) => o.metadata?.name), pods: store.list('Pod').map((o) => o.metadata?.name),
+    onNode: store.byIndex('node', 'n1').map((o) => o.metadata?.name), byUid: ['uid-a', 'uid-b', 'uid-p'].map((u) => store.byIndex('uid', u).length),
+    a: store.get('ConfigMap', 'default', 'a')?.metadata?.labels, snapshot: [...store.snapshot().objects.keys()],
+  };
+}
+
+const restoredCases: { name: string; writes: Write[] }[] = [
+  { name: 'nothing written', writes: [] },
+  { name: 'an object of the image replaced', writes: [{ put: cm('a', { v: '2' }) }] },
+  { name: 'an object of the image removed', writes: [{ remove: ['ConfigMap', 'default', 'a'] }] },
+  { name: 'an object of the image removed and stored again', writes: [{ remove: ['ConfigMap', 'default', 'a'] }, { put: cm('a', { v: '3' }) }] },
+  { name: 'new objects, one bound to a node', writes: [{ put: cm('c') }, { put: pod('q', 'n1') }, { remove: ['ConfigMap', 'default', 'c'] }] },
+  { name: 'a pod of the image bound, then removed', writes: [{ put: pod('p', 'n1') }, { remove: ['Pod', 'default', 'p'] }] },
+];
+
+for (const c of restoredCases) {
+  test(`a store restored from an image reads as one that was written to: ${c.name}`, () => {
+    const written = new Store();
+    for (const o of [cm('a', { v: '1' }), cm('b'), pod('p')]) written.put(o);
+    const image = written.image();
+    const imageView = [...image.objects.keys()];
+    const restored = new Store();
+    restored.restore(image);
+    for (const w of c.writes) {
+      for (const store of [written, restored]) {
+        if ('put' in w) store.put(w.put);
+        else store.remove(...w.remove);
+      }
+    }
+    assert.deepEqual(view(restored), view(written));
+    // The image is shared, never written: another store restored from it starts where the first one did.
+    assert.deepEqual([...image.objects.keys()], imageView);
+    const again = new Store();
+    again.restore(image);
+    assert.equal(again.size, 3);
+    assert.deepEqual(again.list('ConfigMap', 'default').map((o) => o.metadata?.name), ['a', 'b']);
+    assert.deepEqual(again.byIndex('node', 'n1'), []);
+    // Read whole, then written again, it still reads as the store written to.
+    restored.put(cm('z'));
+    written.put(cm('z'));
+    assert.deepEqual(view(restored), view(written));
+  });
+}
