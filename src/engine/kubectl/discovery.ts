@@ -137,9 +137,15 @@ export function* discover(api: ApiServer, session: Session, credentials: Credent
 
 /** cacheFiles are the files the disk cache holds after discovery: servergroups.json and one file per group-version served. */
 function cacheFiles(): string[] {
-  const gvs = new Set(Object.values(RESOURCES).flatMap((r) => servedVersions(r.group).map((v) => (r.group ? `${r.group}/${v}` : v))));
-  return ['servergroups.json', ...[...gvs].sort().map((gv) => `${gv}/serverresources.json`)];
+  if (!CACHE_FILES) {
+    const gvs = new Set(Object.values(RESOURCES).flatMap((r) => servedVersions(r.group).map((v) => (r.group ? `${r.group}/${v}` : v))));
+    CACHE_FILES = ['servergroups.json', ...[...gvs].sort().map((gv) => `${gv}/serverresources.json`)];
+  }
+  return [...CACHE_FILES];
 }
+
+/** CACHE_FILES are cacheFiles' answer, the same for every server (the resources it serves are the engine's). */
+let CACHE_FILES: readonly string[] | undefined;
 
 /**
  * send records one request kubectl makes for itself and the server's answer: kubectl's entry first (the request,

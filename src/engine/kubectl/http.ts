@@ -113,6 +113,8 @@ export function rawError(server: StatusError): StatusError {
 /** redactSecretBody replaces the values of a Secret sent or returned as a body (an object or its JSON) by their sizes. */
 export function redactSecretBody<T>(body: T): T {
   if (typeof body === 'string') {
+    // Only a body that names the kind, as it is or escaped, can be a Secret's: the others are not parsed.
+    if (!body.includes('Secret') && !body.includes('\\u')) return body;
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -75,6 +75,22 @@ function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<s
   return out;
 }
 
+/**
+ * EXPANSIONS keep each profile's expansion by registry: what a registry's factories build implements the same points
+ * whatever the run, and a frozen configuration's profiles are shared by every run of its cluster (a file's checks).
+ */
+const EXPANSIONS = new WeakMap<Registry, WeakMap<Profile, ReturnType<typeof expandProfile>>>();
+
+/** expansionOf is a profile's expansion with a registry, expanded the first time (a profile that may change, each time). */
+function expansionOf(registry: Registry, profile: Profile, expand: () => ReturnType<typeof expandProfile>): ReturnType<typeof expandProfile> {
+  if (!Object.isFrozen(profile)) return expand();
+  let byProfile = EXPANSIONS.get(registry);
+  if (!byProfile) EXPANSIONS.set(registry, (byProfile = new WeakMap()));
+  let expanded = byProfile.get(profile);
+  if (!expanded) byProfile.set(profile, (expanded = expand()));
+  return expanded;
+}
+
 /** Framework holds one profile's plugins per extension point and runs them. */
 export class Framework implements Handle {
   readonly profile: Profile;
@@ -123,7 +139,7 @@ export class Framework implements Handle {
         throw new FrameworkError(`initializing plugin "${name}": ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    const expanded = expandProfile(profile, (name, point) => this.implementsAt(name, point));
+    const expanded = expansionOf(registry, profile, () => expandProfile(profile, (name, point) => this.implementsAt(name, point)));
     if (expanded.error) throw new FrameworkError(expanded.error);
     for (const [point, names] of expanded.points) {
       for (const name of names) {
