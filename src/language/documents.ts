@@ -74,8 +74,8 @@ export function kubernetesKind(text: string): string | undefined {
 
 /**
  * Parsed is what the loader made of one section's text, its ranges at the file lines of `parsedAt`. A section in the
- * plain subset of YAML is read quickly and its ranges only when something first asks for them (a finding to place, a
- * hover): most sections of a big file are never given one. `ranged` tells whether they have been read.
+ * plain subset of YAML is read quickly, with its ranges when the quick reader can record them; else they are read
+ * only when something first asks for them (a finding to place, a hover). `ranged` tells whether they have been read.
  */
 interface Parsed {
   documents: SourceDocument[];
@@ -153,7 +153,7 @@ function parseSection(text: string, file: string): Parsed {
     parsed.ranged = true;
   };
   try {
-    parsed.documents = parseDocuments(text, file, { lazyRanges: true, ranged });
+    parsed.documents = parseDocuments(text, file, { lazyRanges: true, eagerRanges: true, ranged });
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     parsed.error = { line: err.line - 1, character: (err.column ?? 1) - 1, message: err.problem };

@@ -9,7 +9,7 @@ import { article, checkKind, docError, isList, splitList, type Json } from './do
 import { InputError, OWN_API_VERSION, defaultBehavior, defaultProfile } from './inputs';
 import { type GoScalar, goYamlTags, resolvePlain, resolveTagged } from './go-yaml';
 import { formatGoFloat, type GoValue, goMapKey, invalidMapKey } from './go-yaml-json';
-import { readQuickly } from './quick-load';
+import { type QuickOptions, readQuickly } from './quick-load';
 import { validateClusterObjects } from './validate-cluster';
 import type { Behavior, ClusterInput, FieldRange, Identity, Range, SimulationInputs, SourceDocument } from './inputs';
 import { parseBehavior, parseClusterProfile, sortDocument } from './own-kinds';
@@ -27,20 +27,14 @@ export interface InputFile {
   text: string;
 }
 
-/** ParseOptions: `lazyRanges` reads ranges only when first asked for; `ranged` gets the documents once read with ranges. */
-export interface ParseOptions {
-  lazyRanges?: boolean;
-  /**
-   * ranged is called with the fully read documents (the quick ones' twins, or the documents themselves) when they are
-   * read: a reader that keeps the documents at other lines than the text's moves their ranges there.
-   */
-  ranged?: (docs: SourceDocument[]) => void;
-}
+/** ParseOptions say when the source ranges are read (quick-load.ts QuickOptions). */
+export type ParseOptions = QuickOptions;
 
 /**
  * parseDocuments reads every YAML document of a file. Empty documents are skipped, a `kind: List`
  * (or `PodList`, ...) gives one document per item, and every field's key and value ranges are kept. With `lazyRanges`
- * (big cluster files), a file in the plain subset is read fast and the ranges only when first asked for.
+ * (big cluster files), a file in the plain subset is read fast and the ranges only when first asked for; with
+ * `eagerRanges`, fast with its ranges when the fast reader can record them.
  */
 export function parseDocuments(text: string, file: string, options: ParseOptions = {}): SourceDocument[] {
   try {
@@ -50,7 +44,7 @@ export function parseDocuments(text: string, file: string, options: ParseOptions
       options.ranged?.(docs);
       return docs;
     };
-    return (options.lazyRanges ? readQuickly(body, file, full) : undefined) ?? full();
+    return (options.lazyRanges || options.eagerRanges ? readQuickly(body, file, full, options) : undefined) ?? full();
   } catch (err) {
     if (err instanceof InputError) throw err;
     const message = err instanceof Error ? err.message : String(err);

@@ -2,6 +2,7 @@
 // v2 does, quoted scalars, one-line flow collections; and the signal that the full parser must read the file instead.
 import { resolvePlain } from './go-yaml';
 import { goMapKey } from './go-yaml-json';
+import type { RangeKeeper } from './plain-yaml-ranges';
 
 /** Json is a value the reader builds. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -113,15 +114,24 @@ export function quoted(text: string, from: number, end: number): [string, number
   return [value as string, i + 1];
 }
 
-/** FlowReader reads a flow collection that ends on its line: `[a, b]`, `{k: v}`, nested, with one-line scalars. */
+/**
+ * FlowReader reads a flow collection that ends on its line: `[a, b]`, `{k: v}`, nested, with one-line scalars; with a
+ * RangeKeeper, it records their ranges on that line (`line`).
+ */
 export class FlowReader {
+  /** stop is where the value item() read last ends, before the spaces after it. */
+  private stop = 0;
+
   constructor(
     private readonly text: string,
     private readonly end: number,
     private readonly scalars: ScalarResolver,
+    private readonly ranges?: RangeKeeper,
+    private readonly line = 0,
   ) {}
 
-  read(from: number): [Json, number] {
+  /** read reads the collection opening at `from`, whose field path is `path`; it gives the offset after its end. */
+  read(from: number, path = ''): [Json, number] {
     const open = this.text[from];
     const close = open === '[' ? ']' : '}';
     const list: Json[] = [];
@@ -130,14 +140,20 @@ export class FlowReader {
     if (this.text[i] === close) return [open === '[' ? list : map, i + 1];
     for (;;) {
       if (open === '[') {
-        const [item, after] = this.item(i);
+        const child = this.ranges ? this.ranges.reserve(path, list.length) : '';
+        const [item, after] = this.item(i, false, child);
+        this.ranges?.flowItem(child, this.line, i, this.stop);
         list.push(item);
         i = after;
       } else {
         const [key, afterKey] = this.item(i, true);
+        const keyStop = this.stop;
         if (this.text[afterKey] !== ':' || this.text.charCodeAt(afterKey + 1) !== 32) unsupported();
         if (typeof key !== 'string' || Object.hasOwn(map, key)) unsupported();
-        const [value, after] = this.item(this.space(afterKey + 1));
+        const child = this.ranges ? this.ranges.reserve(path, key as string) : '';
+        const valueFrom = this.space(afterKey + 1);
+        const [value, after] = this.item(valueFrom, false, child);
+        this.ranges?.flowField(child, this.line, i, keyStop, valueFrom, this.stop);
         Object.defineProperty(map, String(key), { value, enumerable: true, writable: true, configurable: true });
         i = after;
       }
@@ -150,6 +166,7 @@ export class FlowReader {
     }
   }
 
+  /** space skips spaces from `from`; the collection must go on after them. */
   private space(from: number): number {
     let i = from;
     while (i < this.end && this.text.charCodeAt(i) === 32) i++;
@@ -157,12 +174,18 @@ export class FlowReader {
     return i;
   }
 
-  /** item reads one flow value (or key) at `from`: a nested collection, a quoted or a plain scalar. */
-  private item(from: number, isKey = false): [Json, number] {
+  /** item reads one flow value (or key) at `from`, whose path is `path`: a nested collection, a quoted or a plain scalar. */
+  private item(from: number, isKey = false, path = ''): [Json, number] {
     const c = this.text[from]!;
-    if (c === '[' || c === '{') return isKey ? unsupported() : this.read(from);
+    if (c === '[' || c === '{') {
+      if (isKey) unsupported();
+      const read = this.read(from, path);
+      this.stop = read[1];
+      return read;
+    }
     if (c === '"' || c === "'") {
       const [value, after] = quoted(this.text, from, this.end);
+      this.stop = after;
       return [value, this.space(after)];
     }
     if (PLAIN_START.test(c)) unsupported();
@@ -178,6 +201,7 @@ export class FlowReader {
     const source = this.text.slice(from, stop);
     // A colon inside stays (`containerd://2.1`); one before a space or a flow indicator ended the scalar above.
     if (source === '' || source.includes('\t') || source.endsWith(':')) unsupported();
+    this.stop = stop;
     return [isKey ? this.scalars.key(source) : this.scalars.resolve(source), this.space(i)];
   }
 }

@@ -1,38 +1,73 @@
 // The quick reader of big cluster files gives exactly what the full reader gives — values, key order, document
-// positions, ranges when asked — or steps aside for the full reader.
+// positions, ranges when asked, read lazily or at once — or steps aside for the full reader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../../src/engine/cluster/inputs';
-import { parseDocuments } from '../../../src/engine/cluster/loader';
+import { InputError, type Range, type SourceDocument } from '../../../src/engine/cluster/inputs';
+import { parseDocuments, type ParseOptions } from '../../../src/engine/cluster/loader';
 import { readPlainYaml } from '../../../src/engine/cluster/plain-yaml';
+import { randomYaml } from './random-yaml';
 
-/** same asserts that the lazily ranged reading equals the full one, in values, key order, indexes and ranges. */
+/** read parses a text as the options ask, or gives the InputError it throws as a string; `ranged` is what it was given. */
+function read(text: string, file: string, options: ParseOptions): { docs: SourceDocument[] | string; ranged?: SourceDocument[] } {
+  let ranged: SourceDocument[] | undefined;
+  try {
+    return { docs: parseDocuments(text, file, { ...options, ranged: (d) => (ranged = d) }), ranged };
+  } catch (err) {
+    if (err instanceof InputError) return { docs: `InputError ${err.message}` };
+    throw err;
+  }
+}
+
+/** ranges lists a file's ranges: each document's, then its fields' keys and values. */
+function ranges(docs: SourceDocument[]): Range[] {
+  return docs.flatMap((d) => [d.range, ...[...d.fields.values()].flatMap((f) => (f.key ? [f.key, f.value] : [f.value]))]);
+}
+
+/**
+ * same asserts that the lazily ranged reading and the eagerly ranged ones equal the full one, in values, key order,
+ * indexes and ranges; that ranges read at once are given to `ranged`; and that no position is shared but the one of
+ * an empty range that is both its start and end, as the full reader leaves them (documents.ts moves them in place).
+ */
 function same(text: string, file = 'cluster.yaml'): void {
-  let full: unknown;
-  let quick: unknown;
-  try {
-    full = parseDocuments(text, file);
-  } catch (err) {
-    full = err instanceof InputError ? `InputError ${err.message}` : err;
+  const full = read(text, file, {}).docs;
+  for (const options of [{ lazyRanges: true }, { lazyRanges: true, eagerRanges: true }, { eagerRanges: true }]) {
+    const { docs, ranged } = read(text, file, options);
+    const how = JSON.stringify(options);
+    if (typeof full === 'string') {
+      assert.equal(docs, full, how);
+      continue;
+    }
+    assert.ok(typeof docs !== 'string', how);
+    assert.equal(JSON.stringify(docs.map((d) => [d.index, d.object])), JSON.stringify(full.map((d) => [d.index, d.object])), how);
+    assert.deepEqual(docs.map((d) => [d.range, [...d.fields]]), full.map((d) => [d.range, [...d.fields]]), how);
+    if (!options.lazyRanges) assert.equal(ranged, docs, `${how}: the documents read with their ranges`);
+    if (ranged !== docs) continue;
+    const mine = ranges(docs);
+    const theirs = ranges(full);
+    const seen = new Set<object>();
+    mine.forEach((r, i) => {
+      assert.equal(r.start === r.end, theirs[i]!.start === theirs[i]!.end, `${how}: range ${i} is empty as the full reader's`);
+      for (const p of r.start === r.end ? [r.start] : [r.start, r.end]) {
+        assert.ok(!seen.has(p), `${how}: range ${i} shares a position`);
+        seen.add(p);
+      }
+    });
   }
-  try {
-    quick = parseDocuments(text, file, { lazyRanges: true });
-  } catch (err) {
-    quick = err instanceof InputError ? `InputError ${err.message}` : err;
-  }
-  if (typeof full === 'string') return assert.equal(quick, full);
-  const docs = quick as ReturnType<typeof parseDocuments>;
-  const fullDocs = full as ReturnType<typeof parseDocuments>;
-  assert.equal(JSON.stringify(docs.map((d) => [d.index, d.object])), JSON.stringify(fullDocs.map((d) => [d.index, d.object])));
-  assert.deepEqual(docs.map((d) => [d.range, [...d.fields]]), fullDocs.map((d) => [d.range, [...d.fields]]));
 }
 
 /** fast tells whether the quick reader reads the text itself. */
 const fast = (text: string): boolean => readPlainYaml(text) !== undefined;
 
-const cases: { name: string; text: string; quick: boolean }[] = [
+/** eager tells whether the quick reader reads the text's ranges too. */
+const eager = (text: string): boolean => readPlainYaml(text, { ranges: true })?.every((d) => d.fields !== undefined) ?? false;
+
+/** lines joins a case's lines, each ended by a line break. */
+const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
+
+/** cases: `quick` tells whether the quick reader reads the values, `ranges` whether its ranges too (by default, when quick). */
+const cases: { name: string; text: string; quick: boolean; ranges?: boolean }[] = [
   { name: 'kubectl get -o yaml style', quick: true, text: 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      kubernetes.io/hostname: n1\n    name: n1\n  status:\n    allocatable:\n      cpu: "8"\n      memory: 32Gi\n    addresses:\n    - address: 10.0.0.1\n      type: InternalIP\n' },
   { name: 'indented sequences and nested ones', quick: true, text: 'kind: Pod\napiVersion: v1\nspec:\n  containers:\n    - name: a\n      args:\n        - - x\n          - y\n        -\n          z: 1\n        - \n' },
   { name: 'YAML 1.1 scalars', quick: true, text: 'kind: ConfigMap\napiVersion: v1\ndata:\n  a: yes\n  b: On\n  c: ~\n  d: 0644\n  e: 0x1F\n  f: 1_000\n  g: 1.5e3\n  h: -7\n  i: +3\n  j: 1:20\n  k: 2001-12-14\n  l: .5\n  m: Null\n  n: y\n  o: NO\n  p: 12345678901234567890\n  q: 10.0.0.1\n  r: 61255492Ki\n  s:\n  t: -x\n  u: a b  # c\n  v: a#b\n' },
@@ -64,14 +99,102 @@ const cases: { name: string; text: string; quick: boolean }[] = [
   { name: 'infinity has no JSON form', quick: false, text: 'kind: A\napiVersion: v1\na: .inf\n' },
   { name: 'a tab in the indentation', quick: false, text: 'kind: A\napiVersion: v1\nb:\n\tc: 1\n' },
   { name: 'a block scalar at the end of a file without a final line break', quick: false, text: 'kind: A\napiVersion: v1\na: |\n  x' },
+  // The yaml library ends a block collection's range with the range[2] of its last value, which takes in some of the
+  // comment lines after it: those indented deeper than the block after a one-line value, all of them after a missing
+  // value, those of a block it keeps them in when one is indented as far as its entries (parse/parser.js).
+  {
+    name: 'comments between entries and after them, at every indentation',
+    quick: true,
+    text: lines('# top', 'apiVersion: v1  # after a value', 'kind: Pod', 'metadata:', '  # before the first key', '  name: web # same line', '', '  labels:',
+      '    app: web', '      # deeper than the entries', '    # at the entries\' column', '  # at the parent\'s', '# at the top', 'spec:', '  containers:',
+      '  - name: a', '    image: x', '    # inside the item', '  # at the sequence\'s column', '  - name: b', '    image: y', '      # deeper', '# last'),
+  },
+  {
+    name: 'comments after the last entries of nested blocks, kept by the first block indented no deeper than one of them',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: A', 'z:', '  r:', '    a:', '      x: 1', '        # deeper', '      # at x', '    # at a', '  # at r', 'b:', '  - c:',
+      '      - 1', '    # at c', '  # at the sequence', '    # at c again', 'd: 1'),
+  },
+  {
+    name: 'comments after a literal (all kept apart from it), and after a sequence at the top column (never kept in it)',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: A', 'lit:', '  a: |', '      x', '    # less indented than the text', 'b:', '- 1', '# at the sequence\'s column'),
+  },
+  {
+    name: 'blank lines at the end of nested blocks and of the file',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: m', '  labels:', '    a: b', '', '  ', '', 'data:', '  k: v', '', ''),
+  },
+  {
+    name: 'literal scalars at the end of a nested block, with comments after them',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: m', 'data:', '  script: |', '    echo hi', '', '    exit 0', '', '  # after it', '  keep: |+',
+      '    kept', '', '', '  strip: |-  # a header comment', '    x', '      # deeper: text', '  empty: |', 'list:', '- |', '  item', '    # deeper', '# top', 'other: 1'),
+  },
+  { name: 'a literal scalar at the end of the file', quick: true, text: lines('apiVersion: v1', 'kind: ConfigMap', 'data:', '  a: |', '    x', '    y', '', '') },
+  { name: 'a literal scalar at the end of the file, stripped', quick: true, text: lines('apiVersion: v1', 'kind: ConfigMap', 'data:', '  a:', '    b: |-', '      x') },
+  {
+    name: 'flow collections with nested flow items, and comments after them',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: A', 'metadata: {name: n, labels: {a: "1", "b.c": \'d\'}}  # c', 'spec:', '  list: [[a, b], {c: [d, {e: f}]}, "g", [], {}]',
+      '     # deeper', 'seq:', '- [ 1 , 2 ]   # c', '- [k, v]', '  # deeper'),
+  },
+  {
+    name: 'sequences of mappings, indented and not',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: Pod', 'spec:', '  containers:', '  - name: a', '    ports:', '    - containerPort: 80', '      protocol: TCP', '  - name: b',
+      '  initContainers:', '    - name: c', '      args:', '        - - x', '          - y', '        -', '          - z', '        -', '          k: v', '    -', '    - - -'),
+  },
+  {
+    name: 'missing values, with comments after them',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: m', '  annotations:   # none yet', 'data:', '  a:', '  b:    ', '  # c', '  c:', '# top',
+      'd:', '  # deeper', '# top', 'e:', '- # c', '# top', '-', 'f:'),
+  },
+  {
+    // Before the next `---`, the parser cuts a missing value's lines after the one that follows its last comment
+    // indented deeper than the key (parse/parser.js blockMap, "For empty nodes").
+    name: 'a missing value last in a document, then comments and another document',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: A', 'z:', '  # deep', '# top', '', '# after a blank', '---', 'apiVersion: v1', 'kind: B', 'z:  # c', '# top', '---',
+      'apiVersion: v1', 'kind: C', 'z:', '', '# after a blank', '---', 'apiVersion: v1', 'kind: D', 'z:', '  # deep', '---', 'apiVersion: v1', 'kind: E', 'z:'),
+  },
+  {
+    name: 'quoted keys and keys that are quoted in field paths',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: Node', 'metadata:', '  labels:', '    kubernetes.io/hostname: n1', '    "node.kubernetes.io/instance-type": m5',
+      '    \'topology.kubernetes.io/zone\': a', '    "with space": 1', '    key with spaces  : 2', '    "": empty', '    0x10: b', 'spec: {"a.b": 1, \'c d\': [x]}'),
+  },
+  {
+    name: 'Lists with comments between their items, in both indentation styles',
+    quick: true,
+    text: lines('apiVersion: v1', 'kind: List', 'items:', '- apiVersion: v1', '  kind: ConfigMap', '  metadata:', '    name: a', '  # between items', '- apiVersion: v1',
+      '  kind: ConfigMap', '  metadata: {name: b}', '    # deeper', '---', 'apiVersion: v1', 'kind: PodList', 'items:', '  - metadata:', '      name: p', '    # after',
+      '  - metadata: {name: q}', '---', 'apiVersion: v1', 'kind: List', 'items: []'),
+  },
+  { name: 'characters beyond ASCII count in UTF-16 units, trailing blank space is left out', quick: true, text: lines('apiVersion: v1', 'kind: A', 'k: "é😀x"', 'l: {a: 😀}', 'm: é é\u00a0', 'n: [x\u00a0]') },
+  { name: 'a tab outside literals: the values at once, the ranges from the full reader', quick: true, ranges: false, text: lines('apiVersion: v1', 'kind: A', 'a: 1\t# c', 'b: |', '  tab\tin') },
+  { name: 'a tab in a literal only: the ranges at once', quick: true, text: lines('apiVersion: v1', 'kind: A', 'b: |', '  tab\tin') },
 ];
 
 for (const c of cases) {
   test(`the quick reader of cluster files: ${c.name}`, () => {
     assert.equal(fast(c.text), c.quick);
+    assert.equal(eager(c.text), c.ranges ?? c.quick);
     same(c.text);
   });
 }
+
+test('the quick reader gives what the full reader gives for random files', () => {
+  let ranged = 0;
+  const count = 800;
+  for (let seed = 1; seed <= count; seed++) {
+    const text = randomYaml(seed);
+    if (eager(text)) ranged++;
+    assert.doesNotThrow(() => same(text), `seed ${seed}: ${JSON.stringify(text)}`);
+  }
+  assert.ok(ranged > count / 2, `${ranged} of ${count} ranged at once`);
+});
 
 /** yamlFiles lists the YAML files under a directory. */
 function yamlFiles(dir: string): string[] {
@@ -84,13 +207,16 @@ function yamlFiles(dir: string): string[] {
 test('the quick reader gives what the full reader gives for every example, fixture and the embedded cluster', () => {
   const files = [...yamlFiles('examples'), ...yamlFiles('test/fixtures'), ...yamlFiles('test/debugger/fixtures'), 'src/engine/cluster/default-cluster.yaml'];
   let quick = 0;
+  let ranged = 0;
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     if (fast(text)) quick++;
+    if (eager(text)) ranged++;
     assert.doesNotThrow(() => same(text, file), file);
   }
   // Most files are in the plain subset; the rest (anchors, folded text, errors on purpose) take the full reader.
   assert.ok(quick > files.length * 0.8, `${quick} of ${files.length} read quickly`);
+  assert.equal(ranged, quick, 'every file read quickly has its ranges at once');
 });
 
 test('a message that names a line reads the ranges then, from the full reader', () => {
