@@ -4,7 +4,7 @@
 // kubelet's pod status as `kubelet`, a controller's as `kube-controller-manager`, the scheduler's as `kube-scheduler`.
 // See staging/src/k8s.io/apiserver/pkg/endpoints/handlers/update.go (fieldManager.UpdateNoErrors) and the status
 // strategies' ResetFieldsFor (status and metadata only), v0.36.3; a run keeps its objects without managed fields.
-import type { KubeObject, Meta, Mutable } from '../api/types';
+import { deepClone, type KubeObject, type Meta, type Mutable } from '../api/types';
 import type { EngineContext } from '../context';
 import { updateManagedFields } from './fieldmanager/manager';
 
@@ -19,13 +19,18 @@ function recorded<T extends Meta>(ctx: Ctx, live: T, next: T, manager: string): 
   return updateManagedFields(live as unknown as KubeObject, next as unknown as KubeObject, manager, scope).metadata;
 }
 
-/** updateStatus changes a clone of the stored object (its status) and stores it, recorded under `manager`. */
+/**
+ * updateStatus changes a copy of the stored object and stores it, recorded under `manager`. The copy is what a status
+ * write may change: its own status and metadata fields; the rest (the spec) is the stored, frozen object's own, so a
+ * write costs the status, not the object.
+ */
 export function updateStatus<T extends Meta = KubeObject>(ctx: Ctx, manager: string, kind: string, namespace: string | undefined, name: string, change: (obj: Mutable<T>) => void): T | undefined {
-  const live = ctx.store.get<T>(kind, namespace, name);
-  if (!live) return undefined;
-  return ctx.store.update<T>(kind, namespace, name, (o) => {
+  return ctx.store.replace<T>(kind, namespace, name, (live) => {
+    const { metadata, status } = live as { metadata?: object; status?: unknown };
+    const o = { ...live, ...(metadata ? { metadata: { ...metadata } } : {}), ...(status !== undefined ? { status: deepClone(status) } : {}) } as Mutable<T>;
     change(o);
     if (ctx.recordManagers) o.metadata = recorded(ctx, live, o as T, manager) as Mutable<T>['metadata'];
+    return o as Partial<T>;
   });
 }
 

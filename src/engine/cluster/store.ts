@@ -76,6 +76,11 @@ class Bucket {
     }
   }
 
+  /** size is how many objects the bucket holds. */
+  get size(): number {
+    return this.objects.size;
+  }
+
   list<T>(): T[] {
     this.sorted ??= [...this.objects.keys()].sort(compareKeys);
     return this.sorted.map((k) => this.objects.get(k) as T);
@@ -216,8 +221,8 @@ export class Store {
       this.secrets.set(key, values);
       obj = stored as Meta;
     }
-    // Pods of one template share their equal parts (shared-parts.ts).
-    if (given.kind === 'Pod') obj = this.parts.pod(obj);
+    // Pods of one template share their equal parts (shared-parts.ts), once there are enough of them to be worth it.
+    if (given.kind === 'Pod' && (this.kinds.get('Pod')?.size ?? 0) >= SHARE_FROM_PODS) obj = this.parts.pod(obj);
     this.resourceVersion++;
     const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.resourceVersion) } }) as unknown as KubeObject;
     if (!old) {
@@ -405,6 +410,12 @@ export class Store {
     return this.objects;
   }
 }
+
+/**
+ * SHARE_FROM_PODS is how many pods a store holds before the pods it stores share their equal parts: sharing saves
+ * memory at scale, and costs a walk of each new pod's spec that a run of a few pods (a diagnostic's check) never repays.
+ */
+const SHARE_FROM_PODS = 64;
 
 /** CHECKPOINT_MIN_CHANGES is the fewest changes between two checkpoints of the history. */
 const CHECKPOINT_MIN_CHANGES = 256;
