@@ -133,8 +133,9 @@ function replaceContents(target: Rec, encoded: Rec): void {
 function inOrder(original: unknown, encoded: unknown): unknown {
   if (Array.isArray(encoded)) return encoded.map((v, i) => inOrder(Array.isArray(original) ? original[i] : undefined, v));
   if (!isObject(encoded)) return encoded;
-  const before = isObject(original) ? Object.keys(original).filter((k) => k in encoded) : [];
+  const before = isObject(original) ? original : undefined;
   const out: Rec = {};
-  for (const k of [...before, ...Object.keys(encoded).filter((k) => !before.includes(k))]) out[k] = inOrder(isObject(original) ? original[k] : undefined, encoded[k]);
+  if (before) for (const k of Object.keys(before)) if (Object.hasOwn(encoded, k)) out[k] = inOrder(before[k], encoded[k]);
+  for (const k of Object.keys(encoded)) if (!before || !Object.hasOwn(before, k)) out[k] = inOrder(undefined, encoded[k]);
   return out;
 }

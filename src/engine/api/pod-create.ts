@@ -226,8 +226,7 @@ export interface DefaultTolerationSecondsOptions {
  * with tolerationSeconds 300, not-ready first.
  */
 export function applyDefaultTolerationSeconds(pod: Pod, options: DefaultTolerationSecondsOptions = {}): PodMutation {
-  const object = deepClone(pod);
-  const spec = (object.spec ??= { containers: [] });
+  const { object, spec } = withOwnSpec(pod);
   const tolerations = spec.tolerations ?? [];
   const tolerates = (key: string): boolean => tolerations.some((t) =>
     (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
@@ -244,14 +243,23 @@ export function applyDefaultTolerationSeconds(pod: Pod, options: DefaultTolerati
 }
 
 /**
+ * withOwnSpec is a copy of the pod with a copy of its spec (an empty one when it has none), for a plugin that sets
+ * fields of the spec itself and nothing below them: the rest is the given pod's, which it leaves as it is.
+ */
+function withOwnSpec(pod: Pod): { object: Pod; spec: NonNullable<Pod['spec']> } {
+  const object: Pod = { ...pod };
+  const spec = (object.spec = pod.spec ? { ...pod.spec } : { containers: [] });
+  return { object, spec };
+}
+
+/**
  * applyPriority is the Priority admission plugin on pod create: it resolves spec.priorityClassName (or the
  * globalDefault class with the lowest value, whose name it then writes; or priority 0 and PreemptLowerPriority
  * when there is none) into spec.priority and spec.preemptionPolicy, and refuses a pod that names a class that
  * does not exist or writes a priority or preemptionPolicy that differs from its class's.
  */
 export function applyPriority(pod: Pod, priorityClasses: readonly PriorityClass[]): PodMutation {
-  const object = deepClone(pod);
-  const spec = (object.spec ??= { containers: [] });
+  const { object, spec } = withOwnSpec(pod);
   const changes: string[] = [];
   let priority: number;
   let preemptionPolicy: string;

@@ -48,8 +48,19 @@ export function goTrimSpace(s: string): string {
  */
 export function goSortedKeys(obj: object): string[] {
   const keys = Object.keys(obj);
-  if (!keys.some((k) => /[\uD800-\uDFFF]/.test(k))) return keys.sort();
+  if (keys.length < 2) return keys;
+  // UTF-16 order is UTF-8's but for characters past U+FFFF (surrogate pairs), which sort after U+E000-U+FFFF in UTF-8.
+  if (!keys.some(hasSurrogate)) return keys.sort();
   return keys.sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+}
+
+/** hasSurrogate tells whether a string holds half of a UTF-16 surrogate pair. */
+function hasSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
