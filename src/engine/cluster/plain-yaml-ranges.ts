@@ -176,13 +176,13 @@ export class RangeKeeper {
     let last = next;
     if (this.leaf === 'empty' && atColumn) {
       let deep = this.after - 1;
-      for (let l = this.after; l < next; l++) if (this.lines[l]!.indent > col && !this.isBlank(l)) deep = l;
+      for (let l = this.after; l < next; l++) if (this.lines[l]!.indent > col && !this.isEmpty(l)) deep = l;
       last = Math.min(next, deep + 2);
     }
     this.trailIndent = -1;
     for (let l = this.after; l < last; l++) {
       const line = this.lines[l]!;
-      if (this.isBlank(l)) continue;
+      if (this.isEmpty(l)) continue;
       if (this.leaf === 'empty' || (!own && line.indent > col)) {
         this.tail = line.end;
         this.tailLine = l;
@@ -196,8 +196,8 @@ export class RangeKeeper {
     this.leaf = undefined;
   }
 
-  /** isBlank tells a line of spaces only (the lines after a value are blank or comments). */
-  private isBlank(l: number): boolean {
+  /** isEmpty tells a line of spaces only (the lines after a value are empty or comments; the reader's isBlank is either). */
+  private isEmpty(l: number): boolean {
     const line = this.lines[l]!;
     return line.start + line.indent >= line.end;
   }

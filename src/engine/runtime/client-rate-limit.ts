@@ -44,13 +44,13 @@ export class TokenBucket {
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.qps;
   }
+
   /** refill adds the tokens earned since the last request, up to the burst. */
   private refill(now: Millis): void {
     if (now <= this.last) return;
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.qps) / 1000);
     this.last = now;
   }
-
 }
 
 /** ClientSettings are a clientset's rate limit as its component's configuration gives it, and the names it gives them. */
