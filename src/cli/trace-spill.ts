@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { layOutTrace, type SpilledTrace, type TraceDetail } from '../engine/report/json';
 import { TraceCut, type TraceLeftOut } from '../engine/report/trace-cut';
-import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
+import type { ObjectRef } from '../engine/api/types';
+import type { TraceEntry, TraceInput, TraceSink } from '../engine/runtime/recorder';
 
 /** READ_BYTES is how much of the spilled trace is read back at once. */
 const READ_BYTES = 1 << 20;
@@ -32,8 +33,16 @@ export class FileSpill implements TraceSink, SpilledTrace {
     }
   }
 
-  accept(given: readonly TraceEntry[]): void {
-    const entries = this.cut ? given.filter((e) => this.cut!.keeps(e)) : given;
+  /** leaves leaves out what the summary does not keep; the cut is made here, in the order of the trace. */
+  leaves(entry: TraceInput): boolean {
+    return this.cut !== undefined && !this.cut.keeps(entry);
+  }
+
+  isQuiet(object: ObjectRef): boolean {
+    return this.cut?.isCut(object) === true;
+  }
+
+  accept(entries: readonly TraceEntry[]): void {
     if (entries.length === 0) return;
     const text = Buffer.from((this.entries ? ',' : '') + layOutTrace(entries, this.detail));
     for (let done = 0; done < text.length;) done += writeSync(this.fd, text, done, text.length - done, this.size + done);
@@ -80,10 +89,17 @@ export class PhaseKeeper implements TraceSink {
     this.cut = detail === 'summary' ? new TraceCut() : undefined;
   }
 
+  /** leaves leaves out every step (the timeline prints phases), and the phases the summary does not keep. */
+  leaves(entry: TraceInput): boolean {
+    return this.detail === 'none' || entry.step !== undefined || (this.cut !== undefined && !this.cut.keeps(entry));
+  }
+
+  isQuiet(object: ObjectRef): boolean {
+    return this.detail === 'none' || this.cut?.isCut(object) === true;
+  }
+
   accept(entries: readonly TraceEntry[]): void {
-    if (this.detail === 'none') return;
     for (const e of entries) {
-      if (e.step || (this.cut && !this.cut.keeps(e))) continue;
       const kept: TraceEntry = { seq: e.seq, phase: e.phase, at: e.at, result: e.result, detail: EMPTY_DETAIL };
       if (e.object !== undefined) kept.object = e.object;
       if (e.outcome !== undefined) kept.outcome = e.outcome;
@@ -98,4 +114,4 @@ export class PhaseKeeper implements TraceSink {
 }
 
 /** DISCARD takes the trace of a report that leaves it out (--trace none). */
-export const DISCARD: TraceSink = { accept: () => undefined };
+export const DISCARD: TraceSink = { accept: () => undefined, leaves: () => true, isQuiet: () => true };

@@ -237,7 +237,7 @@ export class Simulation {
         // A fault in one task must not end the run: it is recorded where it happened and the task stops.
         const label = this.running.label;
         this.running = undefined;
-        const last = this.recorder.trace.at(-1);
+        const last = this.recorder.last;
         return this.recorder.record({
           phase: last?.phase ?? 'kubectl.validate', ...(last?.object ? { object: last.object } : {}),
           result: `internal error in ${label}: ${(err as Error)?.message ?? String(err)}`, detail: { task: label, stack: String((err as Error)?.stack ?? '') }, outcome: 'failed',

@@ -4,7 +4,8 @@
 // times and whose old versions are dropped, most of the memory is garbage.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { collectNow } from './collect';
-import type { TraceEntry, TraceSink } from '../engine/runtime/recorder';
+import type { ObjectRef } from '../engine/api/types';
+import { SINK_LAG, type TraceEntry, type TraceInput, type TraceSink } from '../engine/runtime/recorder';
 
 /**
  * STEPS are how far the heap may grow past what survived its last full collection, by the heap's size: 50% from
@@ -30,11 +31,28 @@ export function tightenHeap(): void {
  */
 export class HeapWatch implements TraceSink {
   private next = 0;
+  /** left counts the entries the sink left out since the heap was last looked at: a cut run hands on few batches. */
+  private left = 0;
 
   constructor(readonly inner: TraceSink) {}
 
+  leaves(entry: TraceInput): boolean {
+    if (this.inner.leaves?.(entry) !== true) return false;
+    if (++this.left >= SINK_LAG) this.watch();
+    return true;
+  }
+
+  isQuiet(object: ObjectRef): boolean {
+    return this.inner.isQuiet?.(object) === true;
+  }
+
   accept(entries: readonly TraceEntry[]): void {
     this.inner.accept(entries);
+    this.watch();
+  }
+
+  private watch(): void {
+    this.left = 0;
     const step = STEPS[this.next];
     if (step && getHeapStatistics().total_heap_size >= step.fromBytes) {
       this.next++;

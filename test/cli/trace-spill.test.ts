@@ -16,9 +16,10 @@ import { readInputFile } from '../../src/host/read-file';
 import { CLI, hangUpAfterFirstPiece, ROOT } from './harness';
 
 const dir = mkdtempSync(join(tmpdir(), 'pod-lifecycle-spill-'));
-// Forty replicas make about 3,000 entries: more than a recorder keeps before it hands the oldest on.
-const manifest = join(dir, 'deployment.yaml');
-writeFileSync(manifest, `apiVersion: apps/v1
+/** deployment writes a Deployment of forty replicas: about 3,000 entries, more than a recorder keeps before it hands the oldest on. */
+function deployment(name: string, cpu: string): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
@@ -27,37 +28,47 @@ spec:
   template:
     metadata: {labels: {app: web}}
     spec:
-      containers: [{name: app, image: nginx:1.27, resources: {requests: {cpu: 10m, memory: 16Mi}}}]
+      containers: [{name: app, image: nginx:1.27, resources: {requests: {cpu: ${cpu}, memory: 16Mi}}}]
 `);
+  return file;
+}
+const manifest = deployment('deployment', '10m');
+// At 300m, 26 pods fit on the two workers: the others are Pending after a FailedScheduling and a preemption attempt,
+// past the first ten pods whose steps the summary keeps as well as among them.
+const crowded = deployment('crowded', '300m');
 
 /** inMemory is the report the engine writes from the trace it kept, as the debugger and explain keep it. */
-function inMemory(detail: 'summary' | 'full'): string {
-  const sim = new Simulation(loadRunFiles({ manifest, clusters: [], identity: { kind: 'default' } }, (p) => readInputFile(p)), detail === 'summary' ? { tableLimit: SUMMARY_LIMIT } : {});
+function inMemory(detail: 'summary' | 'full', file = manifest): string {
+  const sim = new Simulation(loadRunFiles({ manifest: file, clusters: [], identity: { kind: 'default' } }, (p) => readInputFile(p)), detail === 'summary' ? { tableLimit: SUMMARY_LIMIT } : {});
   let text = '';
   writeResultJson(sim.run(), detail, (chunk) => { text += chunk; });
   return text;
 }
 
 /** cli runs `pod-lifecycle run --json` with its own temporary directory (or one given) and returns what it wrote. */
-function cli(args: string[], tmp = mkdtempSync(join(dir, 'tmp-'))): { stdout: string; status: number | null; tmp: string } {
-  const r = spawnSync(process.execPath, [CLI, 'run', manifest, '--json', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, maxBuffer: 256 * 1024 * 1024 });
+function cli(args: string[], tmp = mkdtempSync(join(dir, 'tmp-')), file = manifest): { stdout: string; status: number | null; tmp: string } {
+  const r = spawnSync(process.execPath, [CLI, 'run', file, '--json', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, maxBuffer: 256 * 1024 * 1024 });
   return { stdout: r.stdout, status: r.status, tmp };
 }
 
-const cases: { name: string; args: string[]; detail: 'summary' | 'full' }[] = [
-  { name: 'summary (the default)', args: [], detail: 'summary' },
-  { name: 'full', args: ['--trace', 'full'], detail: 'full' },
+const cases: { name: string; args: string[]; detail: 'summary' | 'full'; file: string; status: number; pending: number }[] = [
+  { name: 'summary (the default)', args: [], detail: 'summary', file: manifest, status: 0, pending: 0 },
+  { name: 'full', args: ['--trace', 'full'], detail: 'full', file: manifest, status: 0, pending: 0 },
+  { name: 'summary, with pods that stay Pending', args: [], detail: 'summary', file: crowded, status: 1, pending: 14 },
+  { name: 'full, with pods that stay Pending', args: ['--trace', 'full'], detail: 'full', file: crowded, status: 1, pending: 14 },
 ];
 
 for (const c of cases) {
   test(`spilled trace, ${c.name}: the report is byte for byte the one written from memory, and the file is gone`, () => {
-    const { stdout, status, tmp } = cli(c.args);
-    assert.equal(status, 0);
-    const report = JSON.parse(stdout) as { trace: unknown[]; traceLeftOut?: { entries: number; pods: number } };
+    const { stdout, status, tmp } = cli(c.args, undefined, c.file);
+    assert.equal(status, c.status);
+    const report = JSON.parse(stdout) as { trace: unknown[]; traceLeftOut?: { entries: number; pods: number }; objects: { kind: string; status?: { phase?: string } }[] };
     assert.ok(report.trace.length + (report.traceLeftOut?.entries ?? 0) > 2 * SINK_LAG, 'the run is long enough to hand entries on');
-    // The summary keeps every step of the first 10 of the 40 pods.
+    assert.equal(report.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Pending').length, c.pending);
+    // The summary keeps every step of the first 10 of the 40 pods; the steps of the others are made without their
+    // detail (Recorder.isQuiet), and the report says the same as the one written from the whole trace.
     assert.equal(report.traceLeftOut?.pods, c.detail === 'summary' ? 30 : undefined);
-    assert.equal(stdout, inMemory(c.detail));
+    assert.equal(stdout, inMemory(c.detail, c.file));
     assert.deepEqual(readdirSync(tmp), []);
   });
 }

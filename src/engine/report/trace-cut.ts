@@ -1,7 +1,7 @@
 // What the summary trace keeps of a big run: every step of the first SUMMARY_PODS pods of each workload, and every
 // step about any other object. A Deployment of 10,000 replicas goes through the same steps 10,000 times; the report
 // keeps the story of its first pods and says how much it left out, which `--trace full` keeps.
-import type { TraceEntry } from '../runtime/recorder';
+import type { ObjectRef } from '../api/types';
 
 /** SUMMARY_PODS is how many pods of each workload the summary trace keeps every step of. */
 export const SUMMARY_PODS = 10;
@@ -25,7 +25,7 @@ export class TraceCut {
   private leftOutEntries = 0;
 
   /** keeps tells whether the summary keeps an entry. */
-  keeps(entry: TraceEntry): boolean {
+  keeps(entry: { object?: ObjectRef }): boolean {
     const ref = entry.object;
     if (ref === undefined || !ref.startsWith('Pod/') || this.kept.has(ref)) return true;
     if (!this.cut.has(ref)) {
@@ -42,6 +42,11 @@ export class TraceCut {
     }
     this.leftOutEntries++;
     return false;
+  }
+
+  /** isCut tells whether every later entry about an object is left out: a pod past its workload's first ones. */
+  isCut(object: ObjectRef): boolean {
+    return this.cut.has(object);
   }
 
   /** leftOut is what was left out so far; undefined when nothing was. */

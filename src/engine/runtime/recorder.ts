@@ -68,6 +68,24 @@ export type EventInput = Omit<KubeEvent, 'at' | 'count'>;
  */
 export interface TraceSink {
   accept(entries: readonly TraceEntry[]): void;
+  /**
+   * leaves is asked once for each entry, in the order recorded, before anything of it is kept: true when the sink
+   * would leave it out (a summary's cut), and then the recorder neither keeps nor hands it on; the sink counts it.
+   */
+  leaves?(entry: TraceInput): boolean;
+  /** isQuiet tells whether the sink leaves out every entry about an object from here on: its steps need no detail. */
+  isQuiet?(object: ObjectRef): boolean;
+}
+
+/** QUIET_DETAIL is the detail of an entry made for a sink that leaves it out (isQuiet): nothing reads it. */
+const QUIET_DETAIL: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/**
+ * quietEntry is an entry about an object whose entries the sink leaves out (Recorder.isQuiet): it is recorded, and
+ * numbered, as the full entry would be, without the result and detail nobody will read.
+ */
+export function quietEntry(phase: PhaseName, object: ObjectRef, step?: { kind: SubStepKind; name: string }): TraceInput {
+  return step ? { phase, object, step, result: '', detail: QUIET_DETAIL } : { phase, object, result: '', detail: QUIET_DETAIL };
 }
 
 /** INTERN_LIMIT is how many distinct strings (and steps) the recorder keeps to share; the repeated ones come back. */
@@ -82,7 +100,7 @@ export class Recorder {
   readonly trace: TraceEntry[] = [];
   /** kept are the Events as storage keeps them: numbered, and on a live cluster expiring (expireEventsAfter). */
   private readonly kept: KeptEvents<KubeEvent>;
-  /** handedOn counts the entries handed to the sink: the seq of trace[0]. */
+  /** handedOn counts the entries handed to the sink or left out by it: the seq of the next entry after the kept ones. */
   private handedOn = 0;
   private sink: TraceSink | undefined;
 
@@ -141,13 +159,38 @@ export class Recorder {
     this.trace.length = 0;
   }
 
-  /** count is how many entries have been recorded, kept or handed on. */
+  /** count is how many entries have been recorded, kept, handed on or left out. */
   get count(): number {
     return this.handedOn + this.trace.length;
   }
 
+  /** last is the latest entry recorded, kept or not. */
+  get last(): TraceEntry | undefined {
+    return this.lastEntry;
+  }
+
+  private lastEntry: TraceEntry | undefined;
+
+  /**
+   * isQuiet tells whether the trace keeps nothing more about an object (a summary past a workload's first pods): a
+   * component may then record its steps without the detail only the trace would read.
+   */
+  isQuiet(object: ObjectRef): boolean {
+    return this.sink?.isQuiet?.(object) === true;
+  }
+
   /** record appends a trace entry stamped with the current virtual time and returns it. */
   record(input: TraceInput): TraceEntry {
+    if (this.sink?.leaves?.(input) === true) {
+      // Left out by the sink: numbered and returned, for the phase that records it reads it, but not kept.
+      const left = { phase: input.phase, result: input.result, detail: input.detail ?? {}, seq: this.count, at: toSeconds(this.now()) } as TraceEntry;
+      if (input.object !== undefined) left.object = input.object;
+      if (input.step !== undefined) left.step = input.step;
+      if (input.outcome !== undefined) left.outcome = input.outcome;
+      this.handedOn++;
+      this.lastEntry = left;
+      return left;
+    }
     if (this.sink && this.trace.length >= 2 * SINK_LAG) {
       const old = this.trace.splice(0, SINK_LAG);
       this.sink.accept(old);
@@ -168,6 +211,7 @@ export class Recorder {
     // less than half the memory.
     this.flat(entry.result);
     this.trace.push(entry);
+    this.lastEntry = entry;
     return entry;
   }
 

@@ -171,6 +171,7 @@ export class KubeScheduler {
       pod, snapshot: this.cache.snapshot(), random: ctx.rng, nextStartNodeIndex: this.nextStartNodeIndex, framework: fw,
       percentageOfNodesToScore: this.configuration.percentageOfNodesToScore, listers: ctx.store, state,
       ...(ctx.tableLimit !== undefined ? { tableLimit: ctx.tableLimit } : {}),
+      ...(ctx.recorder.isQuiet(ref) ? { quiet: true } : {}),
     });
     this.nextStartNodeIndex = result.nextStartNodeIndex;
     if (result.outcome !== ScheduleOutcome.Scheduled || !result.suggestedHost) {

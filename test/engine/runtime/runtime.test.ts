@@ -90,3 +90,25 @@ test('the recorder stamps entries with time and sequence and counts repeated eve
   assert.equal(rec.events[0]!.count, 2);
   assert.equal(rec.events[0]!.at, 3);
 });
+
+test('a sink that leaves entries out: they are numbered and returned, never kept nor handed on, and their object is quiet', () => {
+  const left = new Set<string>();
+  const handed: number[] = [];
+  const rec = new Recorder(() => 0);
+  rec.spillTo({
+    accept: (entries) => handed.push(...entries.map((e) => e.seq)),
+    leaves: (e) => e.object === 'Pod/default/web-2' && (left.add(e.object), true),
+    isQuiet: (o) => left.has(o),
+  });
+  const objects = ['Pod/default/web-1', 'Pod/default/web-2', 'ReplicaSet/default/web', 'Pod/default/web-2', 'Pod/default/web-1'];
+  const recorded = objects.map((object) => rec.record({ phase: 'kubelet.status', object, result: object }));
+  assert.deepEqual(recorded.map((e) => [e.seq, e.object, e.result]), objects.map((o, i) => [i, o, o]));
+  assert.equal(rec.last, recorded.at(-1));
+  assert.deepEqual(rec.trace.map((e) => e.seq), [0, 2, 4]);
+  assert.equal(rec.count, 5);
+  assert.deepEqual([rec.isQuiet('Pod/default/web-2'), rec.isQuiet('Pod/default/web-1')], [true, false]);
+  rec.drain();
+  assert.deepEqual(handed, [0, 2, 4]);
+  // Without a sink nothing is quiet.
+  assert.equal(new Recorder(() => 0).isQuiet('Pod/default/web-2'), false);
+});

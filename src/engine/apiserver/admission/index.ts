@@ -1,5 +1,6 @@
 // The admission chain: kube-apiserver's ordered plugin list, the profile's enable/disable, mutating before validating.
 import type { EngineContext } from '../../context';
+import { quietEntry } from '../../runtime/recorder';
 import { sleep, type Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
 import { alwaysAdmit, alwaysDeny } from './always';
@@ -95,6 +96,7 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   const phase = pass === 'mutating' ? 'apiserver.admit.mutating' : 'apiserver.admit.validating';
   const { names: enabled, plugins: all } = enabledIn(ctx.profile.admission);
   const plugins = all.filter((p) => !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
+  if (ctx.recorder.isQuiet(ref)) return yield* quietPass(ctx, attrs, pass, phase, plugins, ref);
   yield {
     phase, object: ref,
     result: plugins.length ? `${pass} admission: ${plugins.map((p) => p.name).join(', ')}` : `no ${pass} admission plugin handles this request`,
@@ -114,6 +116,27 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
       detail: { plugin: plugin.name, source: plugin.source, changes, ...(result.warnings?.length ? { warnings: result.warnings } : {}), ...(result.detail ?? {}), ...(result.error ? { status: result.error.status } : {}) },
       outcome: result.error ? 'rejected' : 'ok',
     };
+    if (result.error) return { error: result.error, warnings };
+  }
+  return { warnings };
+}
+
+/**
+ * quietPass runs a pass whose entries the trace leaves out (Recorder.isQuiet): the plugins decide and wait as ever, and
+ * the entries, as many, are made without their results and details.
+ */
+function* quietPass(
+  ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', phase: 'apiserver.admit.mutating' | 'apiserver.admit.validating',
+  plugins: readonly AdmissionPlugin[], ref: string,
+): Steps<AdmissionPass> {
+  yield quietEntry(phase, ref);
+  const warnings: string[] = [];
+  for (const plugin of plugins) {
+    const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
+    const delaySeconds = typeof result.detail?.['delaySeconds'] === 'number' ? result.detail['delaySeconds'] : 0;
+    yield* sleep(delaySeconds * 1000);
+    if (result.warnings) warnings.push(...result.warnings);
+    yield quietEntry(phase, ref, { kind: 'plugin', name: plugin.name });
     if (result.error) return { error: result.error, warnings };
   }
   return { warnings };

@@ -19,7 +19,7 @@ import { runScorePlugins, type NodePluginScores } from './score';
 import type { Snapshot } from './snapshot';
 import type { Listers } from './listers';
 import { fillFilter, fillPostFilter, fillScores, newTables, type DecisionTables } from './tables';
-import { filterEntries, filterSummary, postFilterEntries, scoreEntries, scoreSummary, unschedulableSummary, type TraceContext } from './trace';
+import { filterEntries, filterSummary, postFilterEntries, quietEntries, scoreEntries, scoreSummary, unschedulableSummary, type TraceContext } from './trace';
 
 /** ERR_NO_NODES_AVAILABLE is the message of a cycle in a cluster without nodes. */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
@@ -56,6 +56,11 @@ export interface ScheduleCycleInput {
    * cycle on more nodes says the size instead, so a run that no front will read them in costs R + N, not R × N.
    */
   tableLimit?: number;
+  /**
+   * quiet is set when the trace keeps nothing of the pod (a summary past its workload's first pods): the cycle decides
+   * as ever, and its Filter and Score entries are made without their tables, results or details.
+   */
+  quiet?: boolean;
 }
 
 /** ScheduleResult is the outcome of a cycle, with the tables of the Decision view. */
@@ -89,7 +94,7 @@ export function newDefaultFramework(): Framework {
 export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult> {
   const fw = input.framework ?? newDefaultFramework();
   const { pod, snapshot } = input;
-  const ctx: TraceContext = { pod, ref: objectRef('Pod', pod.metadata?.namespace, pod.metadata?.name ?? ''), fw, tables: newTables(fw, snapshot), tableLimit: input.tableLimit ?? Infinity };
+  const ctx: TraceContext = { pod, ref: objectRef('Pod', pod.metadata?.namespace, pod.metadata?.name ?? ''), fw, tables: newTables(fw, snapshot), tableLimit: input.tableLimit ?? Infinity, quiet: input.quiet === true };
   const start = input.nextStartNodeIndex ?? 0;
   const base = { pod: ctx.ref, evaluatedNodes: 0, feasibleNodes: 0, nextStartNodeIndex: start, tables: ctx.tables };
   fw.startCycle(snapshot, input.random, input.listers);
@@ -105,8 +110,9 @@ export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult>
   } catch (err) {
     return errorResult(base, err);
   }
-  fillFilter(ctx.tables, fw, pass, state.skipFilterPlugins);
   const counts = { ...base, nextStartNodeIndex: pass.nextStartNodeIndex, evaluatedNodes: pass.feasible.length + pass.diagnosis.nodeToStatus.size, feasibleNodes: pass.feasible.length };
+  if (ctx.quiet && pass.feasible.length > 0 && !pass.error) return yield* quietCycle(ctx, state, pass, counts, input.random);
+  fillFilter(ctx.tables, fw, pass, state.skipFilterPlugins);
   if (pass.error) return errorResult(counts, pass.error.message());
   const feasible = pass.feasible.map((ni) => ni.name);
   yield filterSummary(ctx, feasible, {
@@ -184,11 +190,45 @@ function* prioritize(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
 }
 
 /**
+ * quietCycle ends a quiet cycle that found nodes: it scores and chooses as prioritize does, and yields as many entries,
+ * empty. A cycle that finds none runs as a traced one: its tables make the FailedScheduling message.
+ */
+function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts, random: Random): Steps<ScheduleResult> {
+  yield* quietEntries(ctx, 'scheduler.filter');
+  if (pass.feasible.length === 1) {
+    yield* quietEntries(ctx, 'scheduler.score').slice(0, 1);
+    return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: pass.feasible[0]!.name };
+  }
+  const fw = ctx.fw;
+  let nodeScores: NodePluginScores[];
+  try {
+    const pre = fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
+    if (pre.status) return errorResult(counts, pre.status.message());
+    const run = runScorePlugins(fw, state, ctx.pod, pass.feasible);
+    if (run.status) return errorResult(counts, run.status.message());
+    nodeScores = fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
+  } catch (err) {
+    return errorResult(counts, err);
+  }
+  const chosen = nodeScores[chooseHost(nodeScores, random)]!.name;
+  yield* quietEntries(ctx, 'scheduler.score');
+  return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
+}
+
+/**
  * selectHost takes the node with the highest total. Ties are broken by reservoir sampling on the seeded source: the
  * k-th node tied at the top replaces the choice with probability 1/k, so every tied node is equally likely.
  * See pkg/scheduler/schedule_one.go (selectHost: cntOfMaxScore, rand.Intn(cntOfMaxScore) == 0).
  */
 export function selectHost(nodeScores: readonly NodePluginScores[], random: Random): { chosen: string; tied: string[] } {
+  const best = chooseHost(nodeScores, random);
+  const top = nodeScores[best]!.totalScore;
+  const tied = nodeScores.filter((n) => n.totalScore === top).map((n) => n.name);
+  return { chosen: nodeScores[best]!.name, tied };
+}
+
+/** chooseHost is selectHost's choice alone: the index of the node chosen, drawing from `random` as selectHost does. */
+function chooseHost(nodeScores: readonly NodePluginScores[], random: Random): number {
   let best = -1;
   let bestScore = -Infinity;
   let tiedCount = 0;
@@ -203,8 +243,7 @@ export function selectHost(nodeScores: readonly NodePluginScores[], random: Rand
       if (random.intn(tiedCount) === 0) best = i;
     }
   }
-  const tied = nodeScores.filter((n) => n.totalScore === bestScore).map((n) => n.name);
-  return { chosen: nodeScores[best]!.name, tied };
+  return best;
 }
 
 function errorResult(counts: Counts, err: unknown): ScheduleResult {

@@ -35,17 +35,18 @@ export type ScoreRun = { nodeScores: NodePluginScores[]; perPlugin: PluginScores
 export function runScorePlugins(fw: Framework, state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreRun {
   const plugins = fw.scorePlugins.filter((pl) => !state.skipScorePlugins.has(pl.name));
   const perPlugin: PluginScores[] = [];
+  const n = nodes.length;
   for (const pl of plugins) {
-    const raw: number[] = [];
-    for (const ni of nodes) {
-      const s = pl.score(state, pod, ni);
+    const raw = new Array<number>(n);
+    for (let j = 0; j < n; j++) {
+      const s = pl.score(state, pod, nodes[j]!);
       if (typeof s !== 'number') {
         const msg = s === null ? 'no score' : s.message();
         return { status: newStatus(Code.Error, `running Score plugins: plugin "${pl.name}" failed with: ${msg}`) };
       }
-      raw.push(s);
+      raw[j] = s;
     }
-    perPlugin.push({ name: pl.name, weight: fw.scoreWeights.get(pl.name) ?? 1, raw, normalized: raw, weighted: [] });
+    perPlugin.push({ name: pl.name, weight: fw.scoreWeights.get(pl.name) ?? 1, raw, normalized: raw, weighted: new Array<number>(n) });
   }
   for (let i = 0; i < plugins.length; i++) {
     const pl = plugins[i]!;
@@ -81,7 +82,7 @@ function applyWeights(nodes: readonly NodeInfo[], perPlugin: PluginScores[]): Sc
         };
       }
       const weighted = score * ps.weight;
-      ps.weighted.push(weighted);
+      ps.weighted[j] = weighted;
       totals[j]! += weighted;
     }
   }

@@ -1,7 +1,7 @@
 // The trace of a scheduling cycle: one entry per plugin at Filter, PostFilter and Score, and one summary per phase.
 // The entries read the Decision tables; plugins never record anything themselves.
 import type { ObjectRef, Pod } from '../../api/types';
-import type { TraceInput } from '../../runtime/recorder';
+import { quietEntry, type TraceInput } from '../../runtime/recorder';
 import type { Framework, PostFilterRun } from './framework';
 import { lazyProperty } from './lazy';
 import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin, type PostFilterResult } from './interfaces';
@@ -18,6 +18,19 @@ export interface TraceContext {
   tables: DecisionTables;
   /** tableLimit is the most nodes whose per-node tables the entries keep; beyond it they say the size (ScheduleCycleInput). */
   tableLimit: number;
+  /** quiet is set when the trace keeps nothing of the pod (ScheduleCycleInput): the entries are made without content. */
+  quiet: boolean;
+}
+
+/**
+ * quietEntries are a quiet cycle's entries of one phase: its summary and one per plugin, as many as a cycle that is
+ * traced makes (the entries are numbered the same), with neither result nor detail, which nothing reads.
+ */
+export function quietEntries(ctx: TraceContext, phase: 'scheduler.filter' | 'scheduler.score'): TraceInput[] {
+  const plugins = phase === 'scheduler.filter' ? filterPhasePlugins(ctx.fw) : ctx.tables.scorePlugins;
+  const out: TraceInput[] = [quietEntry(phase, ctx.ref)];
+  for (const { name } of plugins) out.push(quietEntry(phase, ctx.ref, { kind: 'plugin', name }));
+  return out;
 }
 
 /** TABLE_LEFT_OUT is what stands for a per-node table a cycle does not keep: how many nodes it had. */
