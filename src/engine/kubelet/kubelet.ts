@@ -19,6 +19,7 @@ import { replaceStatus, STATUS_MANAGERS } from '../apiserver/status-write';
 import { deletePodAsKubelet } from '../apiserver/delete';
 import { StatusManager, type StatusSender } from './status-manager';
 import { podPath } from '../cluster/storage-keys';
+import { quietEntry } from '../runtime/recorder';
 
 /** KUBELET_SOURCE is the source component of the kubelet's events. */
 export const KUBELET_SOURCE = 'kubelet';
@@ -161,6 +162,11 @@ export class Kubelet implements StatusSender {
     if (!stored || stored.metadata?.uid !== state.uid) return;
     const updated = replaceStatus<Pod>(this.ctx, STATUS_MANAGERS.kubelet, 'Pod', meta.namespace, meta.name ?? '', () => status);
     if (updated) state.pod = updated;
+    // A pod the trace keeps nothing more of: the step is made without the columns and the line only it would show.
+    if (this.ctx.recorder.isQuiet(state.ref)) {
+      yield quietEntry('kubelet.status', state.ref);
+      return;
+    }
     const kubectl = podColumns(updated ?? { ...stored, status }, this.ctx.clock.epoch.getTime() + this.ctx.clock.now);
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status;
     yield {
