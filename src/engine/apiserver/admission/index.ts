@@ -96,8 +96,9 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   const phase = pass === 'mutating' ? 'apiserver.admit.mutating' : 'apiserver.admit.validating';
   const { names: enabled, plugins: all } = enabledIn(ctx.profile.admission);
   const plugins = all.filter((p) => !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
-  if (ctx.recorder.isQuiet(ref)) return yield* quietPass(ctx, attrs, pass, phase, plugins, ref);
-  yield {
+  // A request about an object the trace keeps nothing more of makes its steps without their results and details.
+  const quiet = ctx.recorder.isQuiet(ref);
+  yield quiet ? quietEntry(phase, ref) : {
     phase, object: ref,
     result: plugins.length ? `${pass} admission: ${plugins.map((p) => p.name).join(', ')}` : `no ${pass} admission plugin handles this request`,
     detail: { plugins: plugins.map((p) => p.name), enabled },
@@ -108,12 +109,12 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
     // A webhook's answer takes the time it takes: the request waits for it.
     const delaySeconds = typeof result.detail?.['delaySeconds'] === 'number' ? result.detail['delaySeconds'] : 0;
     yield* sleep(delaySeconds * 1000);
-    const changes = result.changes ?? [];
-    warnings.push(...(result.warnings ?? []));
-    yield {
-      phase, object: ref, step: { kind: 'plugin', name: plugin.name }, field: changes[0],
-      result: result.error ? `refused: ${result.error.message}` : `${changes.length ? `changed ${changes.join(', ')}` : 'admitted'}${result.note ? ` (${result.note})` : ''}`,
-      detail: { plugin: plugin.name, source: plugin.source, changes, ...(result.warnings?.length ? { warnings: result.warnings } : {}), ...(result.detail ?? {}), ...(result.error ? { status: result.error.status } : {}) },
+    if (result.warnings) warnings.push(...result.warnings);
+    if (quiet) yield quietEntry(phase, ref, { kind: 'plugin', name: plugin.name });
+    else yield {
+      phase, object: ref, step: { kind: 'plugin', name: plugin.name }, field: result.changes?.[0],
+      result: result.error ? `refused: ${result.error.message}` : `${result.changes?.length ? `changed ${result.changes.join(', ')}` : 'admitted'}${result.note ? ` (${result.note})` : ''}`,
+      detail: { plugin: plugin.name, source: plugin.source, changes: result.changes ?? [], ...(result.warnings?.length ? { warnings: result.warnings } : {}), ...(result.detail ?? {}), ...(result.error ? { status: result.error.status } : {}) },
       outcome: result.error ? 'rejected' : 'ok',
     };
     if (result.error) return { error: result.error, warnings };
@@ -121,23 +122,3 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   return { warnings };
 }
 
-/**
- * quietPass runs a pass whose entries the trace leaves out (Recorder.isQuiet): the plugins decide and wait as ever, and
- * the entries, as many, are made without their results and details.
- */
-function* quietPass(
-  ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', phase: 'apiserver.admit.mutating' | 'apiserver.admit.validating',
-  plugins: readonly AdmissionPlugin[], ref: string,
-): Steps<AdmissionPass> {
-  yield quietEntry(phase, ref);
-  const warnings: string[] = [];
-  for (const plugin of plugins) {
-    const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
-    const delaySeconds = typeof result.detail?.['delaySeconds'] === 'number' ? result.detail['delaySeconds'] : 0;
-    yield* sleep(delaySeconds * 1000);
-    if (result.warnings) warnings.push(...result.warnings);
-    yield quietEntry(phase, ref, { kind: 'plugin', name: plugin.name });
-    if (result.error) return { error: result.error, warnings };
-  }
-  return { warnings };
-}
