@@ -101,7 +101,21 @@ function parse(s: string): ParsedImage | { error: string } {
  * parseNormalizedNamed is ParseNormalizedNamed: `nginx` is `docker.io/library/nginx`, a first part with a dot or a
  * colon (or `localhost`, or upper case) is a registry. Returns the reference, or the library's error text.
  */
-export function parseNormalizedNamed(s: string): ParsedImage | { error: string } {
+export function parseNormalizedNamed(s: string): Readonly<ParsedImage> | Readonly<{ error: string }> {
+  let parsed = PARSED.get(s);
+  if (parsed === undefined) {
+    // Every container start reads its image: a cluster's few images are parsed once each.
+    if (PARSED.size >= MAX_PARSED) PARSED.clear();
+    PARSED.set(s, (parsed = Object.freeze(parseOnce(s))));
+  }
+  return parsed;
+}
+
+/** PARSED are the images parsed lately, up to MAX_PARSED of them. */
+const PARSED = new Map<string, Readonly<ParsedImage> | Readonly<{ error: string }>>();
+const MAX_PARSED = 1024;
+
+function parseOnce(s: string): ParsedImage | { error: string } {
   if (anchoredIdentifierRegexp.test(s)) return { error: `invalid repository name (${s}), cannot specify 64-byte hexadecimal strings` };
   const [domain, remainder] = splitDockerDomain(s);
   const colon = remainder.indexOf(':');

@@ -121,4 +121,3 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   }
   return { warnings };
 }
-
