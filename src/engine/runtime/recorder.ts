@@ -185,6 +185,7 @@ export class Recorder {
       // Left out by the sink: numbered and returned, for the phase that records it reads it, but not kept.
       const left = { phase: input.phase, result: input.result, detail: input.detail ?? {}, seq: this.count, at: toSeconds(this.now()) } as TraceEntry;
       if (input.object !== undefined) left.object = input.object;
+      if (input.field !== undefined) left.field = input.field;
       if (input.step !== undefined) left.step = input.step;
       if (input.outcome !== undefined) left.outcome = input.outcome;
       this.handedOn++;
@@ -334,6 +335,7 @@ export class Recorder {
   clear(): void {
     this.trace.length = 0;
     this.handedOn = 0;
+    this.lastEntry = undefined;
     this.kept.clear();
     // The logger's records point into the events: they go with them; its counts, like the spam budgets, stay.
     for (const correlator of this.correlators.values()) correlator.forgetEvents();

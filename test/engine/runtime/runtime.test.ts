@@ -109,6 +109,9 @@ test('a sink that leaves entries out: they are numbered and returned, never kept
   assert.deepEqual([rec.isQuiet('Pod/default/web-2'), rec.isQuiet('Pod/default/web-1')], [true, false]);
   rec.drain();
   assert.deepEqual(handed, [0, 2, 4]);
+  // The warm-up's trace is forgotten, its last entry with it.
+  rec.clear();
+  assert.deepEqual([rec.last, rec.count], [undefined, 0]);
   // Without a sink nothing is quiet.
   assert.equal(new Recorder(() => 0).isQuiet('Pod/default/web-2'), false);
 });
