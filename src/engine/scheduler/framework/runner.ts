@@ -4,7 +4,7 @@
 import { objectRef, type ObjectRef, type Pod } from '../../api/types';
 import { objectPath, podPath } from '../../cluster/storage-keys';
 import type { Random } from '../../runtime/random';
-import type { TraceInput } from '../../runtime/recorder';
+import { quietEntry, type TraceInput } from '../../runtime/recorder';
 import { sleep, type Steps } from '../../runtime/step';
 import { fitErrorMessage, PodScheduledReason } from '../messages';
 import { IN_TREE_REGISTRY } from '../plugins/registry';
@@ -15,7 +15,7 @@ import type { FitError } from './diagnosis';
 import { findNodesThatFitPod, numFeasibleNodesToFind, type FilterPass } from './filter';
 import { Framework } from './framework';
 import { DEFAULT_PROFILE } from './profile';
-import { runScorePlugins, type NodePluginScores } from './score';
+import { runScorePlugins, type NodePluginScores, type PluginScores } from './score';
 import type { Snapshot } from './snapshot';
 import type { Listers } from './listers';
 import { fillFilter, fillPostFilter, fillScores, newTables, type DecisionTables } from './tables';
@@ -168,25 +168,34 @@ function* unschedulable(ctx: TraceContext, state: CycleState, pass: FilterPass, 
 }
 
 function* prioritize(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts, random: Random): Steps<ScheduleResult> {
-  const fw = ctx.fw;
-  let nodeScores: NodePluginScores[];
-  let preScore: Parameters<typeof scoreEntries>[1];
-  try {
-    const pre = fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
-    if (pre.status) return errorResult(counts, pre.status.message());
-    const run = runScorePlugins(fw, state, ctx.pod, pass.feasible);
-    if (run.status) return errorResult(counts, run.status.message());
-    fillScores(ctx.tables, pass.feasible.map((ni) => ni.name), run.perPlugin, state.skipScorePlugins);
-    nodeScores = fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
-    preScore = pre.perPlugin;
-  } catch (err) {
-    return errorResult(counts, err);
-  }
-  const { chosen, tied } = selectHost(nodeScores, random);
+  const scored = scoreFeasible(ctx, state, pass, counts);
+  if ('failed' in scored) return scored.failed;
+  fillScores(ctx.tables, pass.feasible.map((ni) => ni.name), scored.perPlugin, state.skipScorePlugins);
+  const { chosen, tied } = selectHost(scored.nodeScores, random);
   ctx.tables.chosen = chosen;
   yield scoreSummary(ctx, chosen, tied);
-  yield* scoreEntries(ctx, preScore);
+  yield* scoreEntries(ctx, scored.preScore);
   return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
+}
+
+/** Scored is what PreScore and Score made of the feasible nodes, or the cycle's end when a plugin failed. */
+type Scored =
+  | { nodeScores: NodePluginScores[]; perPlugin: PluginScores[]; preScore: Parameters<typeof scoreEntries>[1] }
+  | { failed: ScheduleResult };
+
+/** scoreFeasible runs PreScore and Score on the feasible nodes: every plugin's scores and each node's total. */
+function scoreFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts): Scored {
+  const fw = ctx.fw;
+  try {
+    const pre = fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
+    if (pre.status) return { failed: errorResult(counts, pre.status.message()) };
+    const run = runScorePlugins(fw, state, ctx.pod, pass.feasible);
+    if (run.status) return { failed: errorResult(counts, run.status.message()) };
+    const nodeScores = fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
+    return { nodeScores, perPlugin: run.perPlugin, preScore: pre.perPlugin };
+  } catch (err) {
+    return { failed: errorResult(counts, err) };
+  }
 }
 
 /**
@@ -196,21 +205,13 @@ function* prioritize(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
 function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts, random: Random): Steps<ScheduleResult> {
   yield* quietEntries(ctx, 'scheduler.filter');
   if (pass.feasible.length === 1) {
-    yield* quietEntries(ctx, 'scheduler.score').slice(0, 1);
+    // One node fits: the score phase is its summary alone, as scheduleCycle's.
+    yield quietEntry('scheduler.score', ctx.ref);
     return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: pass.feasible[0]!.name };
   }
-  const fw = ctx.fw;
-  let nodeScores: NodePluginScores[];
-  try {
-    const pre = fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
-    if (pre.status) return errorResult(counts, pre.status.message());
-    const run = runScorePlugins(fw, state, ctx.pod, pass.feasible);
-    if (run.status) return errorResult(counts, run.status.message());
-    nodeScores = fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
-  } catch (err) {
-    return errorResult(counts, err);
-  }
-  const chosen = nodeScores[chooseHost(nodeScores, random)]!.name;
+  const scored = scoreFeasible(ctx, state, pass, counts);
+  if ('failed' in scored) return scored.failed;
+  const chosen = scored.nodeScores[chooseHost(scored.nodeScores, random)]!.name;
   yield* quietEntries(ctx, 'scheduler.score');
   return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
 }
