@@ -11,6 +11,7 @@ import type { ApiOutcome } from '../apiserver/server';
 import type { Credentials } from '../apiserver/authn/authenticator';
 import { API_SERVER_URL, type HttpRequest, recordRequest, redactSecretBody, statusLine } from './http';
 import { goQuote } from '../apiserver/authz/forbidden';
+import { BoundedCache } from '../runtime/bounded-cache';
 
 /**
  * SITES are the source lines (v0.36.3 of client-go, v0.36.3 of cli-runtime and kubectl
@@ -203,20 +204,17 @@ export class RequestLog {
 
 /** auditIdOf makes a version 4 UUID from a seed: kube-apiserver's audit ids are random, these repeat run after run. */
 export function auditIdOf(seed: string): string {
-  let id = AUDIT_IDS.get(seed);
-  if (id === undefined) {
-    const h = createHash('sha256').update(seed).digest('hex');
-    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-    // The seeds of one run come again in the next (a file's checks, one run each): the ids are kept, a bounded few.
-    if (AUDIT_IDS.size >= MAX_AUDIT_IDS) AUDIT_IDS.clear();
-    AUDIT_IDS.set(seed, id);
-  }
-  return id;
+  // The seeds of one run come again in the next (a file's checks, one run each): the ids are kept, a bounded few.
+  return AUDIT_IDS.get(seed, auditIdFrom);
 }
 
-/** AUDIT_IDS are the ids made so far, by seed, up to MAX_AUDIT_IDS. */
-const AUDIT_IDS = new Map<string, string>();
-const MAX_AUDIT_IDS = 4096;
+/** AUDIT_IDS are the ids made so far, by seed. */
+const AUDIT_IDS = new BoundedCache<string, string>(4096);
+
+function auditIdFrom(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 /** httpDate is a virtual time as an HTTP Date header: http.TimeFormat, "Mon, 02 Jan 2006 15:04:05 GMT", which toUTCString writes. */
 export function httpDate(clock: VirtualClock, at: Millis): string {

@@ -6,6 +6,7 @@
 // EnsureImageExists). The API server does not check any of this: pkg/apis/core/validation/validation.go only requires
 // an image and, for a pod, no leading or trailing whitespace.
 import { goQuote } from '../apiserver/decode-go';
+import { BoundedCache } from '../runtime/bounded-cache';
 
 /** ParsedImage is a normalized named reference: `docker.io` + `library/nginx`, its tag and digest (either may be absent). */
 export interface ParsedImage {
@@ -102,20 +103,18 @@ function parse(s: string): ParsedImage | { error: string } {
  * colon (or `localhost`, or upper case) is a registry. Returns the reference, or the library's error text.
  */
 export function parseNormalizedNamed(s: string): Readonly<ParsedImage> | Readonly<{ error: string }> {
-  let parsed = PARSED.get(s);
-  if (parsed === undefined) {
-    // Every container start reads its image: a cluster's few images are parsed once each.
-    if (PARSED.size >= MAX_PARSED) PARSED.clear();
-    PARSED.set(s, (parsed = Object.freeze(parseOnce(s))));
-  }
-  return parsed;
+  // Every container start reads its image: a cluster's few images are parsed once each.
+  return PARSED.get(s, parseOnce);
 }
 
-/** PARSED are the images parsed lately, up to MAX_PARSED of them. */
-const PARSED = new Map<string, Readonly<ParsedImage> | Readonly<{ error: string }>>();
-const MAX_PARSED = 1024;
+/** PARSED are the images parsed lately. */
+const PARSED = new BoundedCache<string, Readonly<ParsedImage> | Readonly<{ error: string }>>(1024);
 
-function parseOnce(s: string): ParsedImage | { error: string } {
+function parseOnce(s: string): Readonly<ParsedImage> | Readonly<{ error: string }> {
+  return Object.freeze(parseNamed(s));
+}
+
+function parseNamed(s: string): ParsedImage | { error: string } {
   if (anchoredIdentifierRegexp.test(s)) return { error: `invalid repository name (${s}), cannot specify 64-byte hexadecimal strings` };
   const [domain, remainder] = splitDockerDomain(s);
   const colon = remainder.indexOf(':');

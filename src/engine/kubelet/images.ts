@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Container } from '../api/types';
 import type { ImageBehavior } from '../cluster/inputs';
 import { goDuration } from '../runtime/durations';
+import { BoundedCache } from '../runtime/bounded-cache';
 
 /** DEFAULT_PULL_SECONDS is how long a pull takes when the Behavior does not say (DESIGN: images pull in 2 s). */
 export const DEFAULT_PULL_SECONDS = 2;
@@ -58,17 +59,14 @@ export function imageDigest(imageRef: string): string {
 
 /** imageID is the repo digest the runtime reports as a container's imageID: `docker.io/library/nginx@sha256:...`. */
 export function imageID(imageRef: string): string {
-  let id = IMAGE_IDS.get(imageRef);
-  if (id === undefined) {
-    const repo = imageRef.split('@')[0]!.replace(/:[^:/]+$/, '');
-    // Kept once per image and joined into one piece: every container of the image shares it.
-    id = [repo, '@', imageDigest(imageRef)].join('');
-    if (IMAGE_IDS.size >= MAX_IMAGE_IDS) IMAGE_IDS.clear();
-    IMAGE_IDS.set(imageRef, id);
-  }
-  return id;
+  return IMAGE_IDS.get(imageRef, imageIdOnce);
 }
 
-/** IMAGE_IDS are the image IDs made so far, by image reference (at most MAX_IMAGE_IDS). */
-const IMAGE_IDS = new Map<string, string>();
-const MAX_IMAGE_IDS = 1024;
+/** IMAGE_IDS are the image IDs made so far, by image reference. */
+const IMAGE_IDS = new BoundedCache<string, string>(1024);
+
+/** imageIdOnce is kept once per image and joined into one piece: every container of the image shares it. */
+function imageIdOnce(imageRef: string): string {
+  const repo = imageRef.split('@')[0]!.replace(/:[^:/]+$/, '');
+  return [repo, '@', imageDigest(imageRef)].join('');
+}

@@ -2,6 +2,7 @@
 import type { Container, Pod } from '../api/types';
 import type { Millis } from '../runtime/clock';
 import { normalizedImage } from './image-reference';
+import { BoundedCache } from '../runtime/bounded-cache';
 
 /** ContainerState is a container as the runtime reports it. */
 export interface ContainerRuntimeState {
@@ -125,16 +126,13 @@ export function newPodRuntimeState(pod: Pod, ref: string): PodRuntimeState {
  */
 export function normalizeImage(image: string): string {
   if (!image) return image;
-  let normalized = NORMALIZED.get(image);
-  if (normalized === undefined) {
-    // Kept once per image, in one piece: every container of the image shares it.
-    normalized = [normalizedImage(image)].join('');
-    if (NORMALIZED.size >= MAX_NORMALIZED) NORMALIZED.clear();
-    NORMALIZED.set(image, normalized);
-  }
-  return normalized;
+  return NORMALIZED.get(image, normalizedOnce);
 }
 
-/** NORMALIZED are the image references completed so far (at most MAX_NORMALIZED). */
-const NORMALIZED = new Map<string, string>();
-const MAX_NORMALIZED = 1024;
+/** NORMALIZED are the image references completed so far. */
+const NORMALIZED = new BoundedCache<string, string>(1024);
+
+/** normalizedOnce is kept once per image, in one piece: every container of the image shares it. */
+function normalizedOnce(image: string): string {
+  return [normalizedImage(image)].join('');
+}

@@ -3,6 +3,7 @@
 import { parseQuantity } from '../../api/quantity';
 import type { Container, Pod, ResourceRequirements } from '../../api/types';
 import { MILLI, ResourceName, type ResourceList } from './resource';
+import { BoundedCache } from '../../runtime/bounded-cache';
 
 /** DEFAULT_MILLI_CPU_REQUEST is the cpu a container without a cpu request counts for when scoring (100m). */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -34,28 +35,18 @@ interface PodSpecResources {
   overhead?: Record<string, string | number>;
 }
 
-/** MILLI_CACHE_SIZE bounds each cache of parsed quantities; a cache starts over when full. */
-const MILLI_CACHE_SIZE = 4096;
-const milliCache = new Map<string | number, number>();
-const valueCache = new Map<string | number, number>();
-
-/** remembered reads a quantity through a bounded cache; invalid ones throw as before and are not kept. */
-function remembered(cache: Map<string | number, number>, q: string | number, read: (q: string | number) => number): number {
-  let n = cache.get(q);
-  if (n === undefined) {
-    n = read(q);
-    if (cache.size >= MILLI_CACHE_SIZE) cache.clear();
-    cache.set(q, n);
-  }
-  return n;
-}
+/** The caches of parsed quantities, each of at most 4096; invalid quantities throw as before and are not kept. */
+const milliCache = new BoundedCache<string | number, number>(4096);
+const valueCache = new BoundedCache<string | number, number>(4096);
+const milliOf = (q: string | number): number => parseQuantity(q).milliValue();
+const wholeOf = (q: string | number): number => parseQuantity(q).value() * MILLI;
 
 /**
  * milliValueOf is parseQuantity(q).milliValue(), remembered: a cluster's pods repeat a few quantities ("100m", "500Mi"),
  * and every cycle parses the pod's requests in PreFilter and PreScore and again when it is assumed.
  */
 export function milliValueOf(q: string | number): number {
-  return remembered(milliCache, q, (x) => parseQuantity(x).milliValue());
+  return milliCache.get(q, milliOf);
 }
 
 /**
@@ -64,7 +55,7 @@ export function milliValueOf(q: string | number): number {
  * capped at the int64 maximum (`99999999999999999999999Ei`) keeps, where MilliValue would overflow.
  */
 function wholeValueOf(q: string | number): number {
-  return remembered(valueCache, q, (x) => parseQuantity(x).value() * MILLI);
+  return valueCache.get(q, wholeOf);
 }
 
 /** resourceListOf parses a requests (or limits) map into milli-units: cpu by MilliValue, the rest by Value. */

@@ -8,6 +8,7 @@ import type { NodeInfo } from '../../framework/node-info';
 import { doNotScheduleTaint, findMatchingUntoleratedTaint } from '../../framework/taints';
 import { getRequiredNodeAffinity, matchRequired, type RequiredNodeAffinity } from '../nodeaffinity';
 import { defaultSelector, isEmptySelector } from './default-selector';
+import { BoundedCache } from '../../../runtime/bounded-cache';
 
 /** NodeInclusionPolicy says whether a constraint counts only the nodes that pass the pod's node affinity or taints. */
 export const NodeInclusionPolicy = {
@@ -138,16 +139,13 @@ export function countKey(selector: Selector, namespace: string): string {
  * without it each cycle's key would be a new string, and comparing it with a node's kept key would compare every
  * character instead of one reference. Bounded: cleared when it grows past what a cluster's workloads need.
  */
-const COUNT_KEY_TEXTS = new Map<string, string>();
-const MAX_COUNT_KEY_TEXTS = 4096;
+const COUNT_KEY_TEXTS = new BoundedCache<string, string>(4096);
 
 function internCountKey(text: string): string {
-  const known = COUNT_KEY_TEXTS.get(text);
-  if (known !== undefined) return known;
-  if (COUNT_KEY_TEXTS.size >= MAX_COUNT_KEY_TEXTS) COUNT_KEY_TEXTS.clear();
-  COUNT_KEY_TEXTS.set(text, text);
-  return text;
+  return COUNT_KEY_TEXTS.get(text, sameText);
 }
+
+const sameText = (text: string): string => text;
 
 function countMatching(nodeInfo: NodeInfo, selector: Selector, namespace: string): number {
   let count = 0;
