@@ -4,10 +4,10 @@
 // kubeAPIBurst 100 (pkg/kubelet/apis/config/v1beta1/defaults.go; a ClusterProfile's `kubelet` sets them). While the
 // client has the tokens, a status goes at once. A node that starts many pods at once runs out of them: the statuses
 // then wait, each pod's latest replacing the one of it still waiting (the manager keeps only the latest), sent in the
-// order they first waited, each after its tokens; a final delete waits behind its pod's status. The kubelet goes on with its own view of each status
-// meanwhile (the manager's cache); the API server, and whatever watches it, sees the status when it is sent. Node
-// status and lease updates go through the kubelet's heartbeat client, which has no limit, and Events through a
-// client of their own: not here.
+// order they first waited, each after its tokens; a final delete waits behind its pod's status. The kubelet goes on
+// with its own view of each status meanwhile (the manager's cache); the API server, and whatever watches it, sees the
+// status when it is sent. Node status and lease updates go through the kubelet's heartbeat client, which has no
+// limit, and Events through a client of their own: not here.
 import type { PodStatus } from '../api/types';
 import { KUBELET_DEFAULTS } from '../cluster/inputs';
 import { podPath } from '../cluster/storage-keys';
