@@ -242,7 +242,9 @@ export class Framework implements Handle {
 
   /** runFilterPlugins runs the Filter plugins on one node until the first that rejects it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): PluginStatus {
-    for (const pl of this.filterPluginsRun(state.skipFilterPlugins)) {
+    const plugins = this.filterPluginsRun(state.skipFilterPlugins);
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i]!;
       let status = pl.filter(state, pod, nodeInfo);
       if (status === null || isSuccess(status)) continue;
       if (!isRejected(status)) status = newStatus(Code.Error, `running "${pl.name}" filter plugin: ${status.message()}`);

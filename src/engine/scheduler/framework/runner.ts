@@ -15,7 +15,7 @@ import type { FitError } from './diagnosis';
 import { findNodesThatFitPod, numFeasibleNodesToFind, type FilterPass } from './filter';
 import { Framework } from './framework';
 import { DEFAULT_PROFILE } from './profile';
-import { runScorePlugins, type NodePluginScores, type PluginScores } from './score';
+import { runScorePlugins, scoreTotals, type NodePluginScores, type PluginScores } from './score';
 import type { Snapshot } from './snapshot';
 import type { Listers } from './listers';
 import { fillFilter, fillPostFilter, fillScores, newTables, type DecisionTables } from './tables';
@@ -198,6 +198,18 @@ function scoreFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, c
   }
 }
 
+/** totalsOfFeasible is scoreFeasible for a quiet cycle: the same PreScore and Score, each node's total alone. */
+function totalsOfFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts): { totals: readonly number[] } | { failed: ScheduleResult } {
+  try {
+    const pre = ctx.fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
+    if (pre.status) return { failed: errorResult(counts, pre.status.message()) };
+    const run = scoreTotals(ctx.fw, state, ctx.pod, pass.feasible);
+    return run.status ? { failed: errorResult(counts, run.status.message()) } : { totals: run.totals };
+  } catch (err) {
+    return { failed: errorResult(counts, err) };
+  }
+}
+
 /**
  * quietCycle ends a quiet cycle that found nodes: it scores and chooses as prioritize does, and yields as many entries,
  * empty. A cycle that finds none runs as a traced one: its tables make the FailedScheduling message.
@@ -209,9 +221,9 @@ function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
     yield quietEntry('scheduler.score', ctx.ref);
     return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: pass.feasible[0]!.name };
   }
-  const scored = scoreFeasible(ctx, state, pass, counts);
+  const scored = totalsOfFeasible(ctx, state, pass, counts);
   if ('failed' in scored) return scored.failed;
-  const chosen = scored.nodeScores[chooseHost(scored.nodeScores, random)]!.name;
+  const chosen = pass.feasible[chooseHost(scored.totals, random)]!.name;
   yield* quietEntries(ctx, 'scheduler.score');
   return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
 }
@@ -222,19 +234,19 @@ function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
  * See pkg/scheduler/schedule_one.go (selectHost: cntOfMaxScore, rand.Intn(cntOfMaxScore) == 0).
  */
 export function selectHost(nodeScores: readonly NodePluginScores[], random: Random): { chosen: string; tied: string[] } {
-  const best = chooseHost(nodeScores, random);
+  const best = chooseHost(nodeScores.map((n) => n.totalScore), random);
   const top = nodeScores[best]!.totalScore;
   const tied = nodeScores.filter((n) => n.totalScore === top).map((n) => n.name);
   return { chosen: nodeScores[best]!.name, tied };
 }
 
 /** chooseHost is selectHost's choice alone: the index of the node chosen, drawing from `random` as selectHost does. */
-function chooseHost(nodeScores: readonly NodePluginScores[], random: Random): number {
+function chooseHost(totals: readonly number[], random: Random): number {
   let best = -1;
   let bestScore = -Infinity;
   let tiedCount = 0;
-  for (let i = 0; i < nodeScores.length; i++) {
-    const score = nodeScores[i]!.totalScore;
+  for (let i = 0; i < totals.length; i++) {
+    const score = totals[i]!;
     if (score > bestScore) {
       best = i;
       bestScore = score;

@@ -183,10 +183,13 @@ export function computePodResourceRequest(pod: Pod): Resource {
   return r;
 }
 
+/** FITS is what a node that fits lacks: nothing (one list for all, never changed). */
+const FITS: readonly InsufficientResource[] = Object.freeze([]);
+
 /** fitsRequest lists what the node lacks for the request, in Kubernetes' order: pods, cpu, memory, ephemeral storage, scalars. */
-export function fitsRequest(req: Resource, nodeInfo: NodeInfo, ignored: IgnoredResources = NOTHING_IGNORED): InsufficientResource[] {
+export function fitsRequest(req: Resource, nodeInfo: NodeInfo, ignored: IgnoredResources = NOTHING_IGNORED): readonly InsufficientResource[] {
   // Filter runs this on every node checked and most nodes fit: answer those without building anything.
-  if (fitsPlainly(req, nodeInfo)) return [];
+  if (fitsPlainly(req, nodeInfo)) return FITS;
   const out: InsufficientResource[] = [];
   const alloc = nodeInfo.allocatable;
   const used = nodeInfo.requested;
@@ -225,7 +228,7 @@ function fitsPlainly(req: Resource, nodeInfo: NodeInfo): boolean {
 }
 
 /** fits lists what a node lacks for a pod; kubelet admission runs the same check. */
-export function fits(pod: Pod, nodeInfo: NodeInfo): InsufficientResource[] {
+export function fits(pod: Pod, nodeInfo: NodeInfo): readonly InsufficientResource[] {
   return fitsRequest(computePodResourceRequest(pod), nodeInfo);
 }
 

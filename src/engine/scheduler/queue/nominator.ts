@@ -73,7 +73,8 @@ export class Nominator {
 
   /** podsForNode lists the pods nominated to a node, in the order they were nominated. */
   podsForNode(nodeName: string): readonly NominatedRef[] {
-    return this.byNode.get(nodeName) ?? NONE;
+    // Filter asks for every node it checks; most cycles have no nomination at all.
+    return this.byNode.size === 0 ? NONE : (this.byNode.get(nodeName) ?? NONE);
   }
 }
 
