@@ -164,6 +164,11 @@ export class Store {
   private secrets = new Map<string, SecretValues>();
   /** parts are the equal parts stored pods share. */
   private readonly parts = new SharedParts();
+  /** writes counts puts, removes and restores; kindWrites holds, by kind, the count at its last put or remove. */
+  private writes = 0;
+  private readonly kindWrites = new Map<string, number>();
+  /** restoredAt is the count at the last restore, which every kind's objects may have changed in. */
+  private restoredAt = 0;
 
   /** size is how many objects are stored. */
   get size(): number {
@@ -230,6 +235,7 @@ export class Store {
       this.count++;
     }
     this.objects.set(key, stored);
+    this.kindWrites.set(stored.kind ?? '', ++this.writes);
     this.reindex(key, old, stored);
     this.log(key, stored);
     for (const l of this.listeners) l(old ? 'MODIFIED' : 'ADDED', stored, old);
@@ -266,10 +272,19 @@ export class Store {
     this.secrets.delete(key);
     this.keys = undefined;
     this.resourceVersion++;
+    this.kindWrites.set(kind, ++this.writes);
     this.reindex(key, old, undefined);
     this.log(key, undefined);
     for (const l of this.listeners) l('DELETED', old, old);
     return old;
+  }
+
+  /**
+   * kindRevision grows whenever an object of the kind is stored or removed (or the store restored), and only then: what
+   * is worked out from a kind's objects alone (RBAC's rules) may be kept while it stays the same.
+   */
+  kindRevision(kind: string): number {
+    return this.kindWrites.get(kind) ?? this.restoredAt;
   }
 
   /** nextRevision takes a revision for a write kept outside the store (an Event's): etcd numbers every write. */
@@ -312,6 +327,8 @@ export class Store {
     this.secrets = new Map(image.secrets);
     this.keys = undefined;
     this.resourceVersion = image.resourceVersion;
+    this.kindWrites.clear();
+    this.restoredAt = ++this.writes;
   }
 
   /** keepHistory starts logging every write, so that snapshotAt can rebuild any later place. */

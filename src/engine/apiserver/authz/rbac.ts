@@ -4,7 +4,8 @@ import type { ClusterRoleBinding, PolicyRule, RoleBinding, Subject } from '../..
 import type { Store } from '../../cluster/store';
 import type { UserInfo } from '../request';
 import { aggregateMessage } from './aggregate';
-import type { AuthzAttributes, Authorizer } from './authorizer';
+import type { AuthzAttributes, Authorizer, AuthzResult } from './authorizer';
+import { BoundedCache } from '../../runtime/bounded-cache';
 import { roleReferenceRules } from './rbac-roles';
 import { ruleAllows } from './rbac-rules';
 
@@ -38,25 +39,68 @@ export interface BindingVisit {
 export const rbacAuthorizer: Authorizer = {
   name: 'RBAC',
   authorize(attrs, store) {
-    const visited: BindingVisit[] = [];
-    const errors: string[] = [];
-    const match = visitRulesFor(attrs, store, visited, errors);
-    if (match) return { decision: 'Allow', reason: `RBAC: allowed by ${match.source}`, detail: { match, bindings: visited } };
-    return { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : '', detail: { bindings: visited, errors } };
+    const decisions = decisionsOf(store);
+    const general = decisionKey(attrs);
+    const kept = decisions.get(general, () => decide(attrs, store));
+    if (!kept.byName) return kept.result;
+    // A rule with resourceNames was read: the decision is the request's name's own.
+    return decisions.get(`${general}\u0000${attrs.name}`, () => decide(attrs, store)).result;
   },
 };
 
+/** Decided is a decision and whether a rule with resourceNames was read on the way (then it holds for that name alone). */
+interface Decided {
+  result: AuthzResult;
+  byName: boolean;
+}
+
+function decide(attrs: AuthzAttributes, store: Store): Decided {
+  const visited: BindingVisit[] = [];
+  const errors: string[] = [];
+  const read = { byName: false };
+  const match = visitRulesFor(attrs, store, visited, errors, read);
+  if (match) return { result: { decision: 'Allow', reason: `RBAC: allowed by ${match.source}`, detail: { match, bindings: visited } }, byName: read.byName };
+  return { result: { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : '', detail: { bindings: visited, errors } }, byName: read.byName };
+}
+
+/** RBAC_KINDS are the kinds a decision is worked out from: it holds until one of them changes. */
+const RBAC_KINDS = ['ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role'] as const;
+
+/**
+ * DECISIONS keeps each store's decisions, by request, for as long as its RBAC objects stay the same: the controllers
+ * and the scheduler of a big run make the same few requests thousands of times, and walking every binding for each one
+ * was a few percent of the run. A decision and its detail are never changed once made, so they are shared.
+ */
+const DECISIONS = new WeakMap<Store, { revision: number; decisions: BoundedCache<string, Decided> }>();
+
+function decisionsOf(store: Store): BoundedCache<string, Decided> {
+  let revision = 0;
+  for (const kind of RBAC_KINDS) revision = Math.max(revision, store.kindRevision(kind));
+  let kept = DECISIONS.get(store);
+  if (kept?.revision !== revision) DECISIONS.set(store, (kept = { revision, decisions: new BoundedCache(4096) }));
+  return kept.decisions;
+}
+
+/**
+ * decisionKey is what a decision reads of a request but the name: the user's name and groups, then the verb and the
+ * resource's attributes, or the verb and the path of a non-resource request.
+ */
+function decisionKey(a: AuthzAttributes): string {
+  const what = a.resourceRequest ? [a.namespace, a.apiGroup, a.resource, a.subresource] : ['', a.path];
+  return [a.user.name, a.user.groups.join('\u0001'), a.verb, ...what].join('\u0000');
+}
+
 /** visitRulesFor walks the bindings in the resolver's order and stops at the first rule that allows. */
-function visitRulesFor(attrs: AuthzAttributes, store: Store, visited: BindingVisit[], errors: string[]): RuleMatch | undefined {
+function visitRulesFor(attrs: AuthzAttributes, store: Store, visited: BindingVisit[], errors: string[], read: { byName: boolean }): RuleMatch | undefined {
   for (const crb of store.list<ClusterRoleBinding>('ClusterRoleBinding')) {
     const name = crb.metadata?.name ?? '';
-    const match = visitBinding(attrs, store, { kind: 'ClusterRoleBinding', name }, crb.roleRef, crb.subjects ?? [], '', visited, errors);
+    const match = visitBinding(attrs, store, { kind: 'ClusterRoleBinding', name }, crb.roleRef, crb.subjects ?? [], '', visited, errors, read);
     if (match) return match;
   }
   if (!attrs.namespace) return undefined;
   for (const rb of store.list<RoleBinding>('RoleBinding', attrs.namespace)) {
     const name = rb.metadata?.name ?? '';
-    const match = visitBinding(attrs, store, { kind: 'RoleBinding', name, namespace: attrs.namespace }, rb.roleRef, rb.subjects ?? [], attrs.namespace, visited, errors);
+    const match = visitBinding(attrs, store, { kind: 'RoleBinding', name, namespace: attrs.namespace }, rb.roleRef, rb.subjects ?? [], attrs.namespace, visited, errors, read);
     if (match) return match;
   }
   return undefined;
@@ -64,7 +108,7 @@ function visitRulesFor(attrs: AuthzAttributes, store: Store, visited: BindingVis
 
 function visitBinding(
   attrs: AuthzAttributes, store: Store, binding: RuleMatch['binding'], roleRef: ClusterRoleBinding['roleRef'], subjects: Subject[],
-  namespace: string, visited: BindingVisit[], errors: string[],
+  namespace: string, visited: BindingVisit[], errors: string[], read: { byName: boolean },
 ): RuleMatch | undefined {
   const subject = subjects.find((s) => appliesToUser(attrs.user, s, namespace));
   if (!subject) return undefined;
@@ -78,7 +122,10 @@ function visitBinding(
     return undefined;
   }
   visited.push({ binding: bindingText, role, subject: subjectText, rules: resolved.rules.length });
-  const rule = resolved.rules.find((r) => ruleAllows(attrs, r));
+  const rule = resolved.rules.find((r) => {
+    if (r.resourceNames?.length) read.byName = true;
+    return ruleAllows(attrs, r);
+  });
   if (!rule) return undefined;
   return {
     source: `${bindingText} of ${role} to ${subjectText}`, binding, roleRef: { kind: roleRef.kind, name: roleRef.name }, rule,

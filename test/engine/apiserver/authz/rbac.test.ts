@@ -110,3 +110,42 @@ test('RBAC: kubeadm\'s admin is allowed by the kubeadm:cluster-admins binding', 
   const r = rbacAuthorizer.authorize(res({ name: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] }, 'create', 'pods', { namespace: 'default' }), storeOf(cluster), profile);
   assert.equal(r.reason, 'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"');
 });
+
+// Decisions are kept per store while its RBAC objects stay the same (rbac.ts, DECISIONS): a kept one is the one walked
+// afresh, a change to any RBAC kind is seen at once, and a rule with resourceNames makes the decision the name's own.
+test('RBAC: kept decisions are the ones a fresh store gives, in any order and for any name', () => {
+  const s = storeOf(objects);
+  const asked = [...cases, ...[...cases].reverse()].map((c) => c.attrs);
+  for (const a of [...asked, ...asked.map((a) => ({ ...a, name: a.name ? `${a.name}-other` : 'other' }))]) {
+    assert.deepEqual(rbacAuthorizer.authorize(a, s, profile), rbacAuthorizer.authorize(a, storeOf(objects), profile), JSON.stringify(a));
+  }
+});
+
+test('RBAC: a decision kept per store follows each change of a binding or role', () => {
+  const s = storeOf(objects);
+  const ask = () => rbacAuthorizer.authorize(res(user('erin'), 'get', 'secrets', { namespace: 'team' }), s, profile);
+  const steps: [string, () => void, string][] = [
+    ['before', () => {}, 'NoOpinion'],
+    ['a Role is made', () => s.put(rbac('Role', 'secret-reader', { rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] }, 'team')), 'NoOpinion'],
+    ['a RoleBinding to it', () => s.put(bind('RoleBinding', 'erin-secrets', 'Role/secret-reader', [{ kind: 'User', name: 'erin' }], 'team')), 'Allow'],
+    ['the Role loses the verb', () => s.put(rbac('Role', 'secret-reader', { rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }] }, 'team')), 'NoOpinion'],
+    ['the verb is back', () => s.put(rbac('Role', 'secret-reader', { rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] }, 'team')), 'Allow'],
+    ['the binding goes', () => s.remove('RoleBinding', 'team', 'erin-secrets'), 'NoOpinion'],
+    ['a ClusterRoleBinding to cluster-admin', () => {
+      s.put(rbac('ClusterRole', 'everything', { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }));
+      s.put(bind('ClusterRoleBinding', 'erin-all', 'ClusterRole/everything', [{ kind: 'User', name: 'erin' }]));
+    }, 'Allow'],
+  ];
+  for (const [what, change, decision] of steps) {
+    change();
+    assert.equal(ask().decision, decision, what);
+  }
+});
+
+test('RBAC: a rule with resourceNames decides for each name, whichever is asked first', () => {
+  for (const order of [['settings', 'other', 'settings'], ['other', 'settings', 'other']]) {
+    const s = storeOf(objects);
+    const got = order.map((name) => rbacAuthorizer.authorize(res(bob, 'get', 'configmaps', { namespace: 'team', name }), s, profile).decision);
+    assert.deepEqual(got, order.map((name) => (name === 'settings' ? 'Allow' : 'NoOpinion')), order.join(', '));
+  }
+});
