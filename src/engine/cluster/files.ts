@@ -64,7 +64,8 @@ let embedded: SourceDocument[] | undefined;
 
 /** embeddedCluster parses the embedded default cluster once; its documents are only read, never changed. */
 export function embeddedCluster(): SourceDocument[] {
-  embedded ??= parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE);
+  // The fast reader of the plain subset reads it, with the same ranges as the full reader would give, when it can.
+  embedded ??= parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE, { eagerRanges: true, lazyRanges: true });
   return embedded;
 }
 

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { DEFAULT_CLUSTER_FILE, DEFAULT_CLUSTER_YAML } from '../../../src/engine/cluster/default-cluster';
+import { embeddedCluster } from '../../../src/engine/cluster/files';
+import { parseDocuments } from '../../../src/engine/cluster/loader';
 import type { ClusterRole, ClusterRoleBinding, KubeObject, Node, PolicyRule, RoleBinding } from '../../../src/engine/api/types';
 
 const root = resolve(__dirname, '..', '..', '..', '..');
@@ -245,3 +247,16 @@ function isDeepStrictEqual(a: unknown, b: unknown): boolean {
     return false;
   }
 }
+
+test('the embedded cluster, read fast, is what the full reader reads: every object, range and field range', () => {
+  const full = parseDocuments(DEFAULT_CLUSTER_YAML, DEFAULT_CLUSTER_FILE);
+  const fast = embeddedCluster();
+  assert.equal(fast.length, full.length);
+  fast.forEach((doc, i) => {
+    const want = full[i]!;
+    const name = `${String(want.object.kind)} ${String(want.object.metadata?.name)}`;
+    assert.deepEqual(doc.object, want.object, name);
+    assert.deepEqual([doc.file, doc.index, doc.range], [want.file, want.index, want.range], name);
+    assert.deepEqual([...doc.fields], [...want.fields], name);
+  });
+});
