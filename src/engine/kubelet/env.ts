@@ -8,6 +8,7 @@ import type { Container, EnvVar, Node, Pod, Service } from '../api/types';
 import type { EngineContext } from '../context';
 import type { Steps } from '../runtime/step';
 import { containerRef, type ContainerRuntimeState, type PodRuntimeState } from './pod-state';
+import { KindMemo } from '../cluster/kind-memo';
 
 /** CREATE_CONTAINER_CONFIG_ERROR is the waiting reason of a container whose config cannot be built (ErrCreateContainerConfig). */
 export const CREATE_CONTAINER_CONFIG_ERROR = 'CreateContainerConfigError';
@@ -158,6 +159,9 @@ export function serviceEnvMap(services: readonly Service[], namespace: string, e
   return new Map(env);
 }
 
+/** SERVICE_ENV keeps the service variables by namespace while no Service changes: every container start reads them. */
+const SERVICE_ENV = new KindMemo<ReadonlyMap<string, string>>(['Service']);
+
 /**
  * resolveEnv is makeEnvironmentVariables for one container: envFrom first (a later source wins a name), then env in
  * order with $(VAR) expansion (over those and the service variables), then the service variables not set otherwise.
@@ -172,7 +176,8 @@ export function resolveEnv(ec: EnvContext, pod: Pod, container: Container, field
   const getSecret = (name: string) => secrets.get(name) ?? store.get<Secret>('Secret', ns, name);
   const fail = (message: string, field: string): EnvVerdict => ({ ok: false, reason: CREATE_CONTAINER_CONFIG_ERROR, message, field });
   const env = new Map<string, string>();
-  const services = serviceEnvMap(store.list<Service>('Service'), ns, pod.spec?.enableServiceLinks !== false);
+  const links = pod.spec?.enableServiceLinks !== false;
+  const services = SERVICE_ENV.get(store, `${ns}\u0000${links}`, () => serviceEnvMap(store.list<Service>('Service'), ns, links));
   for (const [i, from] of (container.envFrom ?? []).entries()) {
     const field = `${fieldPrefix}.envFrom[${i}]`;
     if (from.configMapRef) {

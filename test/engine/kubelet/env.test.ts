@@ -2,8 +2,9 @@
 // downward API fields and container resources.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Container, Pod } from '../../../src/engine/api/types';
-import { expand, podFieldValue, resourceFieldValue, serviceEnvMap } from '../../../src/engine/kubelet/env';
+import type { Container, KubeObject, Pod } from '../../../src/engine/api/types';
+import { type EnvContext, expand, podFieldValue, resolveEnv, resourceFieldValue, serviceEnvMap } from '../../../src/engine/kubelet/env';
+import { Store } from '../../../src/engine/cluster/store';
 
 // third_party/forked/golang/expansion (Expand): defined names are replaced, $$ escapes, the rest stays as written.
 const expandCases: { name: string; input: string; want: string }[] = [
@@ -59,4 +60,30 @@ test('env service links: every Service of the namespace with a cluster IP, and k
   assert.equal(serviceEnvMap(services, 'shop', true).get('MY_DB_PORT'), 'tcp://10.96.4.7:5432');
   assert.equal(names.some((n) => n.startsWith('HEADLESS') || n.startsWith('OTHER')), false);
   assert.deepEqual([...serviceEnvMap(services, 'shop', false).keys()].filter((n) => !n.startsWith('KUBERNETES_')), []);
+});
+
+test('env service links: each container start sees the Services as they are then (kept per namespace while none changes)', () => {
+  const store = new Store();
+  const ec = { ctx: { store } } as unknown as EnvContext;
+  const svc = (name: string, namespace: string, clusterIP: string) =>
+    ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { clusterIP, ports: [{ port: 80 }] } }) as KubeObject;
+  const podIn = (namespace: string, links = true): Pod => ({ metadata: { name: 'p', namespace }, spec: { containers: [{ name: 'app' }], ...(links ? {} : { enableServiceLinks: false }) } });
+  const hosts = (p: Pod): string[] => {
+    const r = resolveEnv(ec, p, p.spec!.containers[0]!, 'spec.containers[0]');
+    assert.ok(r.ok);
+    return r.env.filter((e) => e.name.endsWith('_SERVICE_HOST')).map((e) => `${e.name}=${e.value}`);
+  };
+  const steps: [string, () => void, Pod, string[]][] = [
+    ['no Service', () => {}, podIn('shop'), []],
+    ['kubernetes', () => store.put(svc('kubernetes', 'default', '10.96.0.1')), podIn('shop'), ['KUBERNETES_SERVICE_HOST=10.96.0.1']],
+    ['a Service in the namespace', () => store.put(svc('web', 'shop', '10.96.3.3')), podIn('shop'), ['KUBERNETES_SERVICE_HOST=10.96.0.1', 'WEB_SERVICE_HOST=10.96.3.3']],
+    ['links off', () => {}, podIn('shop', false), ['KUBERNETES_SERVICE_HOST=10.96.0.1']],
+    ['another namespace', () => {}, podIn('other'), ['KUBERNETES_SERVICE_HOST=10.96.0.1']],
+    ['its address changes', () => store.put(svc('web', 'shop', '10.96.4.4')), podIn('shop'), ['KUBERNETES_SERVICE_HOST=10.96.0.1', 'WEB_SERVICE_HOST=10.96.4.4']],
+    ['it goes', () => store.remove('Service', 'shop', 'web'), podIn('shop'), ['KUBERNETES_SERVICE_HOST=10.96.0.1']],
+  ];
+  for (const [what, change, p, want] of steps) {
+    change();
+    assert.deepEqual(hosts(p), want, what);
+  }
 });

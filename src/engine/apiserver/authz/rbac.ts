@@ -5,7 +5,7 @@ import type { Store } from '../../cluster/store';
 import type { UserInfo } from '../request';
 import { aggregateMessage } from './aggregate';
 import type { AuthzAttributes, Authorizer, AuthzResult } from './authorizer';
-import { BoundedCache } from '../../runtime/bounded-cache';
+import { KindMemo } from '../../cluster/kind-memo';
 import { roleReferenceRules } from './rbac-roles';
 import { ruleAllows } from './rbac-rules';
 
@@ -39,12 +39,11 @@ export interface BindingVisit {
 export const rbacAuthorizer: Authorizer = {
   name: 'RBAC',
   authorize(attrs, store) {
-    const decisions = decisionsOf(store);
     const general = decisionKey(attrs);
-    const kept = decisions.get(general, () => decide(attrs, store));
+    const kept = DECISIONS.get(store, general, () => decide(attrs, store));
     if (!kept.byName) return kept.result;
     // A rule with resourceNames was read: the decision is the request's name's own.
-    return decisions.get(`${general}\u0000${attrs.name}`, () => decide(attrs, store)).result;
+    return DECISIONS.get(store, `${general}\u0000${attrs.name}`, () => decide(attrs, store)).result;
   },
 };
 
@@ -63,23 +62,12 @@ function decide(attrs: AuthzAttributes, store: Store): Decided {
   return { result: { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregateMessage(errors)}` : '', detail: { bindings: visited, errors } }, byName: read.byName };
 }
 
-/** RBAC_KINDS are the kinds a decision is worked out from: it holds until one of them changes. */
-const RBAC_KINDS = ['ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role'] as const;
-
 /**
- * DECISIONS keeps each store's decisions, by request, for as long as its RBAC objects stay the same: the controllers
- * and the scheduler of a big run make the same few requests thousands of times, and walking every binding for each one
- * was a few percent of the run. A decision and its detail are never changed once made, so they are shared.
+ * DECISIONS keeps each store's decisions, by request, for as long as its bindings and roles stay the same: the
+ * controllers and the scheduler of a big run make the same few requests thousands of times, and walking every binding
+ * for each one was a few percent of the run. A decision and its detail are never changed once made, so they are shared.
  */
-const DECISIONS = new WeakMap<Store, { revision: number; decisions: BoundedCache<string, Decided> }>();
-
-function decisionsOf(store: Store): BoundedCache<string, Decided> {
-  let revision = 0;
-  for (const kind of RBAC_KINDS) revision = Math.max(revision, store.kindRevision(kind));
-  let kept = DECISIONS.get(store);
-  if (kept?.revision !== revision) DECISIONS.set(store, (kept = { revision, decisions: new BoundedCache(4096) }));
-  return kept.decisions;
-}
+const DECISIONS = new KindMemo<Decided>(['ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role']);
 
 /**
  * decisionKey is what a decision reads of a request but the name: the user's name and groups, then the verb and the
