@@ -1,6 +1,6 @@
 // The authentication and impersonation filters of kube-apiserver's handler chain, recorded as trace entries.
 import type { EngineContext } from '../../context';
-import type { TraceInput } from '../../runtime/recorder';
+import { quietEntry, type TraceInput } from '../../runtime/recorder';
 import type { Steps } from '../../runtime/step';
 import { StatusError, unauthorized, type UserInfo } from '../request';
 import { type AuthnEnv, type Credentials } from './authenticator';
@@ -27,6 +27,14 @@ export function* authenticationFilter(ctx: EngineContext, credentials: Credentia
   const entries: TraceInput[] = [];
   const user = outcome.user;
   const imp = credentials.impersonate;
+  // A request about an object the trace keeps nothing more of makes its steps without their results and details.
+  if (user && !imp && ctx.recorder.isQuiet(ref)) {
+    entries.push(quietEntry('apiserver.authenticate', ref));
+    for (const s of outcome.steps) entries.push(quietEntry('apiserver.authenticate', ref, { kind: 'authenticator', name: s.authenticator }));
+    if (sink) sink.push(...entries);
+    else yield* entries;
+    return { user, authenticatedBy: outcome.authenticator ?? '' };
+  }
   entries.push({
     phase: 'apiserver.authenticate', object: ref,
     result: user

@@ -1,11 +1,11 @@
 // The authorization filter of kube-apiserver's handler chain: ask the authorizers, answer 403 when none allows.
 import type { EngineContext } from '../../context';
-import type { TraceInput } from '../../runtime/recorder';
+import { quietEntry, type TraceInput } from '../../runtime/recorder';
 import type { Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
 import type { AuthzAttributes } from './authorizer';
 import { forbiddenStatus } from './forbidden';
-import { authorize } from './index';
+import { authorize, type AuthzOutcome } from './index';
 
 /** AuthzFilterResult is who allowed the request, or the 403 it is answered with. */
 export type AuthzFilterResult = { allowedBy: string } | { error: StatusError };
@@ -18,6 +18,23 @@ export type AuthzFilterResult = { allowedBy: string } | { error: StatusError };
 export function* authorizationFilter(ctx: EngineContext, attrs: AuthzAttributes, ref: string, field?: string, sink?: TraceInput[]): Steps<AuthzFilterResult> {
   const verdict = authorize(attrs, ctx.store, ctx.profile);
   const error = verdict.allowed ? undefined : forbiddenStatus(attrs, verdict.reason);
+  // A request about an object the trace keeps nothing more of makes its steps without their results and details.
+  const entries = ctx.recorder.isQuiet(ref) ? quietEntries(verdict, ref, field) : traceEntries(attrs, verdict, error, ref, field);
+  if (sink) sink.push(...entries);
+  else yield* entries;
+  if (error) return { error };
+  return { allowedBy: `${verdict.authorizer}${verdict.reason ? ` (${verdict.reason})` : ''}` };
+}
+
+function quietEntries(verdict: AuthzOutcome, ref: string, field: string | undefined): TraceInput[] {
+  const at = (step?: { kind: 'authorizer'; name: string }): TraceInput => {
+    const entry = quietEntry('apiserver.authorize', ref, step);
+    return field ? { ...entry, field } : entry;
+  };
+  return [at(), ...verdict.steps.map((s) => at({ kind: 'authorizer', name: s.authorizer }))];
+}
+
+function traceEntries(attrs: AuthzAttributes, verdict: AuthzOutcome, error: StatusError | undefined, ref: string, field: string | undefined): TraceInput[] {
   const what = attrs.resourceRequest
     ? { user: attrs.user.name, groups: attrs.user.groups, verb: attrs.verb, resource: attrs.resource, subresource: attrs.subresource, apiGroup: attrs.apiGroup, namespace: attrs.namespace, name: attrs.name }
     : { user: attrs.user.name, groups: attrs.user.groups, verb: attrs.verb, path: attrs.path };
@@ -30,8 +47,5 @@ export function* authorizationFilter(ctx: EngineContext, attrs: AuthzAttributes,
   for (const s of verdict.steps) {
     entries.push({ phase: 'apiserver.authorize', object: ref, step: { kind: 'authorizer', name: s.authorizer }, result: `${s.decision}${s.reason ? `: ${s.reason}` : ''}`, detail: { ...s } });
   }
-  if (sink) sink.push(...entries);
-  else yield* entries;
-  if (error) return { error };
-  return { allowedBy: `${verdict.authorizer}${verdict.reason ? ` (${verdict.reason})` : ''}` };
+  return entries;
 }
