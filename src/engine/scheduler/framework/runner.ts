@@ -185,26 +185,31 @@ type Scored =
 
 /** scoreFeasible runs PreScore and Score on the feasible nodes: every plugin's scores and each node's total. */
 function scoreFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts): Scored {
-  const fw = ctx.fw;
-  try {
-    const pre = fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
-    if (pre.status) return { failed: errorResult(counts, pre.status.message()) };
-    const run = runScorePlugins(fw, state, ctx.pod, pass.feasible);
-    if (run.status) return { failed: errorResult(counts, run.status.message()) };
-    const nodeScores = fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
+  return afterPreScore(ctx, state, pass, counts, (pre) => {
+    const run = runScorePlugins(ctx.fw, state, ctx.pod, pass.feasible);
+    if (run.status) return run.status.message();
+    const nodeScores = ctx.fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
     return { nodeScores, perPlugin: run.perPlugin, preScore: pre.perPlugin };
-  } catch (err) {
-    return { failed: errorResult(counts, err) };
-  }
+  });
 }
 
 /** totalsOfFeasible is scoreFeasible for a quiet cycle: the same PreScore and Score, each node's total alone. */
 function totalsOfFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts): { totals: readonly number[] } | { failed: ScheduleResult } {
+  return afterPreScore(ctx, state, pass, counts, () => {
+    const run = scoreTotals(ctx.fw, state, ctx.pod, pass.feasible);
+    return run.status ? run.status.message() : { totals: run.totals };
+  });
+}
+
+/** afterPreScore runs PreScore on the feasible nodes, then `score`; an error of either (a message, or thrown) ends the cycle. */
+function afterPreScore<T extends object>(
+  ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts, score: (pre: ReturnType<Framework['runPreScorePlugins']>) => T | string,
+): T | { failed: ScheduleResult } {
   try {
     const pre = ctx.fw.runPreScorePlugins(state, ctx.pod, pass.feasible);
     if (pre.status) return { failed: errorResult(counts, pre.status.message()) };
-    const run = scoreTotals(ctx.fw, state, ctx.pod, pass.feasible);
-    return run.status ? { failed: errorResult(counts, run.status.message()) } : { totals: run.totals };
+    const scored = score(pre);
+    return typeof scored === 'string' ? { failed: errorResult(counts, scored) } : scored;
   } catch (err) {
     return { failed: errorResult(counts, err) };
   }
