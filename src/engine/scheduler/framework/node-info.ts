@@ -15,7 +15,8 @@ export interface ImageStateSummary {
 
 /** PodInfo is a pod with what the scheduler computes once for it: requests, non-zero requests, host ports, priority. */
 export class PodInfo {
-  readonly pod: Pod;
+  /** pod is the pod as last seen; a newer version that changes nothing the PodInfo reads replaces it (NodeInfo.updatePod). */
+  pod: Pod;
   /** requested is the pod's effective requests (podRequests). */
   readonly requested: Resource;
   /** non0CPU is the milli-CPU the pod counts for when scoring: 100m per container that sets no cpu request. */
@@ -230,6 +231,20 @@ export class NodeInfo {
   }
 
   /**
+   * updatePod takes a newer version of a pod on the node in place of the old one when all that the node's accounts read
+   * of it is the same: the same spec and labels objects (a status write keeps them, stored objects being frozen), the
+   * same namespace and deletion timestamp. Its requests, ports, affinity, label index entries and the counts kept over
+   * the node's pods all stay as they are. False when it is not there or changed more (remove it and add it again).
+   */
+  updatePod(old: Pod, pod: Pod): boolean {
+    if (!sameAccounts(old, pod)) return false;
+    const pi = this.pods.find((p) => samePod(p.pod, pod));
+    if (!pi || !sameAccounts(pi.pod, pod)) return false;
+    pi.pod = pod;
+    return true;
+  }
+
+  /**
    * podsMatching returns the node's pods a selector may match: those with the label value (or values) of its most
    * selective `=`/`in` requirement, or all pods when it has none. Callers still check the whole selector and namespace.
    */
@@ -330,6 +345,14 @@ class PodLabelIndex {
     }
     return best;
   }
+}
+
+/** sameAccounts tells two versions of a pod whose every field a NodeInfo reads to account it are the same objects. */
+function sameAccounts(a: Pod, b: Pod): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  return a.spec === b.spec && ma?.labels === mb?.labels && ma?.namespace === mb?.namespace && ma?.deletionTimestamp === mb?.deletionTimestamp
+    && ma?.uid === mb?.uid && ma?.name === mb?.name;
 }
 
 function samePod(a: Pod, b: Pod): boolean {

@@ -87,6 +87,15 @@ export class Snapshot {
     return true;
   }
 
+  /**
+   * updatePod takes a newer version of a pod in place of the old one on its node, when nothing the snapshot accounts
+   * changed (NodeInfo.updatePod: a status write); false otherwise, and the caller removes and adds it.
+   */
+  updatePod(old: Pod, pod: Pod): boolean {
+    if (TERMINAL_PHASES.has(pod.status?.phase ?? '')) return false;
+    return this.byName.get(pod.spec?.nodeName ?? '')?.updatePod(old, pod) === true;
+  }
+
   /** removePod forgets a pod from its node. */
   removePod(pod: Pod): boolean {
     const ni = this.byName.get(pod.spec?.nodeName ?? '');

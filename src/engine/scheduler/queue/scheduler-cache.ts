@@ -42,6 +42,8 @@ export class SchedulerCache {
     this.assumed.delete(key);
     this.pods.set(key, pod);
     if (this.current) {
+      // A status write changes nothing the snapshot accounts: the pod is taken in place, not removed and added again.
+      if (old && this.current.updatePod(old, pod)) return;
       if (old) this.current.removePod(old);
       this.current.addPod(pod);
     }
