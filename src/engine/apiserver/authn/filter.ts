@@ -27,12 +27,15 @@ export function* authenticationFilter(ctx: EngineContext, credentials: Credentia
   const entries: TraceInput[] = [];
   const user = outcome.user;
   const imp = credentials.impersonate;
+  const emit = function* (): Steps<void> {
+    if (sink) sink.push(...entries);
+    else yield* entries;
+  };
   // A request about an object the trace keeps nothing more of makes its steps without their results and details.
   if (user && !imp && ctx.recorder.isQuiet(ref)) {
     entries.push(quietEntry('apiserver.authenticate', ref));
     for (const s of outcome.steps) entries.push(quietEntry('apiserver.authenticate', ref, { kind: 'authenticator', name: s.authenticator }));
-    if (sink) sink.push(...entries);
-    else yield* entries;
+    yield* emit();
     return { user, authenticatedBy: outcome.authenticator ?? '' };
   }
   entries.push({
@@ -46,10 +49,6 @@ export function* authenticationFilter(ctx: EngineContext, credentials: Credentia
   for (const s of outcome.steps) {
     entries.push({ phase: 'apiserver.authenticate', object: ref, step: { kind: 'authenticator', name: s.authenticator }, result: stepResult(s), detail: { ...s } });
   }
-  const emit = function* (): Steps<void> {
-    if (sink) sink.push(...entries);
-    else yield* entries;
-  };
   if (!user) {
     yield* emit();
     return { error: unauthorized() };
