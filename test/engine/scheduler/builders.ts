@@ -665,3 +665,19 @@ export function runVolumePlugin(name: string, pod: Pod, nodes: Node[], pods: Pod
   const filter = snapshot.nodeInfoList.map((ni) => (ran ? viewOf(plugin.filter(state, pod, ni)) : viewOf(null)));
   return { preFilter: viewOf(pre), filter, state, fw };
 }
+
+/**
+ * unevenCluster is six nodes of three zones (`z0`–`z2`, disks `hdd`/`ssd` in turn), unequally loaded by six `app: web`
+ * pods, two with a PreferNoSchedule taint and one holding the image `nginx:1.27`: every Score plugin of the default
+ * profile has something to say about them, and most normalize.
+ */
+export function unevenCluster(): { nodes: Node[]; pods: Pod[] } {
+  const nodes = [0, 1, 2, 3, 4, 5].map((i) => {
+    const n = makeNode(`n${i}`).capacity({ cpu: '8', memory: '16Gi', pods: '110' }).label('topology.kubernetes.io/zone', `z${i % 3}`).label('disk', i % 2 ? 'ssd' : 'hdd');
+    if (i === 1 || i === 4) n.taint('soft', 'x', 'PreferNoSchedule');
+    if (i === 5) n.image(500 * 1024 * 1024, 'nginx:1.27');
+    return n.obj();
+  });
+  const pods = [0, 0, 2, 3, 3, 3].map((node, k) => makePod(`old-${k}`, 'default').label('app', 'web').node(`n${node}`).req({ cpu: `${k + 1}`, memory: `${k + 1}Gi` }).obj());
+  return { nodes, pods };
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../../src/engine/api/types';
 import { numFeasibleNodesToFind } from '../../../src/engine/scheduler/framework/filter';
 import { Snapshot } from '../../../src/engine/scheduler/framework/snapshot';
-import { affinityTerm, makeNode, makePod, matchIn, runCycle, type PodBuilder } from './builders';
+import { affinityTerm, makeNode, makePod, matchIn, runCycle, unevenCluster, type PodBuilder } from './builders';
 
 const CONTROL_PLANE_TAINT = 'node-role.kubernetes.io/control-plane';
 
@@ -227,20 +227,6 @@ test('The decision tables keep every node, plugin and score', () => {
   assert.equal(t.chosen, result.suggestedHost);
 });
 
-/**
- * quietCluster is six nodes of three zones, unequally loaded, two with a PreferNoSchedule taint and one with an image:
- * every Score plugin of the default profile has something to say, and most normalize.
- */
-function quietCluster(): { nodes: Node[]; pods: Pod[] } {
-  const nodes = [0, 1, 2, 3, 4, 5].map((i) => {
-    const n = makeNode(`n${i}`).capacity({ cpu: '8', memory: '16Gi', pods: '110' }).label('topology.kubernetes.io/zone', `z${i % 3}`).label('disk', i % 2 ? 'ssd' : 'hdd');
-    if (i === 1 || i === 4) n.taint('soft', 'x', 'PreferNoSchedule');
-    if (i === 5) n.image(500 * 1024 * 1024, 'nginx:1.27');
-    return n.obj();
-  });
-  const pods = [0, 0, 2, 3, 3, 3].map((node, k) => makePod(`old-${k}`, 'default').label('app', 'web').node(`n${node}`).req({ cpu: `${k + 1}`, memory: `${k + 1}Gi` }).obj());
-  return { nodes, pods };
-}
 
 const quietCases: { name: string; pod: () => PodBuilder }[] = [
   { name: 'a pod with requests', pod: () => makePod('p', 'default').req({ cpu: '1', memory: '1Gi' }) },
@@ -251,7 +237,7 @@ const quietCases: { name: string; pod: () => PodBuilder }[] = [
 ];
 for (const c of quietCases) {
   test(`A quiet cycle decides as a traced one, with as many entries: ${c.name}`, () => {
-    const { nodes, pods } = quietCluster();
+    const { nodes, pods } = unevenCluster();
     for (let seed = 1; seed <= 12; seed++) {
       const traced = runCycle({ pod: c.pod().obj(), snapshot: Snapshot.build(nodes, pods), seed });
       const quiet = runCycle({ pod: c.pod().obj(), snapshot: Snapshot.build(nodes, pods), seed, quiet: true });

@@ -3,7 +3,7 @@
 // and its errors are the same, whatever the number of nodes from one call to the next.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node, Pod } from '../../../src/engine/api/types';
+import type { Pod } from '../../../src/engine/api/types';
 import { Random } from '../../../src/engine/runtime/random';
 import { CycleState } from '../../../src/engine/scheduler/framework/cycle-state';
 import { findNodesThatFitPod } from '../../../src/engine/scheduler/framework/filter';
@@ -13,19 +13,8 @@ import { newDefaultFramework } from '../../../src/engine/scheduler/framework/run
 import { runScorePlugins, scoreTotals } from '../../../src/engine/scheduler/framework/score';
 import { Snapshot } from '../../../src/engine/scheduler/framework/snapshot';
 import { Code, newStatus } from '../../../src/engine/scheduler/framework/status';
-import { affinityTerm, makeNode, makePod, matchIn, type PodBuilder } from './builders';
+import { affinityTerm, makePod, matchIn, unevenCluster, type PodBuilder } from './builders';
 
-/** cluster is six nodes of three zones, unequally loaded, two with a PreferNoSchedule taint, one with the pod's image. */
-function cluster(): { nodes: Node[]; pods: Pod[] } {
-  const nodes = [0, 1, 2, 3, 4, 5].map((i) => {
-    const n = makeNode(`n${i}`).capacity({ cpu: '8', memory: '16Gi', pods: '110' }).label('topology.kubernetes.io/zone', `z${i % 3}`).label('disk', i % 2 ? 'ssd' : 'hdd');
-    if (i === 1 || i === 4) n.taint('soft', 'x', 'PreferNoSchedule');
-    if (i === 5) n.image(500 * 1024 * 1024, 'nginx:1.27');
-    return n.obj();
-  });
-  const pods = [0, 0, 2, 3, 3, 3].map((node, k) => makePod(`old-${k}`, 'default').label('app', 'web').node(`n${node}`).req({ cpu: `${k + 1}`, memory: `${k + 1}Gi` }).obj());
-  return { nodes, pods };
-}
 
 const cases: { name: string; pod: PodBuilder }[] = [
   { name: 'requests only', pod: makePod('p', 'default').req({ cpu: '1', memory: '1Gi' }) },
@@ -41,7 +30,7 @@ const cases: { name: string; pod: PodBuilder }[] = [
 
 for (const c of cases) {
   test(`Score: a quiet cycle's totals are the traced one's, node by node: ${c.name}`, () => {
-    const { nodes, pods } = cluster();
+    const { nodes, pods } = unevenCluster();
     const fw = newDefaultFramework();
     const snapshot = Snapshot.build(nodes, pods);
     fw.startCycle(snapshot, new Random(1));
