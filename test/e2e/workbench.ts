@@ -240,8 +240,16 @@ export function workloadRow(page: Page, text: string | RegExp) {
   return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Workloads/i }) }).locator('.monaco-list-row', { hasText: text }).first();
 }
 
-/** openWorkloads expands the Workloads view when VS Code has laid it out collapsed (a side bar short of room). */
+/**
+ * openWorkloads expands the Workloads view when VS Code has laid it out collapsed (a side bar short of room). It first
+ * collapses the Watch and Breakpoints views, which no test reads (the breakpoints stay on), as a user short of room
+ * would: under them the Workloads view may be left one row high, and a list draws only the rows in sight.
+ */
 export async function openWorkloads(page: Page): Promise<void> {
+  for (const other of [/^Watch/i, /^Breakpoints/i]) {
+    const pane = page.locator('.pane-header', { hasText: other }).first();
+    if ((await pane.count()) > 0 && (await pane.getAttribute('aria-expanded')) === 'true') await pane.click();
+  }
   const header = page.locator('.pane-header', { hasText: /^Workloads/i }).first();
   await header.waitFor();
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
