@@ -88,6 +88,18 @@ export function quietEntry(phase: PhaseName, object: ObjectRef, step?: { kind: S
   return step ? { phase, object, step, result: '', detail: QUIET_DETAIL } : { phase, object, result: '', detail: QUIET_DETAIL };
 }
 
+/**
+ * quietSteps are the quiet entries of a phase with sub-steps: its summary, then one per sub-step of `kind` (each
+ * authenticator, authorizer or plugin), as many as the traced phase makes; `field` is kept when the phase names one.
+ */
+export function quietSteps(phase: PhaseName, object: ObjectRef, kind: SubStepKind, names: readonly string[], field?: string): TraceInput[] {
+  const at = (step?: { kind: SubStepKind; name: string }): TraceInput => {
+    const entry = quietEntry(phase, object, step);
+    return field ? { ...entry, field } : entry;
+  };
+  return [at(), ...names.map((name) => at({ kind, name }))];
+}
+
 /** INTERN_LIMIT is how many distinct strings (and steps) the recorder keeps to share; the repeated ones come back. */
 const INTERN_LIMIT = 16_384;
 

@@ -1,6 +1,6 @@
 // The authentication and impersonation filters of kube-apiserver's handler chain, recorded as trace entries.
 import type { EngineContext } from '../../context';
-import { quietEntry, type TraceInput } from '../../runtime/recorder';
+import { quietSteps, type TraceInput } from '../../runtime/recorder';
 import type { Steps } from '../../runtime/step';
 import { StatusError, unauthorized, type UserInfo } from '../request';
 import { type AuthnEnv, type Credentials } from './authenticator';
@@ -33,8 +33,7 @@ export function* authenticationFilter(ctx: EngineContext, credentials: Credentia
   };
   // A request about an object the trace keeps nothing more of makes its steps without their results and details.
   if (user && !imp && ctx.recorder.isQuiet(ref)) {
-    entries.push(quietEntry('apiserver.authenticate', ref));
-    for (const s of outcome.steps) entries.push(quietEntry('apiserver.authenticate', ref, { kind: 'authenticator', name: s.authenticator }));
+    entries.push(...quietSteps('apiserver.authenticate', ref, 'authenticator', outcome.steps.map((s) => s.authenticator)));
     yield* emit();
     return { user, authenticatedBy: outcome.authenticator ?? '' };
   }

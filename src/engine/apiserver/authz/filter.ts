@@ -1,6 +1,6 @@
 // The authorization filter of kube-apiserver's handler chain: ask the authorizers, answer 403 when none allows.
 import type { EngineContext } from '../../context';
-import { quietEntry, type TraceInput } from '../../runtime/recorder';
+import { quietSteps, type TraceInput } from '../../runtime/recorder';
 import type { Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
 import type { AuthzAttributes } from './authorizer';
@@ -19,19 +19,13 @@ export function* authorizationFilter(ctx: EngineContext, attrs: AuthzAttributes,
   const verdict = authorize(attrs, ctx.store, ctx.profile);
   const error = verdict.allowed ? undefined : forbiddenStatus(attrs, verdict.reason);
   // A request about an object the trace keeps nothing more of makes its steps without their results and details.
-  const entries = ctx.recorder.isQuiet(ref) ? quietEntries(verdict, ref, field) : traceEntries(attrs, verdict, error, ref, field);
+  const entries = ctx.recorder.isQuiet(ref)
+    ? quietSteps('apiserver.authorize', ref, 'authorizer', verdict.steps.map((s) => s.authorizer), field)
+    : traceEntries(attrs, verdict, error, ref, field);
   if (sink) sink.push(...entries);
   else yield* entries;
   if (error) return { error };
   return { allowedBy: `${verdict.authorizer}${verdict.reason ? ` (${verdict.reason})` : ''}` };
-}
-
-function quietEntries(verdict: AuthzOutcome, ref: string, field: string | undefined): TraceInput[] {
-  const at = (step?: { kind: 'authorizer'; name: string }): TraceInput => {
-    const entry = quietEntry('apiserver.authorize', ref, step);
-    return field ? { ...entry, field } : entry;
-  };
-  return [at(), ...verdict.steps.map((s) => at({ kind: 'authorizer', name: s.authorizer }))];
 }
 
 function traceEntries(attrs: AuthzAttributes, verdict: AuthzOutcome, error: StatusError | undefined, ref: string, field: string | undefined): TraceInput[] {

@@ -1,7 +1,7 @@
 // The trace of a scheduling cycle: one entry per plugin at Filter, PostFilter and Score, and one summary per phase.
 // The entries read the Decision tables; plugins never record anything themselves.
 import type { ObjectRef, Pod } from '../../api/types';
-import { quietEntry, type TraceInput } from '../../runtime/recorder';
+import { quietSteps, type TraceInput } from '../../runtime/recorder';
 import type { Framework, PostFilterRun } from './framework';
 import { lazyProperty } from './lazy';
 import { ExtensionPoint, isFilterPlugin, isPreFilterPlugin, type Plugin, type PostFilterResult } from './interfaces';
@@ -28,9 +28,7 @@ export interface TraceContext {
  */
 export function quietEntries(ctx: TraceContext, phase: 'scheduler.filter' | 'scheduler.score'): TraceInput[] {
   const plugins = phase === 'scheduler.filter' ? filterPhasePlugins(ctx.fw) : ctx.tables.scorePlugins;
-  const out: TraceInput[] = [quietEntry(phase, ctx.ref)];
-  for (const { name } of plugins) out.push(quietEntry(phase, ctx.ref, { kind: 'plugin', name }));
-  return out;
+  return quietSteps(phase, ctx.ref, 'plugin', plugins.map((p) => p.name));
 }
 
 /** TABLE_LEFT_OUT is what stands for a per-node table a cycle does not keep: how many nodes it had. */
