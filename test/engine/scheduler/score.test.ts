@@ -62,6 +62,7 @@ const plugin = (name: string, score: ScorePlugin['score'], normalizeScore?: (sco
 }) as ScorePlugin;
 
 const errorCases: { name: string; fw: Framework; want: string | number[] }[] = [
+  { name: 'a profile without Score plugins totals 1 for every node', fw: fake(), want: [1, 1, 1] },
   {
     name: 'weights apply after normalizing, in plugin order',
     fw: fake([plugin('Raw', (_s, _p, ni) => Number(ni.name.slice(1))), 2], [plugin('Flip', () => 7, (scores) => scores.forEach((s, j) => (s.score = 10 * j))), 3]),

@@ -188,8 +188,7 @@ function scoreFeasible(ctx: TraceContext, state: CycleState, pass: FilterPass, c
   return afterPreScore(ctx, state, pass, counts, (pre) => {
     const run = runScorePlugins(ctx.fw, state, ctx.pod, pass.feasible);
     if (run.status) return run.status.message();
-    const nodeScores = ctx.fw.scorePlugins.length === 0 ? pass.feasible.map((ni) => ({ name: ni.name, scores: [], totalScore: 1 })) : run.nodeScores;
-    return { nodeScores, perPlugin: run.perPlugin, preScore: pre.perPlugin };
+    return { nodeScores: run.nodeScores, perPlugin: run.perPlugin, preScore: pre.perPlugin };
   });
 }
 

@@ -43,7 +43,7 @@ export function runScorePlugins(fw: Framework, state: CycleState, pod: Pod, node
   const failed = scoreAndNormalize(plugins, state, pod, nodes, raws, normalized);
   if (failed) return { status: failed };
   const perPlugin = plugins.map((pl, i) => new Scores(pl.name, fw.scoreWeights.get(pl.name) ?? 1, raws[i]!, normalized[i]!));
-  const totals = new Array<number>(n).fill(0);
+  const totals = new Array<number>(n).fill(startingTotal(fw));
   const invalid = addWeighted(perPlugin, totals);
   if (invalid) return { status: invalid };
   const nodeScores = nodes.map((ni, j): NodePluginScores => new NodeScores(ni.name, totals[j]!, j, perPlugin));
@@ -62,10 +62,17 @@ export function scoreTotals(fw: Framework, state: CycleState, pod: Pod, nodes: r
   // Normalizing writes the scores over the raw ones, which nothing reads afterwards.
   const failed = scoreAndNormalize(plugins, state, pod, nodes, raws, raws);
   if (failed) return { status: failed };
-  const totals = REUSED.totals(n);
-  if (fw.scorePlugins.length === 0) return { totals: totals.fill(1), status: null };
+  const totals = REUSED.totals(n).fill(startingTotal(fw));
   const invalid = addWeighted(plugins.map((pl, i) => ({ name: pl.name, weight: fw.scoreWeights.get(pl.name) ?? 1, normalized: raws[i]! })), totals);
   return invalid ? { status: invalid } : { totals, status: null };
+}
+
+/**
+ * startingTotal is what each node's total starts from: 0, or 1 for every node when the profile has no Score plugin at
+ * all (prioritizeNodes in pkg/scheduler/schedule_one.go: `TotalScore: 1` when !HasScorePlugins()).
+ */
+function startingTotal(fw: Framework): number {
+  return fw.scorePlugins.length === 0 ? 1 : 0;
 }
 
 /** scoreAndNormalize fills each plugin's raw scores (all plugins first, as Kubernetes does), then its normalized ones. */
@@ -154,7 +161,7 @@ const REUSED = new (class {
 
   totals(n: number): number[] {
     if (this.totalsKept.length !== n) this.totalsKept = new Array<number>(n);
-    return this.totalsKept.fill(0);
+    return this.totalsKept;
   }
 
   /** nodeScores is a NodeScoreList naming `nodes` in order; its scores are the caller's to set. */
