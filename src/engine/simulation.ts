@@ -16,8 +16,8 @@ import { deliver, kubeletTaskDown, startComponents } from './components';
 import { type InformerDelivery, startInformers } from './watch/delivery';
 import { EventQueue, type Millis, VirtualClock } from './runtime/clock';
 import { Random } from './runtime/random';
-import { type KubeEvent, Recorder, type TraceEntry } from './runtime/recorder';
-import { isSleep, type StepYield, type Steps } from './runtime/step';
+import { type KubeEvent, Recorder, type TraceEntry, type TraceInput } from './runtime/recorder';
+import { type Batch, isBatch, isSleep, type StepYield, type Steps } from './runtime/step';
 import { computeOutcome, isWorkloadPod, noteFinishedJob, type Rejection, workloadOutcomes, workloadPods } from './outcome';
 import { RunDeletes } from './run-deletes';
 import { RunKubectl } from './run-kubectl';
@@ -201,6 +201,8 @@ export class Simulation {
 
   /** step runs until the next trace entry and returns it; undefined once the run has ended. */
   step(): TraceEntry | undefined {
+    // The rest of a batch comes before the task runs on, as its entries would have come one by one.
+    if (this.batch !== undefined) return this.recordNext(this.batch);
     while (this.stages.stage !== 'done') {
       if (!this.running) {
         if (!this.warming) {
@@ -253,12 +255,29 @@ export class Simulation {
         this.running = undefined;
         continue;
       }
-      const entry = this.recorder.record(r.value);
-      if (this.options.snapshots) this.marks[entry.seq] = this.store.mark();
-      this.checkBudget(entry.seq + 1);
-      return entry;
+      if (!isBatch(r.value)) return this.recordOne(r.value);
+      if (r.value.length === 0) continue;
+      return this.recordNext({ entries: r.value, next: 0 });
     }
     return undefined;
+  }
+
+  /** batch is what is left to record of the entries a task yielded at once (Batch). */
+  private batch: { entries: Batch; next: number } | undefined;
+
+  /** recordNext records a batch's next entry; the batch is done with after its last. */
+  private recordNext(batch: { entries: Batch; next: number }): TraceEntry {
+    const input = batch.entries[batch.next++]!;
+    this.batch = batch.next < batch.entries.length ? batch : undefined;
+    return this.recordOne(input);
+  }
+
+  /** recordOne records a trace entry, keeps the store's mark for stepping back and checks the budget. */
+  private recordOne(input: TraceInput): TraceEntry {
+    const entry = this.recorder.record(input);
+    if (this.options.snapshots) this.marks[entry.seq] = this.store.mark();
+    this.checkBudget(entry.seq + 1);
+    return entry;
   }
 
   /** horizon is how far a live cluster's virtual time may go (advanceTo); a run that is not live ignores it. */
@@ -345,6 +364,7 @@ export class Simulation {
     if (!stop) return;
     this.stopped = stop;
     this.running = undefined;
+    this.batch = undefined;
     this.stages.stage = 'done';
   }
 }

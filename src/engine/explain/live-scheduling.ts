@@ -3,7 +3,7 @@
 // the PodScheduled condition); for one bound, the Scheduled event. Pure: it reads the objects it is given.
 import { objectRef, type KubeObject, type Node, type Pod } from '../api/types';
 import type { TraceEntry } from '../runtime/recorder';
-import { isSleep } from '../runtime/step';
+import { entriesOf } from '../runtime/step';
 import { Random } from '../runtime/random';
 import { newDefaultFramework, scheduleCycle } from '../scheduler/framework/runner';
 import { Snapshot } from '../scheduler/framework/snapshot';
@@ -64,8 +64,7 @@ export function runLiveCycle(pod: Pod, nodes: readonly Node[], pods: readonly Po
   const steps = scheduleCycle({ pod, snapshot: Snapshot.build(nodes, assigned), random: new Random(1), framework: newDefaultFramework(), listers: listersOf(objects) });
   const trace: TraceEntry[] = [];
   for (let next = steps.next(); !next.done; next = steps.next()) {
-    if (isSleep(next.value)) continue;
-    trace.push({ ...next.value, seq: trace.length, at: 0, detail: next.value.detail ?? {} });
+    for (const e of entriesOf(next.value)) trace.push({ ...e, seq: trace.length, at: 0, detail: e.detail ?? {} });
   }
   return { trace, objects };
 }

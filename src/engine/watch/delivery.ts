@@ -7,7 +7,7 @@ import { type Components, deliver, deliverTo } from '../components';
 import type { EngineContext } from '../context';
 import { Random } from '../runtime/random';
 import type { TraceInput } from '../runtime/recorder';
-import type { Steps } from '../runtime/step';
+import { isBatch, isSleep, type Steps } from '../runtime/step';
 import { collectionPath, type Informer, informersOf, queryEscape, watchListUrl, watchTimeoutSeconds, watchUrl } from './informers';
 import { advanceTimeline, openTimeline, type WatchTimeline } from './rewatch';
 
@@ -130,10 +130,13 @@ export class InformerDelivery {
   private *flushing(task: Steps<void>): Steps<void> {
     for (;;) {
       const r = task.next();
-      if (!r.done && !('sleep' in r.value)) yield r.value;
+      // A batch's entries were made with nothing written between them: the changes before it follow its first.
+      const first = r.done || isSleep(r.value) ? undefined : isBatch(r.value) ? r.value[0] : r.value;
+      if (first) yield first;
       while (this.pending.length > 0) yield this.pending.shift()!;
       if (r.done) return;
-      if ('sleep' in r.value) yield r.value;
+      if (isSleep(r.value)) yield r.value;
+      else if (isBatch(r.value) && r.value.length > 1) yield r.value.slice(1);
     }
   }
 

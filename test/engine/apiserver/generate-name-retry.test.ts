@@ -7,22 +7,23 @@ import assert from 'node:assert/strict';
 import type { ApiOutcome } from '../../../src/engine/apiserver/server';
 import { MAX_NAME_GENERATION_CREATE_ATTEMPTS } from '../../../src/engine/apiserver/create';
 import { credentialsFor } from '../../../src/engine/kubectl/credentials';
-import type { StepYield, Steps } from '../../../src/engine/runtime/step';
+import type { TraceInput } from '../../../src/engine/runtime/recorder';
+import { entriesOf, type Steps } from '../../../src/engine/runtime/step';
 import type { Simulation } from '../../../src/engine/simulation';
 import { deployment, simulate } from '../../support/budgets';
 
 /** drive runs a request's steps to their end, returning its answer and the steps it yielded. */
-function drive(gen: Steps<ApiOutcome>): { out: ApiOutcome; steps: StepYield[] } {
-  const steps: StepYield[] = [];
+function drive(gen: Steps<ApiOutcome>): { out: ApiOutcome; steps: TraceInput[] } {
+  const steps: TraceInput[] = [];
   for (;;) {
     const r = gen.next();
     if (r.done) return { out: r.value, steps };
-    steps.push(r.value);
+    steps.push(...entriesOf(r.value));
   }
 }
 
 /** createGenerated POSTs a Pod with generateName `gen-` as the cluster admin. */
-function createGenerated(sim: Simulation): { out: ApiOutcome; steps: StepYield[] } {
+function createGenerated(sim: Simulation): { out: ApiOutcome; steps: TraceInput[] } {
   const object = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'gen-', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
   return drive(sim.api.serve({
     verb: 'create', method: 'POST', path: '/api/v1/namespaces/default/pods', apiVersion: 'v1', kind: 'Pod', group: '',
@@ -31,7 +32,7 @@ function createGenerated(sim: Simulation): { out: ApiOutcome; steps: StepYield[]
 }
 
 const nameOf = (out: ApiOutcome): string | undefined => (out.ok ? out.object?.metadata?.name : undefined);
-const persisted = (steps: StepYield[]) => steps.filter((s) => typeof s === 'object' && s !== null && 'phase' in s && s.phase === 'etcd.persist').map((s) => (s as { result: string }).result);
+const persisted = (steps: TraceInput[]) => steps.filter((s) => s.phase === 'etcd.persist').map((s) => s.result);
 
 test('a generated name that is taken is drawn again: the second name is stored, the first refusal is in the trace', () => {
   const sim = simulate(deployment(1));
@@ -50,7 +51,7 @@ test('a generated name that is taken is drawn again: the second name is stored, 
   assert.equal(results[0], `pods "${first}" already exists: the name was generated, so the registry tries again with a new one (attempt 2 of 8)`);
   assert.match(results[1]!, new RegExp(`^stored Pod "${second}"`));
   // Validation ran once per try.
-  assert.equal(steps.filter((s) => typeof s === 'object' && s !== null && 'phase' in s && s.phase === 'apiserver.validate').length, 2);
+  assert.equal(steps.filter((s) => s.phase === 'apiserver.validate').length, 2);
 });
 
 test('eight taken names in a row: 409 AlreadyExists with the last one', () => {

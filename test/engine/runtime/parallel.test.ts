@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parallel, parallelizeUntil } from '../../../src/engine/runtime/parallel';
-import { isSleep, sleep, type Steps } from '../../../src/engine/runtime/step';
+import { entriesOf, isSleep, sleep, type Steps } from '../../../src/engine/runtime/step';
 
 /** goroutine records `name@ms` at each of its waits' ends, then returns its name. */
 function* goroutine(name: string, waits: number[], clock: { now: number }): Steps<string> {
@@ -33,7 +33,7 @@ for (const c of cases) {
       if (isSleep(step.value)) {
         slept.push(step.value.sleep);
         clock.now += step.value.sleep;
-      } else entries.push(step.value.result);
+      } else entries.push(...entriesOf(step.value).map((e) => e.result));
     }
     assert.deepEqual(entries, c.entries);
     assert.deepEqual(slept, c.slept);
@@ -50,8 +50,10 @@ test('parallel: 1,000 goroutines with waits of every length go on by when each i
   for (; !step.done; step = gen.next()) {
     if (isSleep(step.value)) clock.now += step.value.sleep;
     else {
-      const [name, at] = step.value.result.split('@');
-      seen.push({ at: Number(at), index: Number(name) });
+      for (const e of entriesOf(step.value)) {
+        const [name, at] = e.result.split('@');
+        seen.push({ at: Number(at), index: Number(name) });
+      }
     }
   }
   assert.equal(seen.length, 3000);

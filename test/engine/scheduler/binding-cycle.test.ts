@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Pod } from '../../../src/engine/api/types';
 import type { TraceInput } from '../../../src/engine/runtime/recorder';
-import { isSleep, type Steps } from '../../../src/engine/runtime/step';
+import { entriesOf, isSleep, type Steps } from '../../../src/engine/runtime/step';
 import { CycleState } from '../../../src/engine/scheduler/framework/cycle-state';
 import { Framework, FrameworkError } from '../../../src/engine/scheduler/framework/framework';
 import type { ObjectWrite, Plugin, PluginFactory } from '../../../src/engine/scheduler/framework/interfaces';
@@ -45,7 +45,7 @@ function drive<R>(steps: Steps<R>): { entries: TraceInput[]; slept: number; valu
     const n = steps.next();
     if (n.done) return { entries, slept, value: n.value };
     if (isSleep(n.value)) slept += n.value.sleep;
-    else entries.push(n.value);
+    else entries.push(...entriesOf(n.value));
   }
 }
 

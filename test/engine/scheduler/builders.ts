@@ -7,7 +7,7 @@ import type { PodAffinityTerm, TopologySpreadConstraint } from 'kubernetes-types
 import type { Container, LabelSelector, Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration } from '../../../src/engine/api/types';
 import type { Listers } from '../../../src/engine/scheduler/framework/listers';
 import { Random } from '../../../src/engine/runtime/random';
-import { isSleep, type Steps } from '../../../src/engine/runtime/step';
+import { entriesOf, type Steps } from '../../../src/engine/runtime/step';
 import type { TraceInput } from '../../../src/engine/runtime/recorder';
 import { CycleState } from '../../../src/engine/scheduler/framework/cycle-state';
 import type { Framework } from '../../../src/engine/scheduler/framework/framework';
@@ -387,7 +387,7 @@ export function runCycle(input: Omit<ScheduleCycleInput, 'random'> & { seed?: nu
   for (;;) {
     const next = steps.next();
     if (next.done) return { trace, result: next.value };
-    if (!isSleep(next.value)) trace.push(next.value);
+    trace.push(...entriesOf(next.value));
   }
 }
 

@@ -29,7 +29,7 @@ export function* authenticationFilter(ctx: EngineContext, credentials: Credentia
   const imp = credentials.impersonate;
   const emit = function* (): Steps<void> {
     if (sink) sink.push(...entries);
-    else yield* entries;
+    else yield entries;
   };
   // A request about an object the trace keeps nothing more of makes its steps without their results and details.
   if (user && !imp && ctx.recorder.isQuiet(ref)) {

@@ -23,7 +23,7 @@ export function* authorizationFilter(ctx: EngineContext, attrs: AuthzAttributes,
     ? quietSteps('apiserver.authorize', ref, 'authorizer', verdict.steps.map((s) => s.authorizer), field)
     : traceEntries(attrs, verdict, error, ref, field);
   if (sink) sink.push(...entries);
-  else yield* entries;
+  else yield entries;
   if (error) return { error };
   return { allowedBy: `${verdict.authorizer}${verdict.reason ? ` (${verdict.reason})` : ''}` };
 }

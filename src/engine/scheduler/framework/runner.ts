@@ -122,7 +122,7 @@ export function* scheduleCycle(input: ScheduleCycleInput): Steps<ScheduleResult>
     ...(pass.nominatedNode ? { nominatedNode: pass.nominatedNode } : {}),
   }, pass.nominated);
   // The phase-level summary comes first, then one sub-step per plugin, so stepping in walks the plugins.
-  yield* filterEntries(ctx);
+  yield filterEntries(ctx);
   if (pass.feasible.length === 0) return yield* unschedulable(ctx, state, pass, counts);
   if (pass.feasible.length === 1) {
     ctx.tables.chosen = feasible[0]!;
@@ -159,7 +159,7 @@ function* unschedulable(ctx: TraceContext, state: CycleState, pass: FilterPass, 
     if (run.result?.detail) result.postFilterDetail = run.result.detail;
     result.message = fitErrorMessage(fitError);
     yield unschedulableSummary(ctx, result.message, { reason: result.reason, unschedulablePlugins: [...pass.diagnosis.unschedulablePlugins].sort() });
-    yield* postFilterEntries(ctx, run);
+    yield postFilterEntries(ctx, run);
     return result;
   }
   result.message = fitErrorMessage(fitError);
@@ -174,7 +174,7 @@ function* prioritize(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
   const { chosen, tied } = selectHost(scored.nodeScores, random);
   ctx.tables.chosen = chosen;
   yield scoreSummary(ctx, chosen, tied);
-  yield* scoreEntries(ctx, scored.preScore);
+  yield scoreEntries(ctx, scored.preScore);
   return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
 }
 
@@ -219,7 +219,7 @@ function afterPreScore<T extends object>(
  * empty. A cycle that finds none runs as a traced one: its tables make the FailedScheduling message.
  */
 function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, counts: Counts, random: Random): Steps<ScheduleResult> {
-  yield* quietEntries(ctx, 'scheduler.filter');
+  yield quietEntries(ctx, 'scheduler.filter');
   if (pass.feasible.length === 1) {
     // One node fits: the score phase is its summary alone, as scheduleCycle's.
     yield quietEntry('scheduler.score', ctx.ref);
@@ -228,7 +228,7 @@ function* quietCycle(ctx: TraceContext, state: CycleState, pass: FilterPass, cou
   const scored = totalsOfFeasible(ctx, state, pass, counts);
   if ('failed' in scored) return scored.failed;
   const chosen = pass.feasible[chooseHost(scored.totals, random)]!.name;
-  yield* quietEntries(ctx, 'scheduler.score');
+  yield quietEntries(ctx, 'scheduler.score');
   return { ...counts, outcome: ScheduleOutcome.Scheduled, suggestedHost: chosen };
 }
 

@@ -7,6 +7,7 @@ import { authenticationFilter } from '../../../../src/engine/apiserver/authn/fil
 import type { Credentials } from '../../../../src/engine/apiserver/authn/authenticator';
 import { embeddedCluster } from '../../../../src/engine/cluster/files';
 import type { TraceInput } from '../../../../src/engine/runtime/recorder';
+import { entriesOf } from '../../../../src/engine/runtime/step';
 import { makeContext } from '../admission/plugin-harness';
 
 function runFilter(credentials: Credentials, tokens = false) {
@@ -16,7 +17,7 @@ function runFilter(credentials: Credentials, tokens = false) {
   const gen = authenticationFilter(ctx, credentials, 'GET /api', 'Pod/default/web');
   for (let r = gen.next(); ; r = gen.next()) {
     if (r.done) return { result: r.value, entries };
-    entries.push(r.value as TraceInput);
+    entries.push(...entriesOf(r.value));
   }
 }
 
