@@ -1,6 +1,7 @@
 // The admission chain: kube-apiserver's ordered plugin list, the profile's enable/disable, mutating before validating.
 import type { EngineContext } from '../../context';
-import { quietEntry } from '../../runtime/recorder';
+import type { PhaseName } from '../../runtime/phases';
+import { quietEntry, type TraceInput } from '../../runtime/recorder';
 import { sleep, type Steps } from '../../runtime/step';
 import type { StatusError } from '../request';
 import { alwaysAdmit, alwaysDeny } from './always';
@@ -17,7 +18,7 @@ import { namespaceExists } from './namespace-exists';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { nodeRestriction } from './node-restriction';
 import { ownerReferencesPermissionEnforcement } from './owner-references-permission';
-import type { AdmissionAttributes, AdmissionPlugin } from './plugin';
+import type { AdmissionAttributes, AdmissionPlugin, AdmissionResult } from './plugin';
 import { podNodeSelector } from './pod-node-selector';
 import { podSecurity } from './pod-security';
 import { podTolerationRestriction } from './pod-toleration-restriction';
@@ -96,9 +97,10 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   const phase = pass === 'mutating' ? 'apiserver.admit.mutating' : 'apiserver.admit.validating';
   const { names: enabled, plugins: all } = enabledIn(ctx.profile.admission);
   const plugins = all.filter((p) => !!(pass === 'mutating' ? p.admit : p.validate) && p.handles(attrs));
-  // A request about an object the trace keeps nothing more of makes its steps without their results and details.
-  const quiet = ctx.recorder.isQuiet(ref);
-  yield quiet ? quietEntry(phase, ref) : {
+  // A request about an object the trace keeps nothing more of makes its steps without their results and details, and
+  // hands them on together (a Batch) up to a plugin that waits or writes, or the end of the pass.
+  if (ctx.recorder.isQuiet(ref)) return yield* quietPass(ctx, attrs, pass, plugins, phase, ref);
+  yield {
     phase, object: ref,
     result: plugins.length ? `${pass} admission: ${plugins.map((p) => p.name).join(', ')}` : `no ${pass} admission plugin handles this request`,
     detail: { plugins: plugins.map((p) => p.name), enabled },
@@ -107,11 +109,10 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   for (const plugin of plugins) {
     const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
     // A webhook's answer takes the time it takes: the request waits for it.
-    const delaySeconds = typeof result.detail?.['delaySeconds'] === 'number' ? result.detail['delaySeconds'] : 0;
-    yield* sleep(delaySeconds * 1000);
+    const delay = delayOf(result);
+    if (delay > 0) yield* sleep(delay);
     if (result.warnings) warnings.push(...result.warnings);
-    if (quiet) yield quietEntry(phase, ref, { kind: 'plugin', name: plugin.name });
-    else yield {
+    yield {
       phase, object: ref, step: { kind: 'plugin', name: plugin.name }, field: result.changes?.[0],
       result: result.error ? `refused: ${result.error.message}` : `${result.changes?.length ? `changed ${result.changes.join(', ')}` : 'admitted'}${result.note ? ` (${result.note})` : ''}`,
       detail: { plugin: plugin.name, source: plugin.source, changes: result.changes ?? [], ...(result.warnings?.length ? { warnings: result.warnings } : {}), ...(result.detail ?? {}), ...(result.error ? { status: result.error.status } : {}) },
@@ -119,5 +120,50 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
     };
     if (result.error) return { error: result.error, warnings };
   }
+  return { warnings };
+}
+
+/** delayOf is how long a plugin's answer took in milliseconds (a webhook's delaySeconds), 0 for an immediate one. */
+function delayOf(result: AdmissionResult): number {
+  const delaySeconds = result.detail?.['delaySeconds'];
+  return typeof delaySeconds === 'number' ? delaySeconds * 1000 : 0;
+}
+
+/**
+ * quietPass is runAdmission's pass for a quiet object: the same plugins run in the same order and make as many entries,
+ * empty, recorded in the same order among the other tasks' and the watches' entries. They are handed on as a Batch
+ * before a plugin that writes runs, before a wait, and at the end; a plugin that throws has those before it recorded.
+ */
+function* quietPass(
+  ctx: EngineContext, attrs: AdmissionAttributes, pass: 'mutating' | 'validating', plugins: readonly AdmissionPlugin[], phase: PhaseName, ref: string,
+): Steps<AdmissionPass> {
+  let batch: TraceInput[] = [quietEntry(phase, ref)];
+  const warnings: string[] = [];
+  for (const plugin of plugins) {
+    if (plugin.writes && batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+    let result: AdmissionResult;
+    try {
+      result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
+    } catch (err) {
+      if (batch.length > 0) yield batch;
+      throw err;
+    }
+    const delay = delayOf(result);
+    if (delay > 0) {
+      if (batch.length > 0) yield batch;
+      batch = [];
+      yield* sleep(delay);
+    }
+    if (result.warnings) warnings.push(...result.warnings);
+    batch.push(quietEntry(phase, ref, { kind: 'plugin', name: plugin.name }));
+    if (result.error) {
+      yield batch;
+      return { error: result.error, warnings };
+    }
+  }
+  if (batch.length > 0) yield batch;
   return { warnings };
 }

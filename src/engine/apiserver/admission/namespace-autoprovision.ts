@@ -14,6 +14,7 @@ const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 export const namespaceAutoProvision: AdmissionPlugin = {
   name: 'NamespaceAutoProvision',
   source: 'plugin/pkg/admission/namespace/autoprovision/admission.go',
+  writes: true,
   handles: (a) => a.operation === 'CREATE',
   admit(a, ctx) {
     if (a.namespace === '' || (a.kind === 'Namespace' && a.group === '')) return { note: 'not in a namespace', detail: { namespace: a.namespace || null } };

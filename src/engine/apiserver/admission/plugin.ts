@@ -41,6 +41,11 @@ export interface AdmissionPlugin {
   source: string;
   /** handles tells whether the plugin acts on this request at all (admission.Handler.Handles and its resource checks). */
   handles(attrs: AdmissionAttributes): boolean;
+  /**
+   * writes is set on a plugin that may write to the store (an auto-provisioned namespace, a quota's usage): the entries
+   * before it are recorded before it runs, so that its writes come after them, as they happen.
+   */
+  writes?: true;
   admit?(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult;
   validate?(attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult;
 }

@@ -131,6 +131,7 @@ function writeStatus(ctx: EngineContext, namespace: string, quotas: ObservedQuot
 export const resourceQuota: AdmissionPlugin = {
   name: 'ResourceQuota',
   source: 'staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/admission.go',
+  writes: true,
   // Validate ignores subresources, cluster-scoped objects and namespace creation; Evaluate ignores events and
   // what the resource's evaluator does not handle.
   handles(a) {
