@@ -79,7 +79,9 @@ export function sameShape<T extends object>(from: T): T {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // for-in walks the own keys without making a list of them (the object's prototype has no enumerable ones).
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }
@@ -104,7 +106,8 @@ function cloneValue(value: unknown): unknown {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // A plain object's prototype (Object.prototype or none) has no enumerable keys: for-in walks its own, in order.
+  for (const key in value) {
     const v = cloneValue((value as Record<string, unknown>)[key]);
     if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
