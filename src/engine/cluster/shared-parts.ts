@@ -57,30 +57,43 @@ export class SharedParts {
 
   /**
    * share returns the one frozen object with this content (a JSON value: plain objects, arrays, primitives). `like` is
-   * a shared part it may equal (the previous pod's in the same place): equal, it is that part, found without building
-   * a key; else its children are compared with like's own, so that only the parts that differ are keyed (a pod's
-   * containers differ from the last pod's by the name of one volume mount, deep inside).
+   * a shared part it may equal (the previous pod's in the same place): its children are shared against like's own, and
+   * when each is like's and the keys are like's, it is like, found without building a key. Otherwise only the parts
+   * that differ are keyed (a pod's containers differ from the last pod's by the name of one volume mount, deep inside).
    */
   private share<T extends object>(value: T, like?: unknown): T {
     if (this.ids.has(value)) return value;
-    if (like !== undefined && samePlain(value, like)) return like as T;
-    const likeParts = like !== null && typeof like === 'object' ? (like as Record<string, unknown>) : undefined;
     // Only plain data is shared; anything else (a Date, a Map) is left as it is.
+    const isArray = Array.isArray(value);
     const proto = Object.getPrototypeOf(value);
-    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
-    let key = Array.isArray(value) ? '[' : '{';
-    const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? new Array<unknown>(value.length) : {};
-    for (const k of Object.keys(value)) {
+    if (!isArray && proto !== Object.prototype && proto !== null) return value;
+    const likeParts = like !== null && typeof like === 'object' && Array.isArray(like) === isArray ? (like as Record<string, unknown>) : undefined;
+    const keys = Object.keys(value);
+    const likeKeys = likeParts ? Object.keys(likeParts) : undefined;
+    // same stays true while every key so far is like's, in like's place, with like's part or value.
+    let same = likeKeys !== undefined && likeKeys.length === keys.length;
+    const parts = new Array<unknown>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const v = (value as Record<string, unknown>)[k];
-      let part: unknown = v;
-      if (v !== null && typeof v === 'object') {
-        part = this.share(v as object, likeParts && Object.hasOwn(likeParts, k) ? likeParts[k] : undefined);
-        const id = this.ids.get(part as object);
+      const likeHas = likeParts !== undefined && Object.hasOwn(likeParts, k);
+      const part = v !== null && typeof v === 'object' ? this.share(v as object, likeHas ? likeParts[k] : undefined) : v;
+      parts[i] = part;
+      if (same && (likeKeys![i] !== k || likeParts![k] !== part)) same = false;
+    }
+    if (same) return like as T;
+    let key = isArray ? '[' : '{';
+    const copy: Record<string, unknown> | unknown[] = isArray ? new Array<unknown>(keys.length) : {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const part = parts[i];
+      if (part !== null && typeof part === 'object') {
+        const id = this.ids.get(part);
         // A part that is not plain data cannot be told apart by a key: the object holding it stays its own.
         if (id === undefined) return value;
         key += `${JSON.stringify(k)}:#${id},`;
       } else {
-        key += `${JSON.stringify(k)}:${v === undefined ? 'u' : JSON.stringify(v)},`;
+        key += `${JSON.stringify(k)}:${part === undefined ? 'u' : JSON.stringify(part)},`;
       }
       // A `__proto__` key stays an own field, as JSON.parse keeps it.
       if (k === '__proto__') Object.defineProperty(copy, k, { value: part, enumerable: true, writable: true, configurable: true });
@@ -94,32 +107,4 @@ export class SharedParts {
     this.byKey.set(key, copy);
     return copy as T;
   }
-}
-
-/**
- * samePlain tells whether a JSON value equals a shared one: the same fields in the same order (the order is part of
- * the content: it is the order they are written in) and equal values. Anything but plain data is never the same.
- */
-function samePlain(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  const arrayA = Array.isArray(a);
-  if (arrayA !== Array.isArray(b)) return false;
-  if (!arrayA) {
-    const proto = Object.getPrototypeOf(a);
-    if (proto !== Object.prototype && proto !== null) return false;
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i]) return false;
-    const va = (a as Record<string, unknown>)[k];
-    const vb = (b as Record<string, unknown>)[k];
-    // undefined and a missing field differ in a key of share(); they are told apart here the same way.
-    if (va === undefined && vb === undefined) continue;
-    if (!samePlain(va, vb)) return false;
-  }
-  return true;
 }

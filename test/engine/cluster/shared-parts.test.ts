@@ -25,6 +25,10 @@ const cases: { name: string; a: Record<string, unknown>; b: Record<string, unkno
   { name: 'an undefined field and an absent one are not equal', a: { x: { v: undefined } }, b: { x: {} }, field: 'x', shared: false },
   { name: 'nested arrays that differ deep down are not equal', a: { x: [[1, 2], [3]] }, b: { x: [[1, 2], [4]] }, field: 'x', shared: false },
   { name: 'a part holding a Date is left as it is', a: { x: { at: new Date(0) } }, b: { x: { at: new Date(0) } }, field: 'x', shared: false },
+  { name: 'a list and a map of the same keys and values are not equal', a: { x: ['a', 'b'] }, b: { x: { 0: 'a', 1: 'b' } }, field: 'x', shared: false },
+  { name: 'a part with one field more is not equal', a: { x: { a: { v: 1 } } }, b: { x: { a: { v: 1 }, b: 2 } }, field: 'x', shared: false },
+  { name: 'a part with one field less is not equal', a: { x: { a: { v: 1 }, b: 2 } }, b: { x: { a: { v: 1 } } }, field: 'x', shared: false },
+  { name: 'equal parts deep down in lists of maps are one object', a: { x: [{ a: [{ b: { c: 1 } }] }] }, b: { x: [{ a: [{ b: { c: 1 } }] }] }, field: 'x', shared: true },
 ];
 
 for (const c of cases) {
