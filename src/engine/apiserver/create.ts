@@ -6,6 +6,7 @@ import { generateName } from '../api/naming';
 import { deepClone, type KubeObject, objectRef, type Pod } from '../api/types';
 import type { EngineContext } from '../context';
 import { storageKey } from '../cluster/store';
+import { quietEntry } from '../runtime/recorder';
 import type { Steps } from '../runtime/step';
 import { runAdmission } from './admission';
 import { paramAuthorization } from './admission-policy-authz';
@@ -46,8 +47,10 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   }
   // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.
   // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate).
-  yield {
-    phase: 'apiserver.admit.mutating', object: ref, step: { kind: 'plugin', name: 'defaulting' },
+  // A request about an object the trace keeps nothing more of makes its steps without their results and details.
+  const quiet = ctx.recorder.isQuiet(ref);
+  yield quiet ? quietEntry('apiserver.admit.mutating', ref, DEFAULTING) : {
+    phase: 'apiserver.admit.mutating', object: ref, step: DEFAULTING,
     result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
     detail: { changes: defaulted.changes },
   };
@@ -103,6 +106,9 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   }
 }
 
+/** DEFAULTING is the defaulting sub-step of the mutating admission phase. */
+const DEFAULTING = { kind: 'plugin', name: 'defaulting' } as const;
+
 /** MAX_NAME_GENERATION_CREATE_ATTEMPTS is how many generated names a create tries (registry/store.go). */
 export const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
 
@@ -116,7 +122,7 @@ function* prepareAndValidate(ctx: EngineContext, req: ApiRequest, ref: string, a
   const errors = validateObject(prepared);
   // A well-formed admission policy or binding is also authorized against what its params refer to (admission-policy-authz.ts).
   if (errors.length === 0) errors.push(...paramAuthorization(ctx.store, ctx.profile, prepared, undefined, req.user as UserInfo));
-  yield {
+  yield errors.length === 0 && ctx.recorder.isQuiet(ref) ? quietEntry('apiserver.validate', ref) : {
     phase: 'apiserver.validate', object: ref, field: errors[0]?.field,
     result: errors.length ? `invalid: ${errors.map((e) => `${e.field}: ${e.body}`).join('; ')}` : 'the object is valid',
     detail: { errors, status: prepared.status ?? null }, outcome: errors.length ? 'rejected' : 'ok',
@@ -153,7 +159,8 @@ function* persist(ctx: EngineContext, req: ApiRequest, ref: string, prepared: Ku
   const stored = ctx.store.put(encodeAsStored(prepared));
   const m = stored.metadata ?? {};
   const status = (stored as Pod).status;
-  yield {
+  if (ctx.recorder.isQuiet(ref)) yield quietEntry('etcd.persist', ref);
+  else yield {
     phase: 'etcd.persist', object: ref, field: 'metadata',
     result: `stored ${req.kind} "${m.name}" at ${storageKey(req.kind, req.namespace, m.name ?? '')} (uid ${m.uid}, resourceVersion ${m.resourceVersion})`,
     detail: { key: storageKey(req.kind, req.namespace, m.name ?? ''), uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp, ...(status ? { phase: status.phase, qosClass: status.qosClass } : {}) },
