@@ -112,7 +112,7 @@ function withDetail(head: string, detail: string): string {
 
 // field.Path printing: Child adds `.name`, Index `[i]`, Key `[key]` (unquoted).
 /** child is Path.Child: `spec.containers`. */
-export const child = (path: string, ...names: string[]): string => [path, ...names].join('.');
+export const child = (path: string, name: string, ...more: string[]): string => (more.length === 0 ? `${path}.${name}` : `${path}.${name}.${more.join('.')}`);
 /** index is Path.Index: `spec.containers[0]`. */
 export const index = (path: string, i: number): string => `${path}[${i}]`;
 /** key is Path.Key: `spec.nodeSelector[disktype]`. */
