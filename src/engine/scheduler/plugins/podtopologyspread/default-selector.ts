@@ -2,6 +2,8 @@
 // See pkg/scheduler/framework/plugins/helper/spread.go (DefaultSelector, GetPodServices).
 import { labelSelectorAsSelector, selectorFromSet, selectorMatches, SelectorError, type Requirement, type Selector } from '../../../api/labels';
 import type { OwnerReference, Pod, ReplicaSet, Service } from '../../../api/types';
+import { KindMemo } from '../../../cluster/kind-memo';
+import { Store } from '../../../cluster/store';
 import type { Listers } from '../../framework/listers';
 
 /** Owner kinds whose selector spreads the pods they own, by apiVersion and kind (rcKind, rsKind, ssKind). */
@@ -47,10 +49,26 @@ function requirementsOf(selector: unknown): readonly Requirement[] {
 const byKey = (a: Requirement, b: Requirement): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
+ * SELECTORS keeps the default selectors worked out from a store, while no Service, ReplicationController, ReplicaSet or
+ * StatefulSet changes: the pods of one template, scheduled one after another, have the same. A kept selector is shared
+ * by the cycles that read it, which never change it.
+ */
+const SELECTORS = new KindMemo<Selector>(['Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet']);
+
+/**
  * defaultSelector merges the selectors of the Services that select the pod and, when the pod's controller is a
- * ReplicationController, ReplicaSet or StatefulSet that exists, that controller's selector.
+ * ReplicationController, ReplicaSet or StatefulSet that exists, that controller's selector. It reads the pod's
+ * namespace, labels and controller reference alone.
  */
 export function defaultSelector(pod: Pod, listers: Listers): Selector {
+  if (!(listers instanceof Store)) return makeDefaultSelector(pod, listers);
+  const meta = pod.metadata;
+  const owner = controllerOf(pod);
+  const key = JSON.stringify([meta?.namespace ?? '', meta?.labels ?? null, owner ? [owner.apiVersion, owner.kind, owner.name] : null]);
+  return SELECTORS.get(listers, key, () => makeDefaultSelector(pod, listers));
+}
+
+function makeDefaultSelector(pod: Pod, listers: Listers): Selector {
   const namespace = pod.metadata?.namespace ?? '';
   // Services, RCs, RSs and SSs that match the pod cannot have conflicting labels, so merging is safe.
   const labelSet: Record<string, string> = {};
