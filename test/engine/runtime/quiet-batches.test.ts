@@ -8,26 +8,7 @@ import { defaultProfile } from '../../../src/engine/cluster/inputs';
 import { loadInputs } from '../../../src/engine/cluster/loader';
 import type { TraceEntry, TraceSink } from '../../../src/engine/runtime/recorder';
 import { Simulation, type SimulationOptions } from '../../../src/engine/simulation';
-
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: app
-          image: nginx:1.27
-          resources:
-            requests: {cpu: 10m, memory: 16Mi}
-`;
+import { deployment } from '../../support/budgets';
 
 const pod = (namespace: string) => `apiVersion: v1
 kind: Pod
@@ -48,7 +29,7 @@ metadata:
   name: pods
   namespace: NS
 spec:
-  hard: {pods: "50", requests.cpu: "4"}
+  hard: {pods: "50"}
 `;
 const slowWebhook = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
