@@ -48,8 +48,7 @@ export function* createObject(ctx: EngineContext, req: ApiRequest, ref: string, 
   // generatedName, drawn by the server, is assigned by the registry below, where kube-apiserver does it.
   // See staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate).
   // A request about an object the trace keeps nothing more of makes its steps without their results and details.
-  const quiet = ctx.recorder.isQuiet(ref);
-  yield quiet ? quietEntry('apiserver.admit.mutating', ref, DEFAULTING) : {
+  yield ctx.recorder.isQuiet(ref) ? quietEntry('apiserver.admit.mutating', ref, DEFAULTING) : {
     phase: 'apiserver.admit.mutating', object: ref, step: DEFAULTING,
     result: defaulted.changes.length ? `defaulting set ${defaulted.changes.length} field(s): ${defaulted.changes.join(', ')}` : 'defaulting changed nothing',
     detail: { changes: defaulted.changes },

@@ -107,7 +107,7 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
   };
   const warnings: string[] = [];
   for (const plugin of plugins) {
-    const result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
+    const result = callPlugin(plugin, pass, attrs, ctx);
     // A webhook's answer takes the time it takes: the request waits for it.
     const delay = delayOf(result);
     if (delay > 0) yield* sleep(delay);
@@ -121,6 +121,11 @@ export function* runAdmission(ctx: EngineContext, attrs: AdmissionAttributes, pa
     if (result.error) return { error: result.error, warnings };
   }
   return { warnings };
+}
+
+/** callPlugin runs a plugin's half of the pass: Admit in the mutating pass, Validate in the validating one. */
+function callPlugin(plugin: AdmissionPlugin, pass: 'mutating' | 'validating', attrs: AdmissionAttributes, ctx: EngineContext): AdmissionResult {
+  return pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
 }
 
 /** delayOf is how long a plugin's answer took in milliseconds (a webhook's delaySeconds), 0 for an immediate one. */
@@ -146,7 +151,7 @@ function* quietPass(
     }
     let result: AdmissionResult;
     try {
-      result = pass === 'mutating' ? plugin.admit!(attrs, ctx) : plugin.validate!(attrs, ctx);
+      result = callPlugin(plugin, pass, attrs, ctx);
     } catch (err) {
       if (batch.length > 0) yield batch;
       throw err;
